@@ -1,0 +1,50 @@
+"""``cardtable COMMAND ...``: one entry point for every game and tool."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from cardtable import __version__
+
+# command -> (module, function, one-line description). Modules are imported only when used,
+# so that every command starts fast.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "caravan": ("cardtable.cli.caravan", "main", "play Caravan (same options as the caravan command)"),
+    "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench caravan"),
+}
+
+USAGE = "usage: cardtable COMMAND [ARGS ...]"
+
+
+def help_text() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = [USAGE, "", "commands:"]
+    lines += [f"  {name:<{width}}  {info[2]}" for name, info in COMMANDS.items()]
+    lines += ["", "Run 'cardtable COMMAND --help' for the options of a command."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print(help_text())
+        return 0
+    if args[0] in ("-h", "--help"):
+        print(help_text())
+        return 0
+    if args[0] in ("-v", "--version"):
+        print(__version__)
+        return 0
+    entry = COMMANDS.get(args[0])
+    if entry is None:
+        print(f"cardtable: unknown command '{args[0]}' (allowed: {', '.join(COMMANDS)}).",
+              file=sys.stderr)
+        return 1
+    module = importlib.import_module(entry[0])
+    result: int = getattr(module, entry[1])(args[1:])
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

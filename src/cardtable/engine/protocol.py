@@ -1,0 +1,54 @@
+"""The protocol every game state implements, and the result of a finished game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self, TypeVar
+
+ActionT = TypeVar("ActionT")
+ObservationT = TypeVar("ObservationT", covariant=True)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended.
+
+    ``winners`` is empty for a draw or an abandoned game; ``reason`` is a short
+    game-specific word (``lanes``, ``out_of_cards``, ``quit`` ...); ``details``
+    holds anything else a game wants to report (JSON-serialisable).
+    """
+
+    winners: tuple[str, ...]
+    reason: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+class GameState(Protocol[ActionT, ObservationT]):
+    """A game as a state machine.
+
+    ``apply`` mutates the state in place (clone first to keep the old one) and
+    raises :class:`~cardtable.engine.errors.IllegalAction` without changing
+    anything when the action is refused.
+    """
+
+    @property
+    def seats(self) -> Sequence[str]: ...
+
+    @property
+    def to_move(self) -> str | None:
+        """The seat whose action is awaited, or None once the game is over."""
+        ...
+
+    @property
+    def result(self) -> Result | None: ...
+
+    def legal_actions(self) -> list[ActionT]: ...
+
+    def apply(self, action: ActionT) -> Any:
+        """Apply ``action``; returns a game-specific event describing what happened."""
+        ...
+
+    def observation(self, seat: str) -> ObservationT: ...
+
+    def clone(self) -> Self: ...

@@ -1,0 +1,72 @@
+"""Game records as JSON Lines: one object per line, UTF-8, flushed after every line.
+
+The first line is a header naming the game and the record format; the lines after
+it are game-specific events. Replay is done by each game from these lines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from cardtable.engine.errors import RecordError
+
+RECORD_FORMAT = 1
+
+
+def encode_line(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class RecordWriter:
+    """Writes one record. Opening a path that cannot be written raises ``OSError``."""
+
+    def __init__(self, target: str | Path | IO[str]) -> None:
+        if isinstance(target, str | Path):
+            self._stream: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
+            self._owns = True
+        else:
+            self._stream = target
+            self._owns = False
+
+    def write(self, obj: dict[str, Any]) -> None:
+        self._stream.write(encode_line(obj))
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._owns and not self._stream.closed:
+            self._stream.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def parse_lines(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)``; a line that is not a JSON object raises ``RecordError``."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            raise RecordError("malformed line", number) from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise RecordError("malformed line", number)
+        yield number, obj
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """The lines of a record file; ``OSError`` and ``UnicodeDecodeError`` pass through."""
+    with open(path, encoding="utf-8") as stream:
+        return stream.read().splitlines()
