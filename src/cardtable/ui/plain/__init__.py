@@ -1,0 +1,1 @@
+"""Plain line mode: text in, text out, works through pipes. No terminal control codes."""
