@@ -1,4 +1,4 @@
-"""``cardtable bench GAME [OPTIONS]``: each game's benchmark lives in ``cardtable.games.GAME.bench``."""
+"""``cardtable bench GAME [OPTIONS]``: runs ``cardtable.games.GAME.bench``."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from cardtable import __version__
 # command -> (module, function, one-line description). Modules are imported only when used,
 # so that every command starts fast.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "caravan": ("cardtable.cli.caravan", "main", "play Caravan (same options as the caravan command)"),
+    "caravan": ("cardtable.cli.caravan", "main", "play Caravan (see: caravan --help)"),
     "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench caravan"),
 }
 

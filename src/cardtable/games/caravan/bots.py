@@ -1,0 +1,170 @@
+"""Caravan's bots (specification §10). A bot sees only its seat's observation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.randomness import derived_random
+from cardtable.games.caravan.board import ASC, DESC
+from cardtable.games.caravan.cards import RANK_MASK, SEATS
+from cardtable.games.caravan.legality import legal_codes, move_error
+from cardtable.games.caravan.notation import CLEAR, DISCARD, Move, pack
+from cardtable.games.caravan.observation import Observation
+
+
+class Bot:
+    """Base of Caravan bots: ``choose_code`` picks a packed move, ``choose`` wraps it."""
+
+    name = "bot"
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def choose_code(self, observation: Observation) -> int:
+        raise NotImplementedError
+
+    def choose(self, observation: Observation) -> Move:
+        return Move.from_code(self.seat, self.choose_code(observation))
+
+    def rejected(self, error: IllegalAction) -> None:
+        # A bot only proposes moves it checked; a refusal is a bug, not something to retry.
+        raise RuntimeError(f"bot {self.name} proposed an illegal move: {error}")
+
+
+class RandomBot(Bot):
+    """Picks uniformly among all legal moves listed in canonical order."""
+
+    name = "random"
+
+    def choose_code(self, observation: Observation) -> int:
+        moves = observation.legal_codes()
+        return moves[self.rng.randrange(len(moves))]
+
+
+class NormalBot(Bot):
+    """The deterministic heuristic player: start caravans, clear bad ones, extend good ones,
+    attack the opponent's longest caravan with faces, else discard the first card."""
+
+    name = "normal"
+    uses_faces = True
+
+    def choose_code(self, observation: Observation) -> int:
+        table = observation.table()
+        seat = self.seat
+        hand = observation.hand
+
+        def legal(code: int) -> bool:
+            return move_error(table, code) is None
+
+        if table.opening:
+            placement = observation.placed[seat]
+            for position, card in enumerate(hand, 1):
+                if card & RANK_MASK <= 10:
+                    if placement < 3:
+                        code = pack(0, 3 * seat + placement, position)
+                        if legal(code):
+                            return code
+                    break
+        else:
+            chosen = self._clear(observation, legal)
+            if chosen is None:
+                chosen = self._play(observation, legal)
+            if chosen is not None:
+                return chosen
+        discard = pack(DISCARD, 0, 1)
+        if legal(discard):
+            return discard
+        moves = legal_codes(table)
+        if not moves:
+            raise RuntimeError("no legal move for the seat to move")
+        return moves[0]
+
+    def _clear(self, observation: Observation, legal: Callable[[int], bool]) -> int | None:
+        seat = self.seat
+        rules = observation.rules[seat]
+        if rules.clear_policy == "disabled":
+            return None
+        for caravan in range(3 * seat, 3 * seat + 3):
+            value, size = observation.summaries[caravan][:2]
+            if value > rules.sold_max or size == rules.max_numerals:
+                if rules.clear_policy == "destroy_restart":
+                    restart = next((position for position, card in enumerate(observation.hand, 1)
+                                    if card & RANK_MASK <= 10), None)
+                    if restart is None:
+                        return None
+                    code = pack(CLEAR, caravan, restart)
+                else:
+                    code = pack(CLEAR, caravan)
+                return code if legal(code) else None
+        return None
+
+    def _play(self, observation: Observation, legal: Callable[[int], bool]) -> int | None:
+        seat = self.seat
+        rules = observation.rules[seat]
+        summaries = observation.summaries
+        for position, card in enumerate(observation.hand, 1):
+            rank = card & RANK_MASK
+            if rank <= 10:
+                for caravan in range(3 * seat, 3 * seat + 3):
+                    value, size, last_rank, suit, direction = summaries[caravan]
+                    other = summaries[caravan + 3 if seat == 0 else caravan - 3][0]
+                    if rules.sold_min <= value <= rules.sold_max and (
+                        value > other or other > rules.sold_max
+                    ):
+                        continue
+                    if size == rules.max_numerals:
+                        continue
+                    code = pack(0, caravan, position)
+                    if not size:
+                        if legal(code):
+                            return code
+                        continue
+                    if rank == last_rank:
+                        continue
+                    fits = value + rank <= rules.sold_max
+                    follows = (
+                        (card >> 4) & 7 == suit
+                        or (direction == ASC and rank > last_rank)
+                        or (direction == DESC and rank < last_rank)
+                    )
+                    if fits and follows and legal(code):
+                        return code
+            elif self.uses_faces:
+                opponents = range(3, 6) if seat == 0 else range(0, 3)
+                target = max(opponents, key=lambda index: (summaries[index][1], -index))
+                size = summaries[target][1]
+                if size and (rules.max_faces is None
+                             or len(observation.caravans[target][size - 1][1]) < rules.max_faces):
+                    code = pack(0, target, position, size)
+                    if legal(code):
+                        return code
+        return None
+
+
+class FriendlyBot(NormalBot):
+    """The normal bot that never plays face cards (it only ever discards them)."""
+
+    name = "friendly"
+    uses_faces = False
+
+
+BotFactory = Callable[[int, random.Random], Bot]
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "normal": NormalBot,
+    "friendly": FriendlyBot,
+}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make a bot available to ``--bot NAME`` (names are lower-case)."""
+    BOTS[name.lower()] = factory
+
+
+def make_bot(name: str, seat: int, seed: int | str) -> Bot:
+    """The bot ``name`` for ``seat``, with its own generator seeded ``"SEED:bot:SEAT"``."""
+    return BOTS[name.lower()](seat, derived_random(seed, "bot", SEATS[seat]))

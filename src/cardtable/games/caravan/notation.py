@@ -1,0 +1,138 @@
+"""The move notation: one parser for every interface (line mode, full-screen UI, records, bots).
+
+Human form ``P2B``, ``P4F3``, ``D3``, ``CA``, ``CB4``; canonical form ``ABC:P2B``.
+Moves are also packed into small ints (``Move.code``) for the hot path:
+``kind | caravan << 2 | hand << 5 | slot << 21``, slot 0 meaning "none".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardtable.games.caravan.board import CARAVAN_NAMES
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.errors import MoveSyntaxError
+from cardtable.games.caravan.rules import SeatRules
+
+PLAY, DISCARD, CLEAR = 0, 1, 2
+KIND_LETTERS = "PDC"
+
+
+def pack(kind: int, caravan: int = 0, hand: int = 0, slot: int = 0) -> int:
+    return kind | caravan << 2 | hand << 5 | slot << 21
+
+
+def unpack(code: int) -> tuple[int, int, int, int]:
+    """``(kind, caravan, hand, slot)`` of a packed move."""
+    return code & 3, (code >> 2) & 7, (code >> 5) & 0xFFFF, code >> 21
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move by ``seat`` (0 = ABC, 1 = DEF). ``hand`` and ``slot`` are 1-based; 0 means absent."""
+
+    seat: int
+    kind: int
+    caravan: int = 0
+    hand: int = 0
+    slot: int = 0
+
+    @property
+    def code(self) -> int:
+        return pack(self.kind, self.caravan, self.hand, self.slot)
+
+    @classmethod
+    def from_code(cls, seat: int, code: int) -> Move:
+        kind, caravan, hand, slot = unpack(code)
+        return cls(seat, kind, caravan, hand, slot)
+
+    @classmethod
+    def parse(cls, text: str, rules: SeatRules, seat: int | None = None) -> Move | None:
+        """Parse human or canonical notation; see :func:`parse_move`."""
+        return parse_move(text, rules, seat)
+
+    @property
+    def notation(self) -> str:
+        """The move without its seat: ``P2B``, ``P4F3``, ``D3``, ``CA``, ``CB4``."""
+        if self.kind == PLAY:
+            text = f"P{self.hand}{CARAVAN_NAMES[self.caravan]}"
+            return f"{text}{self.slot}" if self.slot else text
+        if self.kind == DISCARD:
+            return f"D{self.hand}"
+        text = f"C{CARAVAN_NAMES[self.caravan]}"
+        return f"{text}{self.hand}" if self.hand else text
+
+    def __str__(self) -> str:
+        return f"{SEATS[self.seat]}:{self.notation}"
+
+
+def _ascii_digit_run(text: str, start: int) -> str:
+    end = start
+    while end < len(text) and "0" <= text[end] <= "9":
+        end += 1
+    return text[start:end]
+
+
+def _hand_position(text: str, at: int, limit: int) -> tuple[int, int]:
+    if at >= len(text):
+        raise MoveSyntaxError("A hand position has not been entered.")
+    run = _ascii_digit_run(text, at)
+    if not run:
+        raise MoveSyntaxError(f"Invalid hand position '{text[at]}'.")
+    if run[0] == "0" or int(run) > limit:
+        raise MoveSyntaxError(f"Invalid hand position '{run}'.")
+    return int(run), at + len(run)
+
+
+def _caravan(text: str, at: int) -> int:
+    if at >= len(text):
+        raise MoveSyntaxError("A caravan name has not been entered.")
+    letter = text[at]
+    index = CARAVAN_NAMES.find(letter.upper()) if letter.isascii() else -1
+    if index < 0:
+        raise MoveSyntaxError(f"Invalid caravan name '{letter}', must be between: A-F.")
+    return index
+
+
+def parse_move(text: str, rules: SeatRules, seat: int | None = None) -> Move | None:
+    """Parse a move typed by ``seat`` (or written canonically as ``SEAT:MOVE``).
+
+    Returns None for empty input. Raises :class:`MoveSyntaxError` with the exact
+    message for anything else that is not a move; whether the move is legal is
+    decided by the game, not here.
+    """
+    text = text.strip()
+    head, colon, tail = text.partition(":")
+    if colon and head.upper() in SEATS:
+        seat = SEATS.index(head.upper())
+        text = tail.strip()
+    if not text:
+        return None
+    if seat is None:
+        raise MoveSyntaxError("The seat making the move is not known.")
+    mover = rules.of(seat)
+    letter = text[0].upper()
+    if letter == "P":
+        hand, at = _hand_position(text, 1, mover.largest_hand)
+        caravan = _caravan(text, at)
+        at += 1
+        slot = 0
+        if at < len(text):
+            run = _ascii_digit_run(text, at)
+            cap = rules.of(0 if caravan < 3 else 1).max_numerals
+            if not run or run[0] == "0" or (cap is not None and int(run) > cap):
+                raise MoveSyntaxError(f"Invalid caravan position '{run or text[at]}'.")
+            slot = int(run)
+        return Move(seat, PLAY, caravan, hand, slot)
+    if letter == "D":
+        hand, _ = _hand_position(text, 1, mover.largest_hand)
+        return Move(seat, DISCARD, 0, hand)
+    if letter == "C":
+        caravan = _caravan(text, 1)
+        if mover.clear_policy == "destroy_restart":
+            hand, _ = _hand_position(text, 2, mover.largest_hand)
+            return Move(seat, CLEAR, caravan, hand)
+        return Move(seat, CLEAR, caravan)
+    raise MoveSyntaxError(
+        f"Invalid option '{text[0]}', must be one of: (P)lay, (D)iscard, (C)lear."
+    )

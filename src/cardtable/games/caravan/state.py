@@ -1,0 +1,484 @@
+"""The Caravan game state: setup, moves, drawing, the end of the game (specification §4–§6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from cardtable.engine.protocol import Result
+from cardtable.engine.randomness import GameRandom, fresh_seed
+from cardtable.games.caravan import deck as deck_building
+from cardtable.games.caravan.board import (
+    ASC,
+    DESC,
+    EMPTY_SUMMARY,
+    Caravan,
+    Summary,
+    effective_suit,
+    ends_in_equal_ranks,
+    lane_taker,
+    summarize,
+)
+from cardtable.games.caravan.cards import ACE, JACK, JOKER, QUEEN, RANK_MASK, SEATS
+from cardtable.games.caravan.errors import IllegalMove
+from cardtable.games.caravan.events import HistoryEntry, MoveEvent
+from cardtable.games.caravan.legality import Table, has_legal_move, legal_codes, move_error
+from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move, pack, unpack
+from cardtable.games.caravan.observation import Observation
+from cardtable.games.caravan.rules import Rules, SeatRules
+
+
+class Shuffler(Protocol):
+    """The part of a random source the game uses after its decks are built."""
+
+    def shuffle(self, items: list[int]) -> None: ...
+
+
+def _numerals(cards: Sequence[int]) -> int:
+    return sum(1 for card in cards if card & RANK_MASK <= 10)
+
+
+def seat_index(seat: str | int) -> int:
+    if isinstance(seat, int):
+        if seat not in (0, 1):
+            raise ValueError(f"unknown seat {seat!r}")
+        return seat
+    name = seat.upper()
+    if name not in SEATS:
+        raise ValueError(f"unknown seat {seat!r}")
+    return SEATS.index(name)
+
+
+class Game:
+    """A game of Caravan between ABC (seat 0) and DEF (seat 1).
+
+    ``apply``/``play`` mutate the game; ``clone`` is cheap (lists of ints and tuples).
+    """
+
+    __slots__ = (
+        "caravans", "decks", "first", "hands", "held", "history", "initial_decks",
+        "jack_as_joker", "moves_made", "mulligans", "piles", "placed", "plies", "result",
+        "rng", "rules", "seat_rules", "seed", "summaries", "turn",
+    )
+
+    caravans: list[Caravan]
+    summaries: list[Summary]
+    held: list[int | None]
+    hands: list[list[int]]
+    decks: list[list[int]]
+    piles: list[list[int]]
+    placed: list[int]
+    moves_made: list[int]
+    history: tuple[HistoryEntry, ...]
+    result: Result | None
+    rng: Shuffler
+    rules: tuple[Rules, Rules]
+    seat_rules: SeatRules
+    seed: int
+    turn: int
+    first: int
+    plies: int
+    jack_as_joker: tuple[bool, bool]
+    initial_decks: tuple[tuple[int, ...], tuple[int, ...]]
+    mulligans: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+
+    seats = SEATS
+
+    # ----------------------------------------------------------------- setup
+
+    @classmethod
+    def new(
+        cls,
+        rules: SeatRules,
+        seed: int | None = None,
+        first: str | int = "ABC",
+        decks: Sequence[Sequence[int] | None] | None = None,
+    ) -> Game:
+        """Build both decks (random, or the given deck-file cards, shuffled), deal and mulligan.
+
+        All setup randomness comes from ``random.Random(seed)``: ABC's deck, DEF's deck,
+        ABC's mulligans, DEF's mulligans, then the reshuffles during play.
+        """
+        if seed is None:
+            seed = fresh_seed()
+        rng = GameRandom(seed)
+        built: list[list[int]] = []
+        no_jokers: list[bool] = []
+        for seat in (0, 1):
+            seat_rules = rules.of(seat)
+            given = decks[seat] if decks is not None else None
+            if given is None:
+                built.append(deck_building.build_random_deck(seat_rules, seat, rng))
+                no_jokers.append(seat_rules.jokers_per_sample == 0)
+            else:
+                built.append(deck_building.shuffle_file_deck(list(given), seat_rules, rng))
+                no_jokers.append(not any(card & RANK_MASK == JOKER for card in given))
+        return cls.start(rules, seed, seat_index(first), built, (no_jokers[0], no_jokers[1]), rng)
+
+    @classmethod
+    def start(
+        cls,
+        rules: SeatRules,
+        seed: int,
+        first: int,
+        deck_lists: Sequence[list[int]],
+        decks_without_jokers: tuple[bool, bool],
+        rng: Shuffler,
+    ) -> Game:
+        """Deal from ready decks (top card last) and run the mulligans; used by replay too."""
+        game = cls.__new__(cls)
+        game.seat_rules = rules
+        game.rules = rules.as_tuple()
+        game.seed = seed
+        game.first = first
+        game.turn = first
+        game.rng = rng
+        game.caravans = [(), (), (), (), (), ()]
+        game.summaries = [EMPTY_SUMMARY] * 6
+        game.held = [None] * 6
+        game.decks = [list(deck_lists[0]), list(deck_lists[1])]
+        game.initial_decks = (tuple(reversed(game.decks[0])), tuple(reversed(game.decks[1])))
+        game.hands = [[], []]
+        game.piles = [[], []]
+        game.placed = [0, 0]
+        game.moves_made = [0, 0]
+        game.plies = 0
+        game.result = None
+        game.jack_as_joker = (
+            decks_without_jokers[0] and game.rules[0].jack_is_joker_without_jokers,
+            decks_without_jokers[1] and game.rules[1].jack_is_joker_without_jokers,
+        )
+        history: list[HistoryEntry] = []
+        mulligans: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        for seat in (0, 1):
+            game._draw(seat, game.rules[seat].opening_hand)
+        for seat in (0, 1):
+            seat_rules = game.rules[seat]
+            policy = seat_rules.mulligan
+            if policy == "discard" and seat_rules.opening_mode == "simultaneous":
+                policy = "reshuffle"
+            if policy != "reshuffle":
+                continue
+            hand, deck = game.hands[seat], game.decks[seat]
+            if _numerals(hand) + _numerals(deck) < 3:
+                continue
+            while _numerals(hand) < 3:
+                shown = tuple(hand)
+                history.append(HistoryEntry(seat, None, shown))
+                deck.extend(hand)
+                hand.clear()
+                rng.shuffle(deck)
+                mulligans.append((seat, shown, tuple(reversed(deck))))
+                game._draw(seat, seat_rules.opening_hand)
+        game.history = tuple(history)
+        game.mulligans = tuple(mulligans)
+        game.summaries = [summarize((), None, game.rules[i // 3]) for i in range(6)]
+        if not has_legal_move(game.table()):
+            game._finish((SEATS[1 - game.turn],), "no_legal_move")
+        return game
+
+    # ----------------------------------------------------------- properties
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.result is not None else SEATS[self.turn]
+
+    def in_opening(self, seat: int) -> bool:
+        """Whether ``seat``'s Start round is still in progress."""
+        return self.placed[seat] < 3 and self.rules[seat].opening_mode != "none"
+
+    def _discard_mulligan(self, seat: int) -> bool:
+        rules = self.rules[seat]
+        if rules.mulligan != "discard" or rules.opening_mode != "alternate":
+            return False
+        if not self.in_opening(seat):
+            return False
+        empty = sum(1 for i in range(3 * seat, 3 * seat + 3) if not self.caravans[i])
+        return _numerals(self.hands[seat]) < empty
+
+    def table(self, seat: int | None = None) -> Table:
+        """What legality needs for ``seat`` (default: the seat to move)."""
+        mover = self.turn if seat is None else seat
+        return Table(
+            self.caravans, self.summaries, self.rules, mover, self.hands[mover],
+            self.in_opening(mover), self.jack_as_joker[mover], self._discard_mulligan(mover),
+        )
+
+    def opening_hidden(self) -> bool:
+        """During a simultaneous opening nobody sees the other seat's opening cards."""
+        return (
+            self.rules[0].opening_mode == "simultaneous"
+            and self.result is None
+            and self.placed[0] + self.placed[1] < 6
+        )
+
+    # ---------------------------------------------------------------- moves
+
+    def legal_codes(self) -> list[int]:
+        if self.result is not None:
+            return []
+        return legal_codes(self.table())
+
+    def legal_moves(self) -> list[Move]:
+        seat = self.turn
+        return [Move.from_code(seat, code) for code in self.legal_codes()]
+
+    legal_actions = legal_moves
+
+    def play(self, move: Move) -> MoveEvent:
+        if self.result is not None:
+            raise IllegalMove("The game has already been won.")
+        if move.seat != self.turn:
+            raise IllegalMove(f"It is not {SEATS[move.seat]}'s turn.")
+        return self.apply_code(move.code)
+
+    def apply(self, action: Move) -> MoveEvent:
+        return self.play(action)
+
+    def apply_code(self, code: int) -> MoveEvent:
+        """Apply packed move ``code`` for the seat to move; raises ``IllegalMove`` and changes
+        nothing if the rules refuse it."""
+        if self.result is not None:
+            raise IllegalMove("The game has already been won.")
+        mover = self.turn
+        table = self.table()
+        error = move_error(table, code)
+        if error is not None:
+            raise IllegalMove(error)
+        opening = table.opening
+        kind, caravan, position, slot = unpack(code)
+        hand = self.hands[mover]
+        rules = self.rules[mover]
+        target: int | None = None
+        removed: tuple[int, ...] = ()
+        card: int | None
+        before = list(self.summaries)
+        if kind == PLAY:
+            card = hand.pop(position - 1)
+            if card & RANK_MASK <= 10:
+                self.caravans[caravan] += ((card, ()),)
+                self.held[caravan] = None
+                self._refresh(caravan)
+                slot = 0
+                if opening:
+                    self.placed[mover] += 1
+            else:
+                target = self.caravans[caravan][slot - 1][0]
+                removed = self._play_face(mover, card, caravan, slot, before)
+        elif kind == DISCARD:
+            card = hand.pop(position - 1)
+            self.piles[mover].append(card)
+        else:
+            old = self.caravans[caravan]
+            removed = tuple(c for numeral, faces in old for c in (numeral, *faces))
+            for removed_card in removed:
+                self.piles[(removed_card >> 9) & 1].append(removed_card)
+            self.held[caravan] = None
+            if rules.clear_policy == "destroy_restart":
+                card = hand.pop(position - 1)
+                self.caravans[caravan] = ((card, ()),)
+            else:
+                card = None
+                position = 0
+                self.caravans[caravan] = ()
+            self._refresh(caravan)
+        code = pack(kind, caravan, position, slot)
+        self.plies += 1
+        self.moves_made[mover] += 1
+        if kind == CLEAR:
+            shown = removed if card is None else (*removed, card)
+        elif target is not None and card is not None:
+            shown = (card, target)
+        else:
+            shown = () if card is None else (card,)
+        hidden = opening and self.rules[0].opening_mode == "simultaneous"
+        self.history += (HistoryEntry(mover, code, shown, hidden),)
+        # Draw step: skipped during the Start round, including the move that completes it.
+        shuffles: list[tuple[int, tuple[int, ...]]] = []
+        if kind == DISCARD and opening:
+            self._draw(mover, 1, shuffles)
+        elif not opening:
+            if rules.draw_mode == "one":
+                if len(hand) < rules.hand_size:
+                    self._draw(mover, 1, shuffles)
+            elif len(hand) < rules.hand_size:
+                self._draw(mover, rules.hand_size - len(hand), shuffles)
+        self._end_check()
+        if self.result is None:
+            if not (opening and self.rules[0].opening_mode == "simultaneous"
+                    and self.placed[mover] < 3):
+                self.turn = 1 - mover
+            if not has_legal_move(self.table()):
+                self._finish((SEATS[1 - self.turn],), "no_legal_move")
+        return MoveEvent(mover, code, card, target, removed, tuple(shuffles))
+
+    def _refresh(self, caravan: int) -> None:
+        self.summaries[caravan] = summarize(
+            self.caravans[caravan], self.held[caravan], self.rules[caravan // 3]
+        )
+
+    def _play_face(
+        self, mover: int, card: int, caravan: int, slot: int, before: list[Summary]
+    ) -> tuple[int, ...]:
+        rank = card & RANK_MASK
+        rules = self.rules[mover]
+        if rank == JACK and self.jack_as_joker[mover]:
+            rank = JOKER
+        slots = self.caravans[caravan]
+        target_slot = slots[slot - 1]
+        if rank == JACK:
+            removed = (target_slot[0], *target_slot[1])
+            self.caravans[caravan] = slots[: slot - 1] + slots[slot:]
+            for gone in removed:
+                self.piles[(gone >> 9) & 1].append(gone)
+            self.piles[mover].append(card)
+            self._after_removal((caravan,), before)
+            return removed
+        attached = (target_slot[0], (*target_slot[1], card))
+        self.caravans[caravan] = (*slots[:slot - 1], attached, *slots[slot:])
+        if rank != JOKER:
+            held = self.held[caravan]
+            if (rank == QUEEN and slot == len(slots) and held in (ASC, DESC)
+                    and self.rules[caravan // 3].queen_changes_direction):
+                self.held[caravan] = ASC if held == DESC else DESC
+            self._refresh(caravan)
+            return ()
+        # Joker: remove every matching numeral on all six caravans at once.
+        target = target_slot[0]
+        target_rank = target & RANK_MASK
+        by_suit = target_rank == ACE and rules.joker_ace_mode == "suit"
+        effective = rules.joker_ace_suit_test == "effective"
+        target_suit = (target >> 4) & 7
+        survives = rules.joker_target_survives
+        removed_cards: list[int] = []
+        changed: list[int] = []
+        for index in range(6):
+            current = self.caravans[index]
+            if not current:
+                continue
+            suit_rules = self.rules[index // 3].queen_changes_suit
+            kept: list[tuple[int, tuple[int, ...]]] = []
+            for position, each in enumerate(current, 1):
+                numeral = each[0]
+                is_target = index == caravan and position == slot
+                if is_target and survives:
+                    kept.append(each)
+                    continue
+                if by_suit:
+                    suit = effective_suit(each, suit_rules) if effective else (numeral >> 4) & 7
+                    match = suit == target_suit
+                else:
+                    match = numeral & RANK_MASK == target_rank
+                if match or is_target:
+                    removed_cards.append(numeral)
+                    removed_cards.extend(each[1])
+                else:
+                    kept.append(each)
+            if len(kept) != len(current):
+                self.caravans[index] = tuple(kept)
+                changed.append(index)
+        for gone in removed_cards:
+            self.piles[(gone >> 9) & 1].append(gone)
+        if caravan not in changed:
+            self._refresh(caravan)
+        self._after_removal(tuple(changed), before)
+        return tuple(removed_cards)
+
+    def _after_removal(self, changed: Sequence[int], before: list[Summary]) -> None:
+        for index in changed:
+            caravan = self.caravans[index]
+            if self.rules[index // 3].equal_rank_direction == "keep_previous":
+                if caravan and ends_in_equal_ranks(caravan):
+                    self.held[index] = before[index][4]
+                else:
+                    self.held[index] = None
+            self._refresh(index)
+
+    def _draw(
+        self, seat: int, count: int, shuffles: list[tuple[int, tuple[int, ...]]] | None = None
+    ) -> None:
+        deck, hand = self.decks[seat], self.hands[seat]
+        for _ in range(count):
+            if not deck:
+                pile = self.piles[seat]
+                if self.rules[seat].deck_exhaustion != "reshuffle_discards" or not pile:
+                    return
+                deck.extend(pile)
+                pile.clear()
+                self.rng.shuffle(deck)
+                if shuffles is not None:
+                    shuffles.append((seat, tuple(reversed(deck))))
+            hand.append(deck.pop())
+
+    # ----------------------------------------------------------- game end
+
+    def lanes(self) -> list[int | None]:
+        """The seat taking each lane now (None while undecided)."""
+        s, (abc, def_) = self.summaries, self.rules
+        return [lane_taker(s[i][0], s[i + 3][0], abc, def_) for i in range(3)]
+
+    def _lane_winner(self) -> int | None:
+        lanes = self.lanes()
+        if None in lanes:
+            return None
+        abc_lanes = lanes.count(0)
+        winner = 0 if abc_lanes >= 2 else 1
+        won = abc_lanes if winner == 0 else 3 - abc_lanes
+        if self.rules[winner].require_all_caravans and won < 3:
+            return None
+        return winner
+
+    def _end_check(self) -> None:
+        empty0, empty1 = not self.hands[0], not self.hands[1]
+        out = None if empty0 == empty1 else (1 if empty0 else 0)
+        lanes_first = self.rules[0].out_of_cards == "after_lanes"
+        lane = self._lane_winner() if lanes_first or out is None else None
+        if lanes_first and lane is not None:
+            self._finish((SEATS[lane],), "lanes")
+        elif out is not None:
+            self._finish((SEATS[out],), "out_of_cards")
+        elif not lanes_first and (lane := self._lane_winner()) is not None:
+            self._finish((SEATS[lane],), "lanes")
+        elif empty0 and empty1:
+            self._finish((), "draw")
+
+    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
+        lanes = [None if taker is None else SEATS[taker] for taker in self.lanes()]
+        self.result = Result(winners, reason, {"lanes": lanes, "plies": self.plies})
+
+    def abandon(self, cause: str = "quit") -> Result:
+        """End the game unfinished (a player quit or input ended)."""
+        lanes = [None if taker is None else SEATS[taker] for taker in self.lanes()]
+        self.result = Result((), "quit", {"lanes": lanes, "plies": self.plies, "cause": cause})
+        return self.result
+
+    # --------------------------------------------------------- observation
+
+    def observation(self, seat: str | int) -> Observation:
+        return Observation.of(self, seat_index(seat))
+
+    def clone(self) -> Game:
+        other = Game.__new__(Game)
+        other.caravans = self.caravans[:]
+        other.summaries = self.summaries[:]
+        other.held = self.held[:]
+        other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.decks = [self.decks[0][:], self.decks[1][:]]
+        other.piles = [self.piles[0][:], self.piles[1][:]]
+        other.placed = self.placed[:]
+        other.moves_made = self.moves_made[:]
+        other.history = self.history
+        other.result = self.result
+        rng = self.rng
+        other.rng = rng.clone() if isinstance(rng, GameRandom) else rng
+        other.rules = self.rules
+        other.seat_rules = self.seat_rules
+        other.seed = self.seed
+        other.turn = self.turn
+        other.first = self.first
+        other.plies = self.plies
+        other.jack_as_joker = self.jack_as_joker
+        other.initial_decks = self.initial_decks
+        other.mulligans = self.mulligans
+        return other
+
