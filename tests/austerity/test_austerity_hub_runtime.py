@@ -153,6 +153,7 @@ def test_unrequested_lines_are_used_as_the_next_replies(tmp_path: Path) -> None:
     result, log_a, _ = scenario(tmp_path, ["wild\ntake1,1,1,0\n", "@hang", "@auto"])
     assert result.returncode == 0, result.stderr
     assert lines(result.stdout) == BEFORE_THIRD_TURN + SCENARIO_END
+    assert read_log(log_a).count("dowhat") == 3
 
 
 def test_disconnect_by_exit_reports_the_status(tmp_path: Path) -> None:

@@ -150,8 +150,9 @@ def test_ninth_newcard_is_a_communication_error() -> None:
     cards = [f"newcardP:{i}:1,0,0,0" for i in range(9)]
     result = player("ed", ["tokens5", *cards, "eog"], "2", "0")
     assert result.returncode == 6
-    assert result.stderr.endswith(b"Card 7:P/7/1,0,0,0\nPlayer A:0:Discounts=0,0,0,0:Tokens=0,0,0,0,0"
-                                  b"\nPlayer B:0:Discounts=0,0,0,0:Tokens=0,0,0,0,0\n" + COMM_ERROR)
+    assert result.stderr.endswith(b"Card 7:P/7/1,0,0,0\n"
+                                  b"Player A:0:Discounts=0,0,0,0:Tokens=0,0,0,0,0\n"
+                                  b"Player B:0:Discounts=0,0,0,0:Tokens=0,0,0,0,0\n" + COMM_ERROR)
 
 
 def test_large_values_and_any_message_order_are_accepted() -> None:
