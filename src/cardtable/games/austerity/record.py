@@ -6,8 +6,7 @@ received from players are decoded as Latin-1 so that any garbage survives the ro
 """
 
 import contextlib
-import json
-from typing import IO, Any
+import io
 
 RECORD_VERSION = 1
 
@@ -16,13 +15,18 @@ class Recorder:
     """Writes one record file. Opening a path that cannot be created raises ``OSError``."""
 
     def __init__(self, path: str) -> None:
-        self._stream: IO[str] | None = open(path, "w", encoding="utf-8")  # noqa: SIM115
+        # json (with re and enum behind it) is loaded only when a record is asked for: the
+        # hub without --record starts faster.
+        import json
 
-    def write(self, ev: str, **fields: Any) -> None:
+        self._dumps = json.dumps
+        self._stream: io.TextIOWrapper | None = open(path, "w", encoding="utf-8")  # noqa: SIM115
+
+    def write(self, ev: str, **fields: object) -> None:
         if self._stream is None:
             return
         try:
-            self._stream.write(json.dumps({"ev": ev, **fields}, separators=(",", ":")) + "\n")
+            self._stream.write(self._dumps({"ev": ev, **fields}, separators=(",", ":")) + "\n")
             self._stream.flush()
         except (OSError, ValueError):
             # A full disk must not change how the game ends: stop recording instead.
