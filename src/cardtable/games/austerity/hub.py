@@ -130,8 +130,6 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> "subproces
                                      errno.ETIMEDOUT):
                 raise
             last = error
-            if "/" in program:
-                break
     raise denied if denied is not None else last
 
 
@@ -228,6 +226,8 @@ class Hub:
                 for fd in fds:
                     os.close(fd)
                 self.guard.deferred = False
+                # A SIGINT that came during the failed spawn came before the Bad start.
+                self.guard.check()
                 return False
             os.close(child_in)
             os.close(child_out)
