@@ -405,3 +405,58 @@ def test_many_players_and_environment_path(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith(b"\n")
     assert lines(result.stdout)[-1].startswith("Winner(s) ")
+
+
+C_DRIVER = r"""
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+/* A minimal hub in C: runs one player through execvp, answers nothing itself, relays the
+   player's replies to stdout and prints how the player ended. */
+int main(int argc, char **argv) {
+    const char *messages[] = {"tokens2\n", "newcardB:1:1,0,0,0\n", "newcardY:0:0,3,0,2\n",
+                              "dowhat\n", "tookA:1,1,1,0\n", "tookB:1,1,1,0\n", "dowhat\n",
+                              "purchasedA:0:1,0,0,0,0\n", "wildB\n", "eog\n"};
+    int to_child[2], from_child[2];
+    char reply[256];
+    if (argc != 2 || pipe(to_child) || pipe(from_child)) return 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to_child[0], 0);
+        dup2(from_child[1], 1);
+        close(to_child[0]); close(to_child[1]); close(from_child[0]); close(from_child[1]);
+        execlp(argv[1], argv[1], "2", "0", (char *)0);
+        _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    FILE *in = fdopen(from_child[0], "r");
+    for (size_t i = 0; i < sizeof messages / sizeof *messages; i++) {
+        write(to_child[1], messages[i], strlen(messages[i]));
+        if (strcmp(messages[i], "dowhat\n") == 0) {
+            if (!fgets(reply, sizeof reply, in)) return 2;
+            fputs(reply, stdout);
+        }
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    printf("exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_our_players_under_a_hub_written_in_c(tmp_path: Path) -> None:
+    source = tmp_path / "driver.c"
+    source.write_text(C_DRIVER)
+    binary = tmp_path / "driver"
+    subprocess.run(["cc", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-o", str(binary),
+                    str(source)], check=True, timeout=TIMEOUT)
+    # The player is found through PATH by execlp, as a C hub would find it.
+    env = dict(os.environ, PATH=f"{Path(SHENZI).parent}:{os.environ.get('PATH', '')}")
+    result = subprocess.run([str(binary), "shenzi"], capture_output=True, env=env,
+                            timeout=TIMEOUT, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"take1,1,1,0\npurchase0:1,0,0,0,0\nexit 0\n"
