@@ -11,7 +11,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from austerity_support import DECKS, PLAYERS, hub, make_fake
+from austerity_support import DECKS, PLAYERS, hub, make_fake, pid_alive
 
 from cardtable.games.austerity.codec import parse_action
 from cardtable.games.austerity.deck import load_deck
@@ -63,12 +63,16 @@ def fuzz_game(tmp_path: Path, seed: int) -> None:
         else:
             programs.append(str(make_fake(directory, f"fuzz{player}", seed=seed,
                                           replies=["@fuzz"] * 400,
-                                          eog=rng.choice(["exit:0", "exit:0", "exit:2"]))))
+                                          eog=rng.choice(["exit:0", "exit:0", "exit:2"]),
+                                          pidfile=str(directory / f"pid{player}"))))
     deck_name = rng.choice(["small.deck", "medium.deck", "cheap.deck"])
     tokens, points = rng.randint(0, 6), rng.randint(0, 12)
     result = hub(str(tokens), str(points), DECKS / deck_name, *programs, timeout=60)
     context = (seed, programs, result.stdout[-300:], result.stderr)
     assert result.returncode in ENDINGS, context
+    # Every fake player was reaped before the hub exited.
+    for pidfile in directory.glob("pid*"):
+        assert not pid_alive(int(pidfile.read_text())), context
     out = result.stdout.decode().splitlines()
     game = replay(deck_name, tokens, points, count, out)
     err = result.stderr.decode().splitlines()

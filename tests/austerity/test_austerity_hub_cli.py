@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from austerity_support import HUB, PLAYERS, hub, make_fake, read_log, run, write_deck
+from austerity_support import HUB, PLAYERS, hub, make_fake, pid_alive, read_log, run, write_deck
 
 USAGE = b"Usage: austerity tokens points deck player player [player ...]\n"
 SHENZI = PLAYERS["shenzi"]
@@ -136,12 +136,14 @@ def test_leading_zeros_are_shown_canonically(tmp_path: Path) -> None:
 
 
 def test_bad_start_shuts_down_started_players(tmp_path: Path, deck: Path) -> None:
-    log = tmp_path / "log"
-    first = make_fake(tmp_path, "first", log=str(log), eog="exit:3")
+    log, pidfile = tmp_path / "log", tmp_path / "pid"
+    first = make_fake(tmp_path, "first", log=str(log), eog="exit:3", pidfile=str(pidfile))
     result = hub("1", "1", deck, first, tmp_path / "missing", SHENZI)
     expect(result, 5, b"Bad start\n")
     # The first player got only eog; its non-zero exit gives no status line.
     assert read_log(log) == ["eog"]
+    # ... and it was reaped: no process, not even a zombie, is left behind.
+    assert not pid_alive(int(pidfile.read_text()))
 
 
 def test_bad_start_on_path_lookup(tmp_path: Path, deck: Path) -> None:

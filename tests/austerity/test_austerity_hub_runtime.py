@@ -460,3 +460,33 @@ def test_our_players_under_a_hub_written_in_c(tmp_path: Path) -> None:
                             timeout=TIMEOUT, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout == b"take1,1,1,0\npurchase0:1,0,0,0,0\nexit 0\n"
+
+
+def test_closed_stdout_does_not_stop_the_hub(tmp_path: Path) -> None:
+    # SIGPIPE is ignored and write errors on stdout are swallowed: the game still ends normally.
+    deck = write_deck(tmp_path, SCENARIO_DECK)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([HUB, "5", "3", str(deck), SHENZI, SHENZI], stdout=write_end,
+                                stderr=subprocess.PIPE, timeout=TIMEOUT, check=False)
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (0, b"")
+
+
+def test_players_start_with_default_signal_dispositions(tmp_path: Path) -> None:
+    # The hub ignores SIGPIPE and catches SIGINT; its children must not inherit either.
+    script = tmp_path / "sigcheck"
+    script.write_text('#!/bin/sh\ngrep SigIgn /proc/self/status > "$SIG_LOG"\n'
+                      'while read -r line; do\n'
+                      '  case "$line" in dowhat) echo wild ;; eog) exit 0 ;; esac\n'
+                      'done\n')
+    script.chmod(0o755)
+    deck = write_deck(tmp_path, SCENARIO_DECK)
+    log = tmp_path / "sig"
+    result = hub("5", "1", deck, script, SHENZI, env=dict(os.environ, SIG_LOG=str(log)))
+    assert result.returncode == 0, result.stderr
+    ignored = int(log.read_text().split()[1], 16)
+    assert not ignored & (1 << (signal.SIGPIPE - 1))
+    assert not ignored & (1 << (signal.SIGINT - 1))
