@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 
 from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
@@ -162,8 +161,7 @@ def simulate(argv: list[str]) -> int:
             return 1
         return 0
     progress = Progress(total, "games")
-    advance: Callable[[], None] = progress.advance
-    summary: Summary = run(plan(decks, tokens, points, lineups), max_turns, advance)
+    summary: Summary = run(plan(decks, tokens, points, lineups), max_turns, progress.advance)
     progress.close()
     if options["json"]:
         print(json.dumps(summary.as_dict(), separators=(",", ":")))

@@ -9,7 +9,7 @@ same game run by ``austerity`` with the player programs; the tests compare the t
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,7 +235,7 @@ def plan_size(
 def run(
     games: Iterable[tuple[list[Card], int, int, tuple[str, ...]]],
     max_turns: int = DEFAULT_MAX_TURNS,
-    on_game: Any = None,
+    on_game: Callable[[], None] | None = None,
 ) -> Summary:
     """Play every planned game and tally the results; ``on_game()`` is called after each."""
     summary = Summary()
