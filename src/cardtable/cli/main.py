@@ -12,6 +12,8 @@ from cardtable import __version__
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "caravan": ("cardtable.cli.caravan", "main", "play Caravan (see: caravan --help)"),
     "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench caravan"),
+    "austerity": ("cardtable.cli.austerity", "main",
+                  "Austerity tools: cardtable austerity simulate ..."),
 }
 
 USAGE = "usage: cardtable COMMAND [ARGS ...]"

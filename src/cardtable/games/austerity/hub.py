@@ -1,0 +1,416 @@
+"""The hub ``austerity``: starts the player programs, runs the game over pipes, reports on stdout.
+
+The structure follows the specification's sections: command line (checks in a fixed order,
+each with its exit status), starting players (execvp semantics, failures detected at once),
+the turn loop (one re-prompt per turn), the endings and the shutdown procedure (``eog``, up to
+two seconds of grace, then SIGKILL, then one status line per player that did not exit with 0).
+
+All protocol I/O is done on raw descriptors so that nothing is buffered behind the players'
+backs, and a player's pipe is read only while its reply is awaited.
+"""
+
+import contextlib
+import errno
+import os
+import select
+import signal
+import subprocess
+import time
+from types import FrameType
+
+from cardtable.games.austerity.codec import (
+    DISCONNECT_LINE,
+    LINE_LIMIT,
+    action_line,
+    action_message,
+    newcard_line,
+    newcard_message,
+    parse_action,
+    parse_argument,
+    winners_text,
+)
+from cardtable.games.austerity.deck import DeckError, load_deck
+from cardtable.games.austerity.record import RECORD_VERSION, Recorder, message_text
+from cardtable.games.austerity.rules import Card, Game, letter
+
+USAGE = "Usage: austerity tokens points deck player player [player ...]\n"
+BAD_ARGUMENT = "Bad argument\n"
+GRACE_SECONDS = 2.0
+DEFAULT_PATH = "/bin:/usr/bin"
+
+EXIT_NORMAL = 0
+EXIT_USAGE = 1
+EXIT_BAD_ARGUMENT = 2
+EXIT_BAD_START = 5
+EXIT_DISCONNECT = 6
+EXIT_PROTOCOL = 7
+EXIT_RECORD = 8
+EXIT_SIGINT = 10
+
+
+def _err(text: str) -> None:
+    with contextlib.suppress(OSError):
+        os.write(2, text.encode())
+
+
+class _Interrupted(Exception):
+    """Raised by the SIGINT handler to leave whatever the hub is blocked in."""
+
+
+class _SigintGuard:
+    """Decides what a SIGINT does: nothing once an ending is decided, later inside a spawn."""
+
+    def __init__(self) -> None:
+        self.decided = False
+        self.deferred = False
+        self.pending = False
+
+    def handler(self, signum: int, frame: FrameType | None) -> None:
+        if self.decided:
+            return
+        self.pending = True
+        if not self.deferred:
+            raise _Interrupted
+
+    def check(self) -> None:
+        if self.pending and not self.decided:
+            raise _Interrupted
+
+
+class _Seat:
+    """One started player: its process, both pipe ends and the bytes read but not yet used."""
+
+    __slots__ = ("buffer", "head", "letter", "pidfd", "process", "reader", "writer")
+
+    def __init__(self, player: int, process: "subprocess.Popen[bytes]", writer: int,
+                 reader: int) -> None:
+        self.letter = letter(player)
+        self.process = process
+        self.writer = writer
+        self.reader = reader
+        self.buffer = bytearray()
+        # The first bytes of a line that grew past LINE_LIMIT; the rest is dropped up to "\n".
+        self.head: bytes | None = None
+        self.pidfd = -1
+        # Lets the shutdown sleep until a child exits instead of polling.
+        with contextlib.suppress(AttributeError, OSError):
+            self.pidfd = os.pidfd_open(process.pid)
+
+
+def _spawn_candidates(program: str) -> list[str]:
+    """Where execvp would look for ``program``, in order."""
+    if "/" in program:
+        return [program]
+    path = os.environ.get("PATH")
+    if path is None:
+        path = DEFAULT_PATH
+    # An empty PATH entry means the current directory, as for execvp.
+    return [os.path.join(entry or ".", program) for entry in path.split(":")]
+
+
+def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> "subprocess.Popen[bytes]":
+    """Start ``program`` with execvp semantics; raise ``OSError`` when it cannot be started."""
+    if not program:
+        raise FileNotFoundError(errno.ENOENT, "empty program name")
+    denied: OSError | None = None
+    last: OSError = FileNotFoundError(errno.ENOENT, "not found", program)
+    for candidate in _spawn_candidates(program):
+        try:
+            return subprocess.Popen(argv, executable=candidate, stdin=stdin, stdout=stdout,
+                                    stderr=subprocess.DEVNULL, close_fds=True)
+        except OSError as error:
+            if error.errno == errno.ENOEXEC:
+                # A text file without "#!": execvp hands it to the shell.
+                return subprocess.Popen(["/bin/sh", candidate, *argv[1:]], stdin=stdin,
+                                        stdout=stdout, stderr=subprocess.DEVNULL,
+                                        close_fds=True)
+            if error.errno == errno.EACCES:
+                denied = error
+            elif error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ESTALE, errno.ENODEV,
+                                     errno.ETIMEDOUT):
+                raise
+            last = error
+    raise denied if denied is not None else last
+
+
+class Hub:
+    """One run of the hub: the game, the seats and how the run ends."""
+
+    def __init__(self, guard: _SigintGuard) -> None:
+        self.guard = guard
+        self.game: Game | None = None
+        self.programs: list[str] = []
+        self.seats: list[_Seat] = []
+        self.timeout: float | None = None
+        self.timed_out = False
+        self.recorder: Recorder | None = None
+
+    # --- output -------------------------------------------------------------------------------
+
+    def _out(self, text: str) -> None:
+        """A stdout line, written at once; a closed stdout is ignored."""
+        if self.recorder is not None:
+            self.recorder.write("out", line=text[:-1])
+        with contextlib.suppress(OSError):
+            os.write(1, text.encode())
+
+    def _send(self, seat: _Seat, data: bytes) -> None:
+        # A dead player is noticed only when its reply is read (SIGPIPE is ignored).
+        with contextlib.suppress(OSError):
+            os.write(seat.writer, data)
+
+    def _send_to(self, seat: _Seat, data: bytes) -> None:
+        if self.recorder is not None:
+            self.recorder.write("send", to=seat.letter, msg=message_text(data))
+        self._send(seat, data)
+
+    def _broadcast(self, data: bytes) -> None:
+        if self.recorder is not None and self.seats:
+            self.recorder.write("send", to="*", msg=message_text(data))
+        for seat in self.seats:
+            self._send(seat, data)
+
+    def _new_card(self, card: Card) -> None:
+        self._out(newcard_line(card))
+        self._broadcast(newcard_message(card))
+
+    # --- input --------------------------------------------------------------------------------
+
+    def _read_reply(self, seat: _Seat) -> bytes | None:
+        """The player's next line without ``\\n``; None at EOF (or when the timeout expires)."""
+        buffer = seat.buffer
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[:end + 1]
+                if seat.head is not None:
+                    line, seat.head = seat.head, None
+                return line
+            if len(buffer) > LINE_LIMIT:
+                if seat.head is None:
+                    seat.head = bytes(buffer[:LINE_LIMIT + 1])
+                buffer.clear()
+            if deadline is not None:
+                remaining = deadline - time.monotonic()
+                ready = remaining > 0 and select.select([seat.reader], [], [], remaining)[0]
+                if not ready:
+                    self.timed_out = True
+                    return None
+            try:
+                chunk = os.read(seat.reader, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return None
+            buffer += chunk
+
+    # --- players --------------------------------------------------------------------------------
+
+    def start_players(self) -> bool:
+        """Start every player in order; False (with nothing left half-made) on the first failure."""
+        count = str(len(self.programs))
+        for player, program in enumerate(self.programs):
+            fds: list[int] = []
+            # A SIGINT during a spawn waits until the child is registered, so none is lost.
+            self.guard.deferred = True
+            try:
+                to_child, child_in = os.pipe()[::-1]
+                fds += [to_child, child_in]
+                child_out, from_child = os.pipe()[::-1]
+                fds += [child_out, from_child]
+                process = _spawn(program, [program, count, str(player)], child_in, child_out)
+            except (OSError, ValueError, subprocess.SubprocessError):
+                # ValueError: a program name with an embedded NUL byte.
+                for fd in fds:
+                    os.close(fd)
+                self.guard.deferred = False
+                # A SIGINT that came during the failed spawn came before the Bad start.
+                self.guard.check()
+                return False
+            os.close(child_in)
+            os.close(child_out)
+            self.seats.append(_Seat(player, process, to_child, from_child))
+            self.guard.deferred = False
+            self.guard.check()
+        return True
+
+    def _shutdown(self) -> None:
+        """``eog`` to everyone, up to two seconds to exit, then SIGKILL; reap every player."""
+        self._broadcast(b"eog\n")
+        deadline = time.monotonic() + GRACE_SECONDS
+        waiting = list(self.seats)
+        while True:
+            waiting = [seat for seat in waiting if seat.process.poll() is None]
+            if not waiting:
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                for seat in waiting:
+                    seat.process.kill()
+                    seat.process.wait()
+                break
+            pidfds = [seat.pidfd for seat in waiting if seat.pidfd >= 0]
+            if len(pidfds) == len(waiting):
+                select.select(pidfds, [], [], remaining)
+            else:
+                time.sleep(min(remaining, 0.002))
+        # Pipes stay open until every player has been reaped, as the original does.
+        for seat in self.seats:
+            for fd in (seat.writer, seat.reader, seat.pidfd):
+                if fd >= 0:
+                    os.close(fd)
+
+    def _status_lines(self) -> str:
+        lines = []
+        for seat in self.seats:
+            code = seat.process.returncode
+            if code is None or code == 0:
+                continue
+            if code > 0:
+                lines.append(f"Player {seat.letter} ended with status {code}\n")
+            else:
+                lines.append(f"Player {seat.letter} shutdown after receiving signal {-code}\n")
+        return "".join(lines)
+
+    def finish(self, reason: str, status: int, message: str, stdout_line: str = "") -> int:
+        """End the run: stdout line, shutdown, status lines, the ending's message, the record."""
+        self.guard.decided = True
+        if stdout_line:
+            self._out(stdout_line)
+        self._shutdown()
+        all_started = len(self.seats) == len(self.programs)
+        lines = self._status_lines() if all_started and reason != "sigint" else ""
+        _err(lines + message)
+        if self.recorder is not None:
+            winners = []
+            points: list[int] = []
+            if self.game is not None:
+                points = list(self.game.table.points)
+                if reason == "normal":
+                    winners = [letter(p) for p in self.game.table.winners()]
+            statuses: list[str | None] = [None] * len(self.programs)
+            for index, seat in enumerate(self.seats):
+                code = seat.process.returncode
+                if code is not None:
+                    statuses[index] = f"exit {code}" if code >= 0 else f"signal {-code}"
+            self.recorder.write("end", reason=reason, exit=status, winners=winners,
+                                points=points, status=statuses)
+            self.recorder.close()
+        return status
+
+    # --- the game -------------------------------------------------------------------------------
+
+    def play(self, tokens: int) -> int:
+        game = self.game
+        assert game is not None
+        seats = self.seats
+        recorder = self.recorder
+        self._broadcast(b"tokens%d\n" % tokens)
+        for card in game.opening():
+            self._new_card(card)
+        while True:
+            player = game.current
+            seat = seats[player]
+            for _attempt in range(2):
+                self._send_to(seat, b"dowhat\n")
+                line = self._read_reply(seat)
+                if line is None:
+                    if self.timed_out:
+                        if recorder is not None:
+                            recorder.write("timeout", player=seat.letter)
+                        return self.finish("timeout", EXIT_DISCONNECT, "Client disconnected\n",
+                                           DISCONNECT_LINE)
+                    return self.finish("disconnect", EXIT_DISCONNECT, "Client disconnected\n",
+                                       DISCONNECT_LINE)
+                action = parse_action(line) if len(line) <= LINE_LIMIT else None
+                valid = action is not None and game.is_valid(action)
+                if recorder is not None:
+                    recorder.write("recv", **{"from": seat.letter}, msg=line.decode("latin-1"),
+                                   valid=valid)
+                if valid:
+                    break
+            else:
+                return self.finish("protocol", EXIT_PROTOCOL, "Protocol error by client\n")
+            assert action is not None
+            drawn = game.play(action)
+            self._out(action_line(player, action))
+            self._broadcast(action_message(player, action))
+            if drawn is not None:
+                self._new_card(drawn)
+            if game.finished:
+                return self.finish("normal", EXIT_NORMAL, "",
+                                   f"Winner(s) {winners_text(game.table.winners())}\n")
+
+
+def _parse_timeout(text: str) -> float | None:
+    """``--timeout`` value: a plain decimal number above zero (``3``, ``0.5``), else None."""
+    whole, _, fraction = text.partition(".")
+    if not whole.isascii() or not whole.isdigit():
+        return None
+    if "." in text and (not fraction.isascii() or not fraction.isdigit()):
+        return None
+    value = float(text)
+    return value if 0 < value < 1e9 else None
+
+
+def run(hub: Hub, argv: list[str]) -> int:
+    """Everything after the SIGINT handler is in place, in the specification's order."""
+    args = list(argv)
+    options: dict[str, str] = {}
+    while args:
+        if args[0] == "--":
+            args.pop(0)
+            break
+        if args[0] not in ("--timeout", "--record"):
+            break
+        if len(args) < 2 or args[0] in options:
+            _err(USAGE)
+            return EXIT_USAGE
+        options[args[0]] = args[1]
+        del args[:2]
+    if not 5 <= len(args) <= 29:
+        _err(USAGE)
+        return EXIT_USAGE
+    tokens = parse_argument(args[0])
+    points = parse_argument(args[1])
+    if tokens < 0 or points < 0:
+        _err(BAD_ARGUMENT)
+        return EXIT_BAD_ARGUMENT
+    if "--timeout" in options:
+        hub.timeout = _parse_timeout(options["--timeout"])
+        if hub.timeout is None:
+            _err(BAD_ARGUMENT)
+            return EXIT_BAD_ARGUMENT
+    try:
+        deck = load_deck(args[2])
+    except DeckError as error:
+        _err(error.message + "\n")
+        return error.status
+    hub.programs = args[3:]
+    if "--record" in options:
+        try:
+            hub.recorder = Recorder(options["--record"])
+        except (OSError, ValueError):
+            _err("Cannot open record file\n")
+            return EXIT_RECORD
+        hub.recorder.write("start", version=RECORD_VERSION, tokens=tokens, points=points,
+                           deck=[card.text() for card in deck], players=hub.programs)
+    hub.game = Game(deck, tokens, points, len(hub.programs))
+    if not hub.start_players():
+        return hub.finish("badstart", EXIT_BAD_START, "Bad start\n")
+    return hub.play(tokens)
+
+
+def main(argv: list[str]) -> int:
+    """``austerity [--timeout S] [--record FILE] [--] tokens points deck player player ...``."""
+    guard = _SigintGuard()
+    # Loss of a player is detected by reading its pipe, never by a signal.
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, guard.handler)
+    hub = Hub(guard)
+    try:
+        return run(hub, argv)
+    except _Interrupted:
+        return hub.finish("sigint", EXIT_SIGINT, "SIGINT caught\n")
