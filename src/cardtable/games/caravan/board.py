@@ -94,6 +94,15 @@ def summarize(caravan: Caravan, held: int | None, rules: Rules) -> Summary:
     return (value, size, last_rank, suit, direction)
 
 
+def most_faces(caravan: Caravan) -> int:
+    """The most faces attached to any one slot (face caps are checked against this)."""
+    most = 0
+    for slot in caravan:
+        if len(slot[1]) > most:
+            most = len(slot[1])
+    return most
+
+
 def ends_in_equal_ranks(caravan: Caravan) -> bool:
     return len(caravan) >= 2 and (caravan[-1][0] ^ caravan[-2][0]) & RANK_MASK == 0
 

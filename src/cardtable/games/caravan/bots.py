@@ -9,7 +9,13 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.engine.randomness import derived_random
 from cardtable.games.caravan.board import ASC, DESC
 from cardtable.games.caravan.cards import RANK_MASK, SEATS
-from cardtable.games.caravan.legality import legal_codes, move_error
+from cardtable.games.caravan.legality import (
+    count_legal,
+    legal_codes,
+    legal_parts,
+    move_error,
+    nth_legal,
+)
 from cardtable.games.caravan.notation import CLEAR, DISCARD, Move, pack
 from cardtable.games.caravan.observation import Observation
 
@@ -40,8 +46,10 @@ class RandomBot(Bot):
     name = "random"
 
     def choose_code(self, observation: Observation) -> int:
-        moves = observation.legal_codes()
-        return moves[self.rng.randrange(len(moves))]
+        # Same choice as ``moves[rng.randrange(len(moves))]`` over the canonical list, but
+        # counted and picked without listing every face-card slot.
+        parts = legal_parts(observation.table())
+        return nth_legal(parts, self.rng.randrange(count_legal(parts)))
 
 
 class NormalBot(Bot):

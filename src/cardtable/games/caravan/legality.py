@@ -18,10 +18,13 @@ HAND_OUT_OF_RANGE = "The chosen hand position is out of range."
 
 
 class Table:
-    """The public table plus one seat's hand and turn facts: all that legality depends on."""
+    """The public table plus one seat's hand and turn facts: all that legality depends on.
 
-    __slots__ = ("caravans", "discard_mulligan", "hand", "jack_as_joker", "mover", "opening",
-                 "rules", "summaries")
+    ``crowding`` holds, per caravan, the most faces on any one of its slots.
+    """
+
+    __slots__ = ("caravans", "crowding", "discard_mulligan", "hand", "jack_as_joker", "mover",
+                 "opening", "rules", "summaries")
 
     def __init__(
         self,
@@ -33,8 +36,10 @@ class Table:
         opening: bool,
         jack_as_joker: bool,
         discard_mulligan: bool,
+        crowding: Sequence[int],
     ) -> None:
         self.caravans = caravans
+        self.crowding = crowding
         self.summaries = summaries
         self.rules = rules
         self.mover = mover
@@ -142,68 +147,136 @@ def face_name(card: int) -> str:
     return FACE_NAMES[card & RANK_MASK]
 
 
-def legal_codes(table: Table) -> list[int]:
-    """Every legal move in canonical order: numeral plays (hand, caravan), face plays (hand,
-    caravan, slot), discards (hand), clears (caravan, then restart card)."""
+FaceBlock = tuple[int, int, int | list[int]]
+"""``(count, base_code, slots)``: face plays of one hand card onto one caravan. ``slots``
+is the first slot of a run of ``count`` consecutive slots, or the list of slots."""
+
+
+def legal_parts(table: Table) -> tuple[list[int], list[FaceBlock], list[int]]:
+    """The legal moves in canonical order, in three parts: numeral plays (hand, caravan);
+    face plays as blocks (hand, caravan, slot); discards then clears (caravan, restart card).
+
+    Face plays are kept as blocks so that a move can be counted and picked by index
+    without listing every slot (see :func:`nth_legal`).
+    """
     hand = table.hand
     mover = table.mover
     rules = table.rules[mover]
     summaries = table.summaries
-    own = range(3 * mover, 3 * mover + 3)
-    moves: list[int] = []
-    append = moves.append
+    first_own = 3 * mover
+    own = range(first_own, first_own + 3)
     opening = table.opening
-    # Numeral plays.
-    for position, card in enumerate(hand, 1):
-        if card & RANK_MASK > 10:
-            continue
-        base = position << 5
-        for caravan in own:
-            if _numeral_error(table, card, caravan) is None:
-                append(base | caravan << 2)
-    if not opening:
-        # Face plays.
-        targets = range(6) if rules.faces_on_opponent else own
-        cap = rules.max_faces
-        must_match = rules.face_must_match_suit
-        caravans = table.caravans
+    numerals: list[int] = []
+    blocks: list[FaceBlock] = []
+    tail: list[int] = []
+    if opening:
         for position, card in enumerate(hand, 1):
-            rank = card & RANK_MASK
-            if rank <= 10:
+            if card & RANK_MASK <= 10:
+                base = position << 5
+                for caravan in own:
+                    if not summaries[caravan][1]:
+                        numerals.append(base | caravan << 2)
+        if table.discard_mulligan:
+            tail.extend(position << 5 | DISCARD for position in range(1, len(hand) + 1))
+        return numerals, blocks, tail
+    cap = rules.max_numerals
+    targets = range(6) if rules.faces_on_opponent else own
+    face_cap = rules.max_faces
+    must_match = rules.face_must_match_suit
+    last_only = rules.queen_placement == "last"
+    caravans = table.caravans
+    crowding = table.crowding
+    for position, card in enumerate(hand, 1):
+        rank = card & RANK_MASK
+        base = position << 5
+        if rank <= 10:
+            suit = (card >> 4) & 7
+            for caravan in own:
+                _value, size, last_rank, caravan_suit, direction = summaries[caravan]
+                if size:
+                    if rank == last_rank or (cap is not None and size >= cap):
+                        continue
+                    if size >= 2 and suit != caravan_suit and (
+                        (direction == ASC and rank <= last_rank)
+                        or (direction == DESC and rank >= last_rank)
+                    ):
+                        continue
+                numerals.append(base | caravan << 2)
+            continue
+        if rank == JACK and table.jack_as_joker:
+            rank = JOKER
+        capped = face_cap is not None and (rank != JACK or rules.jack_respects_face_cap)
+        matching = must_match and (rank in (JACK, KING))
+        for caravan in targets:
+            size = summaries[caravan][1]
+            if not size:
                 continue
-            if rank == JACK and table.jack_as_joker:
-                rank = JOKER
-            capped = cap is not None and (rank != JACK or rules.jack_respects_face_cap)
-            base = position << 5
-            for caravan in targets:
-                size = summaries[caravan][1]
-                if not size:
+            code = base | caravan << 2
+            if rank == QUEEN and last_only:
+                if capped and len(caravans[caravan][-1][1]) >= face_cap:  # type: ignore[operator]
                     continue
-                slots = caravans[caravan]
-                first = size if rank == QUEEN and rules.queen_placement == "last" else 1
+                blocks.append((1, code, size))
+            elif matching or (capped and crowding[caravan] >= face_cap):  # type: ignore[operator]
                 suit_rules = table.rules[caravan // 3].queen_changes_suit
-                for slot in range(first, size + 1):
-                    target = slots[slot - 1]
-                    if capped and len(target[1]) >= cap:  # type: ignore[operator]
-                        continue
-                    if (must_match and (rank in (JACK, KING))
-                            and (card >> 4) & 7 != effective_suit(target, suit_rules)):
-                        continue
-                    append(base | caravan << 2 | slot << 21 | PLAY)
-    if not opening or table.discard_mulligan:
-        for position in range(1, len(hand) + 1):
-            append(position << 5 | DISCARD)
-    if not opening and rules.clear_policy != "disabled":
+                slots = [
+                    number for number, target in enumerate(caravans[caravan], 1)
+                    if not (capped and len(target[1]) >= face_cap)  # type: ignore[operator]
+                    and not (matching and (card >> 4) & 7 != effective_suit(target, suit_rules))
+                ]
+                if slots:
+                    blocks.append((len(slots), code, slots))
+            else:
+                blocks.append((size, code, 1))
+    tail.extend(position << 5 | DISCARD for position in range(1, len(hand) + 1))
+    if rules.clear_policy != "disabled":
         restart = rules.clear_policy == "destroy_restart"
         for caravan in own:
             if not summaries[caravan][1]:
                 continue
             if restart:
-                for position, card in enumerate(hand, 1):
-                    if card & RANK_MASK <= 10:
-                        append(pack(CLEAR, caravan, position))
+                tail.extend(
+                    pack(CLEAR, caravan, position)
+                    for position, card in enumerate(hand, 1)
+                    if card & RANK_MASK <= 10
+                )
             else:
-                append(caravan << 2 | CLEAR)
+                tail.append(caravan << 2 | CLEAR)
+    return numerals, blocks, tail
+
+
+def count_legal(parts: tuple[list[int], list[FaceBlock], list[int]]) -> int:
+    numerals, blocks, tail = parts
+    total = len(numerals) + len(tail)
+    for block in blocks:
+        total += block[0]
+    return total
+
+
+def nth_legal(parts: tuple[list[int], list[FaceBlock], list[int]], index: int) -> int:
+    """The move at ``index`` of the canonical legal list, without building the list."""
+    numerals, blocks, tail = parts
+    if index < len(numerals):
+        return numerals[index]
+    index -= len(numerals)
+    for count, code, slots in blocks:
+        if index < count:
+            slot = slots + index if isinstance(slots, int) else slots[index]
+            return code | slot << 21
+        index -= count
+    return tail[index]
+
+
+def legal_codes(table: Table) -> list[int]:
+    """Every legal move in canonical order: numeral plays (hand, caravan), face plays (hand,
+    caravan, slot), discards (hand), clears (caravan, then restart card)."""
+    numerals, blocks, tail = legal_parts(table)
+    moves = numerals
+    for count, code, slots in blocks:
+        if isinstance(slots, int):
+            moves.extend(code | slot << 21 for slot in range(slots, slots + count))
+        else:
+            moves.extend(code | slot << 21 for slot in slots)
+    moves.extend(tail)
     return moves
 
 

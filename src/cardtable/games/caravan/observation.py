@@ -23,9 +23,9 @@ class Observation:
     """One seat's view of the table: its own hand, the public table and public history."""
 
     __slots__ = (
-        "caravans", "deck_sizes", "discard_mulligan", "hand", "hand_sizes", "held", "history",
-        "jack_as_joker", "moves_made", "opening", "piles", "placed", "result", "rules", "seat",
-        "summaries", "to_move",
+        "caravans", "crowding", "deck_sizes", "discard_mulligan", "hand", "hand_sizes", "held",
+        "history", "jack_as_joker", "moves_made", "opening", "piles", "placed", "result", "rules",
+        "seat", "summaries", "to_move",
     )
 
     seat: int
@@ -33,6 +33,7 @@ class Observation:
     hand: tuple[int, ...]
     caravans: tuple[Caravan, ...]
     summaries: tuple[Summary, ...]
+    crowding: tuple[int, ...]
     held: tuple[int | None, ...]
     deck_sizes: tuple[int, int]
     hand_sizes: tuple[int, int]
@@ -71,6 +72,7 @@ class Observation:
                 for entry in history
             )
         obs.caravans = caravans
+        obs.crowding = tuple(game.crowding)
         obs.summaries = summaries
         obs.held = tuple(game.held)
         obs.deck_sizes = (len(game.decks[0]), len(game.decks[1]))
@@ -92,7 +94,8 @@ class Observation:
 
     def table(self) -> Table:
         return Table(self.caravans, self.summaries, self.rules, self.seat, self.hand,
-                     self.opening[self.seat], self.jack_as_joker, self.discard_mulligan)
+                     self.opening[self.seat], self.jack_as_joker, self.discard_mulligan,
+                     self.crowding)
 
     def legal_codes(self) -> list[int]:
         """The seat's legal moves (packed, canonical order); empty when it is not to move."""

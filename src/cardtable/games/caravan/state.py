@@ -17,6 +17,7 @@ from cardtable.games.caravan.board import (
     effective_suit,
     ends_in_equal_ranks,
     lane_taker,
+    most_faces,
     summarize,
 )
 from cardtable.games.caravan.cards import ACE, JACK, JOKER, QUEEN, RANK_MASK, SEATS
@@ -56,13 +57,14 @@ class Game:
     """
 
     __slots__ = (
-        "caravans", "decks", "first", "hands", "held", "history", "initial_decks",
+        "caravans", "crowding", "decks", "first", "hands", "held", "history", "initial_decks",
         "jack_as_joker", "moves_made", "mulligans", "piles", "placed", "plies", "result",
         "rng", "rules", "seat_rules", "seed", "summaries", "turn",
     )
 
     caravans: list[Caravan]
     summaries: list[Summary]
+    crowding: list[int]
     held: list[int | None]
     hands: list[list[int]]
     decks: list[list[int]]
@@ -135,6 +137,7 @@ class Game:
         game.rng = rng
         game.caravans = [(), (), (), (), (), ()]
         game.summaries = [EMPTY_SUMMARY] * 6
+        game.crowding = [0] * 6
         game.held = [None] * 6
         game.decks = [list(deck_lists[0]), list(deck_lists[1])]
         game.initial_decks = (tuple(reversed(game.decks[0])), tuple(reversed(game.decks[1])))
@@ -202,6 +205,7 @@ class Game:
         return Table(
             self.caravans, self.summaries, self.rules, mover, self.hands[mover],
             self.in_opening(mover), self.jack_as_joker[mover], self._discard_mulligan(mover),
+            self.crowding,
         )
 
     def opening_hidden(self) -> bool:
@@ -252,7 +256,6 @@ class Game:
         target: int | None = None
         removed: tuple[int, ...] = ()
         card: int | None
-        before = list(self.summaries)
         if kind == PLAY:
             card = hand.pop(position - 1)
             if card & RANK_MASK <= 10:
@@ -264,7 +267,7 @@ class Game:
                     self.placed[mover] += 1
             else:
                 target = self.caravans[caravan][slot - 1][0]
-                removed = self._play_face(mover, card, caravan, slot, before)
+                removed = self._play_face(mover, card, caravan, slot)
         elif kind == DISCARD:
             card = hand.pop(position - 1)
             self.piles[mover].append(card)
@@ -308,19 +311,21 @@ class Game:
             if not (opening and self.rules[0].opening_mode == "simultaneous"
                     and self.placed[mover] < 3):
                 self.turn = 1 - mover
-            if not has_legal_move(self.table()):
+            # Outside its Start round a seat with cards can always discard.
+            if (self.in_opening(self.turn) or not self.hands[self.turn]) and not has_legal_move(
+                self.table()
+            ):
                 self._finish((SEATS[1 - self.turn],), "no_legal_move")
         return MoveEvent(mover, code, card, target, removed, tuple(shuffles))
 
     def _refresh(self, caravan: int) -> None:
-        self.summaries[caravan] = summarize(
-            self.caravans[caravan], self.held[caravan], self.rules[caravan // 3]
-        )
+        slots = self.caravans[caravan]
+        self.summaries[caravan] = summarize(slots, self.held[caravan], self.rules[caravan // 3])
+        self.crowding[caravan] = most_faces(slots)
 
-    def _play_face(
-        self, mover: int, card: int, caravan: int, slot: int, before: list[Summary]
-    ) -> tuple[int, ...]:
+    def _play_face(self, mover: int, card: int, caravan: int, slot: int) -> tuple[int, ...]:
         rank = card & RANK_MASK
+        before = self.summaries[:]
         rules = self.rules[mover]
         if rank == JACK and self.jack_as_joker[mover]:
             rank = JOKER
@@ -418,10 +423,14 @@ class Game:
         return [lane_taker(s[i][0], s[i + 3][0], abc, def_) for i in range(3)]
 
     def _lane_winner(self) -> int | None:
-        lanes = self.lanes()
-        if None in lanes:
-            return None
-        abc_lanes = lanes.count(0)
+        summaries, (abc, def_) = self.summaries, self.rules
+        abc_lanes = 0
+        for lane in range(3):
+            taker = lane_taker(summaries[lane][0], summaries[lane + 3][0], abc, def_)
+            if taker is None:
+                return None
+            if taker == 0:
+                abc_lanes += 1
         winner = 0 if abc_lanes >= 2 else 1
         won = abc_lanes if winner == 0 else 3 - abc_lanes
         if self.rules[winner].require_all_caravans and won < 3:
@@ -461,6 +470,7 @@ class Game:
         other = Game.__new__(Game)
         other.caravans = self.caravans[:]
         other.summaries = self.summaries[:]
+        other.crowding = self.crowding[:]
         other.held = self.held[:]
         other.hands = [self.hands[0][:], self.hands[1][:]]
         other.decks = [self.decks[0][:], self.decks[1][:]]
