@@ -1,11 +1,14 @@
-"""``cardtable bench GAME [OPTIONS]``: each game's benchmark lives in ``cardtable.games.GAME.bench``."""
+"""``cardtable bench GAME [OPTIONS]``.
+
+Each game's benchmark lives in ``cardtable.games.GAME.bench``.
+"""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-GAMES = ("caravan",)
+GAMES = ("caravan", "obsession")
 
 
 def main(argv: list[str]) -> int:

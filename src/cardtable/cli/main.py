@@ -10,7 +10,10 @@ from cardtable import __version__
 # command -> (module, function, one-line description). Modules are imported only when used,
 # so that every command starts fast.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "caravan": ("cardtable.cli.caravan", "main", "play Caravan (same options as the caravan command)"),
+    "caravan": ("cardtable.cli.caravan", "main",
+                "play Caravan (same options as the caravan command)"),
+    "obsession": ("cardtable.cli.obsession", "main",
+                  "play Obsession (same options as the obsession command)"),
     "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench caravan"),
 }
 
