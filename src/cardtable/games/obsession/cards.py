@@ -23,8 +23,10 @@ PLAIN_FACES = frozenset(FACES) - SPECIAL_FACES
 
 MAX_DECKS = 5
 _JOKER_BASE = 13 * 4 * 8
-ID_LIMIT = _JOKER_BASE + 2 * MAX_DECKS
-"""Every card id is below this bound; tables indexed by id have this length."""
+NO_CARD = _JOKER_BASE + 2 * MAX_DECKS
+"""Not a card: its face is 0. Used as a separator when faces of several piles are joined."""
+ID_LIMIT = NO_CARD + 1
+"""Every id (cards and ``NO_CARD``) is below this bound; tables indexed by id have this length."""
 
 
 def suited(face: int, suit: int, deck: int) -> int:

@@ -99,6 +99,8 @@ class Ended:
     placings: tuple[int, ...]
     stalemate: bool
     reason: str | None
+    finished: int
+    """How many seats went out; the placings after them were ranked by a stalemate or came last."""
     plays: int
     turns: int
     cards_left: tuple[int, ...]

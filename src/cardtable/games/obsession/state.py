@@ -16,7 +16,7 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.engine.protocol import Result
 from cardtable.engine.randomness import GameRandom
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
-from cardtable.games.obsession.cards import FACE, JOKER, TEXT, canonical_deck
+from cardtable.games.obsession.cards import FACE, JOKER, NO_CARD, TEXT, canonical_deck
 from cardtable.games.obsession.events import (
     BlindTurned,
     Board,
@@ -49,6 +49,7 @@ START_ORDER = (4, 5, 6, 9, 11, 12, 13, 14, 2, 3, 7, 8, 10, 15)
 """Faces in the order that decides who starts: the first seat whose hand holds one."""
 
 HAND_SIZE = 3
+_SEPARATOR = [NO_CARD]
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
@@ -340,13 +341,19 @@ class Game:
         if not source:
             source = self.visible[seat]
             name = "visible"
+        if not source or not cards:
+            raise IllegalAction(INVALID_SELECTION)
         # Membership first: it also guarantees that every item is a real card id.
-        if not source or not cards or any(card not in source for card in cards):
-            raise IllegalAction(INVALID_SELECTION)
+        for card in cards:
+            if card not in source:
+                raise IllegalAction(INVALID_SELECTION)
         face = FACE[cards[0]]
-        if len(cards) > 1 and (any(FACE[card] != face for card in cards)
-                               or len(set(cards)) != len(cards)):
-            raise IllegalAction(INVALID_SELECTION)
+        if len(cards) > 1:
+            for card in cards:
+                if FACE[card] != face:
+                    raise IllegalAction(INVALID_SELECTION)
+            if len(set(cards)) != len(cards):
+                raise IllegalAction(INVALID_SELECTION)
         if not LEGAL[self.active][face]:
             raise IllegalAction(INVALID_SELECTION)
         self.plays += 1
@@ -509,15 +516,19 @@ class Game:
                 self._stalemate("cap")
                 return
 
-    def _position_key(self, seat: int) -> tuple[object, ...]:
-        face = FACE.__getitem__
-        parts: list[object] = [seat, self.direction, tuple(map(face, self.pile))]
+    def _position_key(self, seat: int) -> tuple[int, int, bytes]:
+        """Seat to move, direction, and the faces of the pile and of every remaining seat's
+        hand, visible and hidden rows, in one bytes string (a separator closes each part).
+
+        Hands and rows are kept sorted, so their faces come out sorted; one ``bytes(map())``
+        over a joined list is much cheaper than a tuple per part on this per-turn path.
+        """
+        joined = self.pile + _SEPARATOR
         for other in range(self.players):
             if not self.out[other]:
-                parts.append(tuple(map(face, self.hands[other])))
-                parts.append(tuple(map(face, self.visible[other])))
-                parts.append(tuple(map(face, self.hidden[other])))
-        return tuple(parts)
+                joined += self.hands[other] + _SEPARATOR + self.visible[other] + _SEPARATOR
+                joined += self.hidden[other] + _SEPARATOR
+        return seat, self.direction, bytes(map(FACE.__getitem__, joined))
 
     def _stalemate(self, reason: str) -> None:
         self.stalemate = reason
@@ -530,7 +541,8 @@ class Game:
 
     def _end(self, reason: str | None) -> None:
         self.phase = OVER
-        self._emit(Ended(tuple(self.placings), reason is not None, reason, self.plays,
+        finished = sum(1 for gone in self.out if gone)
+        self._emit(Ended(tuple(self.placings), reason is not None, reason, finished, self.plays,
                          self.turns, tuple(self.cards_left(s) for s in range(self.players))))
 
     # --- event log -----------------------------------------------------------------------

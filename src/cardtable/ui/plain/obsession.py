@@ -1,0 +1,158 @@
+"""Obsession in plain line mode: prints boards and events, reads selections, works through pipes.
+
+The shell never decides legality: selections are parsed by the shared grammar and the game
+accepts or refuses the resulting action.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
+from cardtable.engine.protocol import GameState
+from cardtable.games.obsession import render, selection
+from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.games.obsession.events import Ended, Stalemate, TurnStarted
+from cardtable.games.obsession.observation import Observation
+from cardtable.games.obsession.record import Script
+from cardtable.ui.plain.console import Console, EndOfInput
+
+EOF_CAUSE = "eof"
+
+
+def prompt_lines(observation: Observation) -> list[str]:
+    """What a human is shown before the input prompt of a decision."""
+    if observation.phase == "swap":
+        return render.swap_lines(observation.pool)
+    return [render.play_prompt(observation.source)]
+
+
+def selection_size(observation: Observation) -> tuple[int, int | None]:
+    """(size of the numbered pile, fixed count or None) for the decision at hand."""
+    if observation.phase == "swap":
+        return len(observation.pool), 3
+    if observation.source == "hidden":
+        return observation.hidden_counts[observation.seat], 1
+    return len(observation.pool), None
+
+
+def action_for(observation: Observation, positions: list[int]) -> Action:
+    """The action meant by valid 1-based positions."""
+    if observation.phase == "swap":
+        pool = observation.pool
+        return Swap(tuple(pool[i - 1] for i in positions))
+    if observation.source == "hidden":
+        return Blind(positions[0])
+    pool = observation.pool
+    return Play(tuple(pool[i - 1] for i in positions))
+
+
+class Table(MatchListener):
+    """Prints what happens; shows pass screens between human turns when several humans play."""
+
+    def __init__(self, console: Console, humans: Sequence[bool], *, quiet: bool = False,
+                 pass_screens: bool | None = None) -> None:
+        self.console = console
+        self.humans = tuple(humans)
+        self.quiet = quiet
+        self.pass_screens = (sum(self.humans) >= 2) if pass_screens is None else pass_screens
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        for item in event:
+            if self.quiet and not isinstance(item, Stalemate | Ended):
+                continue
+            lines = render.event_lines(item, self.humans)
+            if self.quiet and isinstance(item, Ended):
+                lines = lines[1:]
+            for line in lines:
+                self.console.say(line)
+            if isinstance(item, TurnStarted) and self.pass_screens and self.humans[item.seat]:
+                pass_screen(self.console, item.seat)
+
+
+def pass_screen(console: Console, seat: int) -> None:
+    try:
+        console.ask(render.pass_prompt(seat))
+    except EndOfInput:
+        raise MatchAbandoned(f"P{seat + 1}", EOF_CAUSE) from None
+
+
+class HumanSeat:
+    """A person at this console: prompts, reads a selection, repeats until it is accepted."""
+
+    def __init__(self, console: Console, *, pass_screens: bool = False) -> None:
+        self.console = console
+        self.pass_screens = pass_screens
+
+    def choose(self, observation: Observation) -> Action:
+        if observation.phase == "swap" and self.pass_screens:
+            pass_screen(self.console, observation.seat)
+        for line in prompt_lines(observation):
+            self.console.say(line)
+        size, count = selection_size(observation)
+        while True:
+            try:
+                answer = self.console.ask(render.INPUT_PROMPT)
+            except EndOfInput:
+                raise MatchAbandoned(f"P{observation.seat + 1}", EOF_CAUSE) from None
+            positions, message = selection.parse(answer, size, count)
+            if message is not None:
+                self.console.say("!!! " + message)
+            elif positions:
+                return action_for(observation, positions)
+
+    def rejected(self, error: IllegalAction) -> None:
+        # The next choose() repeats the whole prompt, as the rules of the interface ask.
+        self.console.say("!!! " + error.message)
+
+
+class BotSeat:
+    """A bot, slowed down so that people can follow it."""
+
+    def __init__(self, bot: Seat, delay: float) -> None:
+        self.bot = bot
+        self.delay = delay
+
+    def choose(self, observation: Observation) -> Any:
+        if self.delay > 0:
+            time.sleep(self.delay)
+        return self.bot.choose(observation)
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.bot.rejected(error)
+
+
+class ReplaySeat:
+    """Plays the recorded decisions; for a human seat it prints the prompts the person saw."""
+
+    def __init__(self, script: Script, console: Console, human: bool, pass_screens: bool) -> None:
+        self.script = script
+        self.console = console
+        self.human = human
+        self.pass_screens = pass_screens
+
+    def choose(self, observation: Observation) -> Action:
+        action = self.script.action(observation)
+        if self.human:
+            # The same prompts as in the recorded game; the console answers without reading.
+            if observation.phase == "swap" and self.pass_screens:
+                self.console.ask(render.pass_prompt(observation.seat))
+            for line in prompt_lines(observation):
+                self.console.say(line)
+            self.console.ask(render.INPUT_PROMPT)
+        return action
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.script.rejected(error)
+
+
+class SilentConsole(Console):
+    """A console for replays: prompts are printed as they were, but nothing is read."""
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        return ""
