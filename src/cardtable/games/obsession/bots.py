@@ -64,13 +64,14 @@ def random_play(cards: tuple[int, ...] | list[int], active: int,
     among the legal cards is the same draw as listing the options.
     """
     row = LEGAL[active]
-    legal = [index for index, card in enumerate(cards) if row[FACE[card]]]
-    index = legal[rng.randrange(len(legal))]
-    face = FACE[cards[index]]
-    first = index
-    while first and FACE[cards[first - 1]] == face:
+    legal = [card for card in cards if row[FACE[card]]]
+    last = rng.randrange(len(legal))
+    face = FACE[legal[last]]
+    # Every copy of a legal face is legal, so a face's cards sit together in ``legal`` too.
+    first = last
+    while first and FACE[legal[first - 1]] == face:
         first -= 1
-    return tuple(cards[first:index + 1])
+    return tuple(legal[first:last + 1])
 
 
 class ObsessedBot(Bot):

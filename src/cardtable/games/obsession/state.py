@@ -74,7 +74,8 @@ class Game:
     """One game of Obsession. Seats are 0-based ints inside, named ``P1``.. to the engine."""
 
     __slots__ = (
-        "_events", "_humans_left", "_kill_first", "_max_plays", "_public", "_repeat_limit",
+        "_events", "_humans_left", "_kill_first", "_max_plays", "_parts", "_public",
+        "_repeat_limit",
         "_run_kill", "_seen", "active", "current", "deck", "direction", "draw", "hands",
         "hidden", "humans", "killed", "out", "phase", "pile", "placings", "players", "plays",
         "remaining", "removed", "rules", "run", "stalemate", "top_face", "turns", "visible",
@@ -125,6 +126,9 @@ class Game:
         self.killed: list[int] = []
         self.stalemate: str | None = None
         self._seen: dict[tuple[object, ...], int] = {}
+        # Per seat, the faces of its hand, visible and hidden rows for the position key, or
+        # None once they changed: most turns change one seat, so the key reuses the rest.
+        self._parts: list[bytes | None] = [None] * n
         self._events: list[Event] | None = [] if log else None
         self._public: list[Event] | None = [] if log else None
 
@@ -185,6 +189,7 @@ class Game:
         other.removed = list(self.removed)
         other.killed = list(self.killed)
         other._seen = dict(self._seen)
+        other._parts = list(self._parts)
         other._events = None if self._events is None else list(self._events)
         other._public = None if self._public is None else list(self._public)
         return other
@@ -309,6 +314,7 @@ class Game:
         chosen = sorted(visible)
         self.visible[seat] = chosen
         self.hands[seat] = sorted(card for card in pool if card not in chosen)
+        self._parts[seat] = None
         self._emit(Swapped(seat, tuple(chosen)))
         if seat + 1 < self.players:
             self.current = seat + 1
@@ -384,6 +390,7 @@ class Game:
     def _lay(self, seat: int, source: str, cards: tuple[int, ...], auto: bool,
              rest: list[int]) -> None:
         """Put ``cards`` (one face, display order) on the pile and run the post-play steps."""
+        self._parts[seat] = None
         pile = self.pile
         pile.extend(cards)
         face = FACE[cards[0]]
@@ -442,6 +449,7 @@ class Game:
         self._next(seat, extra)
 
     def _pick_up(self, seat: int) -> None:
+        self._parts[seat] = None
         pile = self.pile
         hand = self.hands[seat]
         threes = 0
@@ -516,19 +524,24 @@ class Game:
                 self._stalemate("cap")
                 return
 
-    def _position_key(self, seat: int) -> tuple[int, int, bytes]:
-        """Seat to move, direction, and the faces of the pile and of every remaining seat's
-        hand, visible and hidden rows, in one bytes string (a separator closes each part).
+    def _position_key(self, seat: int) -> tuple[object, ...]:
+        """Seat to move, direction, the faces of the pile from the top, and for each remaining
+        seat the faces of its sorted hand, sorted visible row and hidden row in order.
 
-        Hands and rows are kept sorted, so their faces come out sorted; one ``bytes(map())``
-        over a joined list is much cheaper than a tuple per part on this per-turn path.
+        Faces are packed into bytes (a 0 closes each part); the parts of seats that did not
+        change since the last key are reused, because this runs at the start of every turn.
         """
-        joined = self.pile + _SEPARATOR
+        face = FACE.__getitem__
+        parts = self._parts
+        key: list[object] = [seat, self.direction, bytes(map(face, reversed(self.pile)))]
         for other in range(self.players):
             if not self.out[other]:
-                joined += self.hands[other] + _SEPARATOR + self.visible[other] + _SEPARATOR
-                joined += self.hidden[other] + _SEPARATOR
-        return seat, self.direction, bytes(map(FACE.__getitem__, joined))
+                part = parts[other]
+                if part is None:
+                    joined = self.hands[other] + _SEPARATOR + self.visible[other] + _SEPARATOR
+                    part = parts[other] = bytes(map(face, joined + self.hidden[other]))
+                key.append(part)
+        return tuple(key)
 
     def _stalemate(self, reason: str) -> None:
         self.stalemate = reason
