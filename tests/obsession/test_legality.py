@@ -10,7 +10,7 @@ from cardtable.games.obsession.legality import matrix_rows
 
 from .helpers import hand, pile, play, position
 
-ALL = "2 3 4 5 6 7 8 9 10 J Q K A R".split()
+ALL = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "R"]
 
 # The spec's matrix written independently of the engine's table: the legal faces per row.
 LEGAL_FACES = {

@@ -11,7 +11,7 @@ from cardtable.games.obsession.actions import Play, Swap
 from cardtable.games.obsession.cards import FACE, TEXT, canonical_deck
 from cardtable.games.obsession.events import Played, Started
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game, shuffled_deck
+from cardtable.games.obsession.state import Game
 
 from .helpers import CardPool, texts
 
@@ -79,7 +79,8 @@ def _deal(players: int, hands: list[str], rest: int = 0) -> list[int]:
     """A deck whose deal gives these hands; visible and hidden rows hold unremarkable cards."""
     pool = CardPool()
     deck: list[int] = []
-    filler = iter("KC KD KH KS QC QD QH QS JC JD JH JS AC AD AH AS".split() * 3)
+    faces = ["K", "Q", "J", "A"]
+    filler = iter([face + suit for face in faces for suit in "CDHS"] * 3)
     for seat in range(players):
         deck += pool.many(hands[seat])
         deck += pool.many(" ".join(next(filler) for _ in range(6)))
