@@ -31,7 +31,7 @@ from cardtable.games.obsession.record import (
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
-from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplaySeat, SilentConsole, Table
+from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplayConsole, ReplaySeat, Table
 
 PROG = "obsession"
 EXIT_OK, EXIT_USAGE, EXIT_EOF, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 3, 4, 130
@@ -258,13 +258,17 @@ def replay(options: Options) -> int:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         print(f"{PROG}: --replay: cannot read '{path}' ({reason or error})", file=sys.stderr)
         return EXIT_USAGE
-    console = SilentConsole()
     try:
         loaded = load(lines)
+    except ReplayMismatch as mismatch:
+        print(f"!!! Replay mismatch at line {mismatch.line}")
+        return EXIT_MISMATCH
+    script = Script(loaded)
+    console = ReplayConsole(script)
+    try:
         humans = tuple(kind == "human" for kind in loaded.seats)
         game = Game(loaded.rules, loaded.deck, humans)
         pass_screens = sum(humans) >= 2
-        script = Script(loaded)
         seats: dict[str, Any] = {
             seat_name(index): ReplaySeat(script, console, humans[index], pass_screens)
             for index in range(loaded.rules.players)

@@ -209,8 +209,13 @@ class Script:
         self.position = 0
         self.line = 0
 
+    @property
+    def exhausted(self) -> bool:
+        """Every recorded decision has been handed out."""
+        return self.position >= len(self.decisions)
+
     def action(self, observation: Observation) -> Action:
-        if self.position >= len(self.decisions):
+        if self.exhausted:
             if self.abandoned is not None:
                 raise MatchAbandoned(f"P{observation.seat + 1}", self.abandoned)
             raise ReplayMismatch(self.end_line)

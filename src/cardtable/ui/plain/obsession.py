@@ -128,31 +128,47 @@ class BotSeat:
 class ReplaySeat:
     """Plays the recorded decisions; for a human seat it prints the prompts the person saw."""
 
-    def __init__(self, script: Script, console: Console, human: bool, pass_screens: bool) -> None:
+    def __init__(self, script: Script, console: ReplayConsole, human: bool,
+                 pass_screens: bool) -> None:
         self.script = script
         self.console = console
         self.human = human
         self.pass_screens = pass_screens
 
     def choose(self, observation: Observation) -> Action:
-        action = self.script.action(observation)
         if self.human:
             # The same prompts as in the recorded game; the console answers without reading.
-            if observation.phase == "swap" and self.pass_screens:
-                self.console.ask(render.pass_prompt(observation.seat))
-            for line in prompt_lines(observation):
-                self.console.say(line)
-            self.console.ask(render.INPUT_PROMPT)
-        return action
+            try:
+                if observation.phase == "swap" and self.pass_screens:
+                    self.console.ask(render.pass_prompt(observation.seat))
+                for line in prompt_lines(observation):
+                    self.console.say(line)
+                self.console.ask(render.INPUT_PROMPT)
+            except EndOfInput:
+                raise MatchAbandoned(f"P{observation.seat + 1}",
+                                     self.script.abandoned or EOF_CAUSE) from None
+        return self.script.action(observation)
 
     def rejected(self, error: IllegalAction) -> None:
         self.script.rejected(error)
 
 
-class SilentConsole(Console):
-    """A console for replays: prompts are printed as they were, but nothing is read."""
+class ReplayConsole(Console):
+    """A console for replays: prompts are printed as they were, but nothing is read.
+
+    Once the recorded decisions are used up in a record of an abandoned game, the next
+    question meets the end of input, as the original did.
+    """
+
+    def __init__(self, script: Script) -> None:
+        super().__init__()
+        self.script = script
 
     def ask(self, prompt: str) -> str:
         self.stdout.write(prompt)
+        if self.script.exhausted and self.script.abandoned is not None:
+            self.stdout.write("\n")
+            self.stdout.flush()
+            raise EndOfInput
         self.stdout.flush()
         return ""
