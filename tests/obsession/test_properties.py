@@ -36,6 +36,7 @@ from cardtable.games.obsession.state import Game, seat_name
 
 from .helpers import all_cards
 
+
 def tuned(examples: int) -> settings:
     # Derandomized: CI runs the same games every time and its duration stays predictable.
     return settings(max_examples=examples, deadline=None, derandomize=True,
