@@ -62,6 +62,29 @@ def measure(players: int, bot: str, games: int, seed: int) -> tuple[float, float
     return time.perf_counter() - start, plays, stalemates
 
 
+def versus(games: int, seed: int) -> tuple[int, int, int]:
+    """Two-player games of ``obsessed`` against ``random``, seats alternating by seed.
+
+    Returns (obsessed wins, random wins, stalemates that ranked nobody as out).
+    """
+    wins = [0, 0]
+    undecided = 0
+    for offset in range(games):
+        game_seed = seed + offset
+        obsessed_seat = offset % 2
+        kinds = ["random", "random"]
+        kinds[obsessed_seat] = "obsessed"
+        game = Game.new(Rules(players=2), (False, False), game_seed, log=False)
+        bots = [make_bot(kinds[seat], game_seed, seat) for seat in range(2)]
+        while not game.over:
+            game.apply(bots[game.current].choose(game.observe(game.current)))
+        if not game.out[game.placings[0]]:
+            undecided += 1
+        else:
+            wins[0 if game.placings[0] == obsessed_seat else 1] += 1
+    return wins[0], wins[1], undecided
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="cardtable bench obsession",
                                      description="Seeded all-bot Obsession games per second.")
@@ -70,6 +93,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--bot", choices=BOT_NAMES, default="random", help="bot of every seat")
     parser.add_argument("--players", default="2,4", help="comma list of seat counts (2,4)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--versus", type=int, metavar="GAMES", default=0,
+                        help="instead: win rate of obsessed against random in GAMES 2-player "
+                             "games, seats alternating")
     try:
         args = parser.parse_args(argv)
         counts = [int(part) for part in args.players.split(",")]
@@ -83,6 +109,14 @@ def main(argv: list[str]) -> int:
         print("cardtable bench obsession: --games and --repeats must be >= 1, "
               "--players from 2 to 10", file=sys.stderr)
         return 1
+    if args.versus > 0:
+        won, lost, undecided = versus(args.versus, args.seed)
+        decided = won + lost
+        rate = won / decided if decided else 0.0
+        print(f"obsessed vs random, 2 players, {args.versus} games from seed {args.seed}: "
+              f"obsessed won {won}, random won {lost}, stalemates {undecided}; "
+              f"obsessed win rate {rate:.3f}")
+        return 0
     print(f"obsession bench: {args.bot} bots, {args.games} games x {args.repeats} repeats, "
           f"seeds {args.seed}..{args.seed + args.games - 1}, one core")
     print("players    games/s     plays/s  plays/game  stalemates")
