@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .cli_helpers import run
@@ -132,3 +134,30 @@ def test_cardtable_obsession_is_the_same_command() -> None:
     done = subprocess.run([str(cardtable), "obsession", "--humans", "0", "--seed", "3"],
                           capture_output=True, text=True, check=False, timeout=60)
     assert done.stdout == run(["--humans", "0", "--seed", "3"]).stdout
+
+
+def test_interrupt_prints_a_message_records_it_and_exits_130(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+
+    from .cli_helpers import SCRIPT
+
+    if not SCRIPT.exists() or os.name == "nt":
+        pytest.skip("needs the installed script and POSIX signals")
+    record = tmp_path / "game.jsonl"
+    process = subprocess.Popen([str(SCRIPT), "--players", "2", "--seed", "1", "--record",
+                                str(record)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    seen = ""
+    while not seen.endswith("+++ Enter card number(s): "):
+        char = process.stdout.read(1)
+        assert char, "the game ended before asking"
+        seen += char
+    process.send_signal(signal.SIGINT)
+    rest, errors = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert rest.splitlines()[-1] == "!!! Interrupted" and "Traceback" not in errors
+    assert record.read_text(encoding="utf-8").splitlines()[-1] == (
+        '{"t":"abandoned","reason":"interrupt"}')
