@@ -58,6 +58,7 @@ def position(players: int = 4, *, hands: dict[int, str] | None = None,
     game.hidden = [pool.many(hidden.get(s, "")) for s in range(players)]
     top_first = pool.many(pile)
     game.pile = list(reversed(top_first))
+    game._pile_faces = bytearray(FACE[card] for card in game.pile)
     game.draw = list(reversed(pool.many(draw)))
     game.active = next((FACE[c] for c in top_first if FACE[c] != JOKER), NONE)
     game.top_face = FACE[top_first[0]] if top_first else 0

@@ -56,6 +56,8 @@ def check_conservation(game: Game) -> None:
     cards = all_cards(game)
     assert sorted(cards) == sorted(game.deck)
     assert all(FACE[card] == 3 for card in game.removed)
+    # The faces kept alongside the pile for position keys never drift from the pile.
+    assert bytes(game._pile_faces) == bytes(FACE[card] for card in game.pile)
 
 
 def check_finished(game: Game) -> None:

@@ -50,6 +50,7 @@ START_ORDER = (4, 5, 6, 9, 11, 12, 13, 14, 2, 3, 7, 8, 10, 15)
 
 HAND_SIZE = 3
 _SEPARATOR = [NO_CARD]
+_FACE_BYTES = [bytes((face,)) for face in range(16)]
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
@@ -74,8 +75,8 @@ class Game:
     """One game of Obsession. Seats are 0-based ints inside, named ``P1``.. to the engine."""
 
     __slots__ = (
-        "_events", "_humans_left", "_kill_first", "_max_plays", "_parts", "_public",
-        "_repeat_limit",
+        "_events", "_humans_left", "_kill_first", "_max_plays", "_parts", "_pile_faces",
+        "_public", "_repeat_limit",
         "_run_kill", "_seen", "active", "current", "deck", "direction", "draw", "hands",
         "hidden", "humans", "killed", "out", "phase", "pile", "placings", "players", "plays",
         "remaining", "removed", "rules", "run", "stalemate", "top_face", "turns", "visible",
@@ -111,6 +112,8 @@ class Game:
         # Kept bottom first, so that drawing the top card is a cheap pop().
         self.draw = list(reversed(deck[pos:]))
         self.pile: list[int] = []
+        # The faces of ``pile``, bottom first, kept alongside for cheap position keys.
+        self._pile_faces = bytearray()
         self.active = NONE
         self.top_face = 0
         self.run = 0
@@ -184,6 +187,7 @@ class Game:
         other.hidden = [list(cards) for cards in self.hidden]
         other.draw = list(self.draw)
         other.pile = list(self.pile)
+        other._pile_faces = bytearray(self._pile_faces)
         other.out = list(self.out)
         other.placings = list(self.placings)
         other.removed = list(self.removed)
@@ -394,6 +398,7 @@ class Game:
         pile = self.pile
         pile.extend(cards)
         face = FACE[cards[0]]
+        self._pile_faces += _FACE_BYTES[face] * len(cards)
         if face == self.top_face:
             self.run += len(cards)
         else:
@@ -418,6 +423,7 @@ class Game:
         if kill:
             self.killed.extend(pile)
             pile.clear()
+            self._pile_faces.clear()
             self.active = NONE
             self.top_face = 0
             self.run = 0
@@ -461,6 +467,7 @@ class Game:
                 hand.append(card)
         count = len(pile) - threes
         pile.clear()
+        self._pile_faces.clear()
         self.active = NONE
         self.top_face = 0
         self.run = 0
@@ -533,7 +540,7 @@ class Game:
         """
         face = FACE.__getitem__
         parts = self._parts
-        key: list[object] = [seat, self.direction, bytes(map(face, reversed(self.pile)))]
+        key: list[object] = [seat, self.direction, bytes(self._pile_faces)]
         for other in range(self.players):
             if not self.out[other]:
                 part = parts[other]
