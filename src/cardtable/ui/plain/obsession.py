@@ -15,7 +15,7 @@ from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
 from cardtable.engine.protocol import GameState
 from cardtable.games.obsession import render, selection
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
-from cardtable.games.obsession.events import Ended, Stalemate, TurnStarted
+from cardtable.games.obsession.events import Ended, TurnStarted
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Script
 from cardtable.ui.plain.console import Console, EndOfInput
@@ -62,7 +62,7 @@ class Table(MatchListener):
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
         for item in event:
-            if self.quiet and not isinstance(item, Stalemate | Ended):
+            if self.quiet and not isinstance(item, Ended):
                 continue
             lines = render.event_lines(item, self.humans)
             if self.quiet and isinstance(item, Ended):
