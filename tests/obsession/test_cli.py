@@ -161,3 +161,21 @@ def test_interrupt_prints_a_message_records_it_and_exits_130(tmp_path: Path) -> 
     assert rest.splitlines()[-1] == "!!! Interrupted" and "Traceback" not in errors
     assert record.read_text(encoding="utf-8").splitlines()[-1] == (
         '{"t":"abandoned","reason":"interrupt"}')
+
+
+def test_bench_command_prints_rates_for_2_and_4_players() -> None:
+    import subprocess
+    import sys
+
+    from cardtable.games.obsession.bench import main as bench_main
+
+    cardtable = Path(sys.executable).parent / "cardtable"
+    if cardtable.exists():
+        done = subprocess.run([str(cardtable), "bench", "obsession", "--games", "3",
+                               "--repeats", "1"], capture_output=True, text=True, check=False,
+                              timeout=120)
+        assert done.returncode == 0
+        rows = [line.split() for line in done.stdout.splitlines()[2:]]
+        assert [row[0] for row in rows] == ["2", "4"]
+        assert all(float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+    assert bench_main(["--players", "11"]) == 1
