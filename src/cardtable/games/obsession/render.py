@@ -21,6 +21,7 @@ from cardtable.games.obsession.events import (
     TurnStarted,
     WentOut,
 )
+from cardtable.games.obsession.observation import Observation
 
 INPUT_PROMPT = "+++ Enter card number(s): "
 SWAP_PROMPT = "+++ Select your 3 VISIBLE cards"
@@ -63,6 +64,13 @@ def play_prompt(source: str) -> str:
 
 def swap_lines(pool: Sequence[int]) -> list[str]:
     return [SWAP_PROMPT, pile_line("Cards", len(pool), pool)]
+
+
+def prompt_lines(observation: Observation) -> list[str]:
+    """What a person is shown before the input prompt of a decision."""
+    if observation.phase == "swap":
+        return swap_lines(observation.pool)
+    return [play_prompt(observation.source)]
 
 
 def pass_prompt(seat: int) -> str:

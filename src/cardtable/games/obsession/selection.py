@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.games.obsession.observation import Observation
+
 INVALID_CARD_SELECTION = "Invalid card selection"
 DUPLICATE_CARD_SELECTION = "Duplicate card selection"
 INVALID_SELECTION = "Invalid selection"
@@ -54,3 +57,21 @@ def parse(line: str, size: int, count: int | None = None) -> tuple[list[int], st
     if not picked:
         return [], None
     return picked, check(picked, size, count)
+
+
+def expected(observation: Observation) -> tuple[int, int | None]:
+    """(size of the numbered pile, fixed count or None) for the decision at hand."""
+    if observation.phase == "swap":
+        return len(observation.pool), 3
+    if observation.source == "hidden":
+        return observation.hidden_counts[observation.seat], 1
+    return len(observation.pool), None
+
+
+def action_for(observation: Observation, positions: list[int]) -> Action:
+    """The action meant by positions that passed :func:`check` (1-based, in display order)."""
+    if observation.phase == "swap":
+        return Swap(tuple(observation.pool[i - 1] for i in positions))
+    if observation.source == "hidden":
+        return Blind(positions[0])
+    return Play(tuple(observation.pool[i - 1] for i in positions))

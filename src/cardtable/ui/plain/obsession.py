@@ -14,40 +14,13 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
 from cardtable.engine.protocol import GameState
 from cardtable.games.obsession import render, selection
-from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.games.obsession.actions import Action
 from cardtable.games.obsession.events import Ended, TurnStarted
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Script
 from cardtable.ui.plain.console import Console, EndOfInput
 
 EOF_CAUSE = "eof"
-
-
-def prompt_lines(observation: Observation) -> list[str]:
-    """What a human is shown before the input prompt of a decision."""
-    if observation.phase == "swap":
-        return render.swap_lines(observation.pool)
-    return [render.play_prompt(observation.source)]
-
-
-def selection_size(observation: Observation) -> tuple[int, int | None]:
-    """(size of the numbered pile, fixed count or None) for the decision at hand."""
-    if observation.phase == "swap":
-        return len(observation.pool), 3
-    if observation.source == "hidden":
-        return observation.hidden_counts[observation.seat], 1
-    return len(observation.pool), None
-
-
-def action_for(observation: Observation, positions: list[int]) -> Action:
-    """The action meant by valid 1-based positions."""
-    if observation.phase == "swap":
-        pool = observation.pool
-        return Swap(tuple(pool[i - 1] for i in positions))
-    if observation.source == "hidden":
-        return Blind(positions[0])
-    pool = observation.pool
-    return Play(tuple(pool[i - 1] for i in positions))
 
 
 class Table(MatchListener):
@@ -90,9 +63,9 @@ class HumanSeat:
     def choose(self, observation: Observation) -> Action:
         if observation.phase == "swap" and self.pass_screens:
             pass_screen(self.console, observation.seat)
-        for line in prompt_lines(observation):
+        for line in render.prompt_lines(observation):
             self.console.say(line)
-        size, count = selection_size(observation)
+        size, count = selection.expected(observation)
         while True:
             try:
                 answer = self.console.ask(render.INPUT_PROMPT)
@@ -102,7 +75,7 @@ class HumanSeat:
             if message is not None:
                 self.console.say("!!! " + message)
             elif positions:
-                return action_for(observation, positions)
+                return selection.action_for(observation, positions)
 
     def rejected(self, error: IllegalAction) -> None:
         # The next choose() repeats the whole prompt, as the rules of the interface ask.
@@ -141,7 +114,7 @@ class ReplaySeat:
             try:
                 if observation.phase == "swap" and self.pass_screens:
                     self.console.ask(render.pass_prompt(observation.seat))
-                for line in prompt_lines(observation):
+                for line in render.prompt_lines(observation):
                     self.console.say(line)
                 self.console.ask(render.INPUT_PROMPT)
             except EndOfInput:
