@@ -37,31 +37,24 @@ def joker(deck: int, copy: int) -> int:
     return _JOKER_BASE + deck * 2 + copy
 
 
-def _build() -> tuple[list[int], list[str], list[int]]:
+def _build() -> tuple[list[int], list[str]]:
     face = [0] * ID_LIMIT
     text = [""] * ID_LIMIT
-    deck_of = [0] * ID_LIMIT
     for deck in range(MAX_DECKS):
         for f in range(2, 15):
             for suit, letter in enumerate(SUITS):
                 card = suited(f, suit, deck)
                 face[card] = f
                 text[card] = FACE_NAMES[f] + letter
-                deck_of[card] = deck
         for copy in (0, 1):
             card = joker(deck, copy)
             face[card] = JOKER
             text[card] = "R"
-            deck_of[card] = deck
-    return face, text, deck_of
+    return face, text
 
 
-FACE, TEXT, DECK = _build()
-"""Lookup tables by card id: face (rank), card text (``9H``, ``10D``, ``R``) and deck number."""
-
-
-def card_text(card: int) -> str:
-    return TEXT[card]
+FACE, TEXT = _build()
+"""Lookup tables by card id: face (rank) and card text (``9H``, ``10D``, ``R``)."""
 
 
 def canonical_deck(decks: int) -> list[int]:
@@ -73,9 +66,3 @@ def canonical_deck(decks: int) -> list[int]:
         cards.extend((joker(deck, 0), joker(deck, 1)))
     return cards
 
-
-def is_card_text(text: str) -> bool:
-    """True for a well-formed card text such as ``9H``, ``10D`` or ``R``."""
-    if text == "R":
-        return True
-    return len(text) >= 2 and text[-1] in SUITS and text[:-1] in FACE_OF_NAME and text[:-1] != "R"

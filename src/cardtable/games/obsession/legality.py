@@ -49,10 +49,6 @@ LEGAL = _parse(MATRIX)
 """``LEGAL[active][played]``: may ``played`` go on ``active``."""
 
 
-def is_legal(active: int, played: int) -> bool:
-    return LEGAL[active][played]
-
-
 def matrix_rows() -> dict[str, dict[str, bool]]:
     """The matrix by names, e.g. ``matrix_rows()["7"]["8"] is False`` (for tests and docs)."""
     rows: dict[str, dict[str, bool]] = {}
