@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--replay", metavar="FILE", help="replay a record, checking every line")
     add("--quiet", action="store_true", help="bots-only games: print only the final placings")
     add("--delay", metavar="SECONDS",
-        help="pause before each bot play (default 1 when a person plays at a terminal, else 0)")
+        help="pause before each bot play (default 1 when the output is a terminal, else 0)")
     add("-v", "--version", action="store_true", help="print the version and exit")
     return parser
 
@@ -206,8 +206,8 @@ def play(options: Options) -> int:
     pass_screens = sum(humans) >= 2
     delay = options.delay
     if delay is None:
-        interactive = any(humans) and sys.stdin.isatty() and sys.stdout.isatty()
-        delay = 1.0 if interactive else 0.0
+        # Pauses are for someone watching a terminal; piped output gets none.
+        delay = 1.0 if sys.stdout.isatty() else 0.0
     seats: dict[str, Seat] = {}
     for index, kind in enumerate(options.seats):
         if kind == "human":
