@@ -15,7 +15,7 @@ import time
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot, random_play
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import OVER, Game
 
 
 def random_game(rules: Rules, seed: int) -> Game:
@@ -27,7 +27,7 @@ def random_game(rules: Rules, seed: int) -> Game:
     for seat in range(players):
         apply(Swap(tuple(game.visible[seat])))
     hands, visible, hidden = game.hands, game.visible, game.hidden
-    while not game.over:
+    while game.phase != OVER:
         seat = game.current
         cards = hands[seat] or visible[seat]
         if cards:

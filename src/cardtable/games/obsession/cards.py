@@ -59,10 +59,17 @@ FACE, TEXT = _build()
 
 def canonical_deck(decks: int) -> list[int]:
     """All cards in canonical order: deck by deck, face-major 2..A, suits C D H S, then 2 jokers."""
+    return list(_CANONICAL[decks])
+
+
+def _canonical(decks: int) -> tuple[int, ...]:
     cards: list[int] = []
     for deck in range(decks):
         for f in range(2, 15):
             cards.extend(suited(f, suit, deck) for suit in range(4))
         cards.extend((joker(deck, 0), joker(deck, 1)))
-    return cards
+    return tuple(cards)
 
+
+# Built once: every new game starts from one of these.
+_CANONICAL = [_canonical(decks) for decks in range(MAX_DECKS + 1)]

@@ -400,12 +400,13 @@ class Game:
         pile = self.pile
         pile.extend(cards)
         face = FACE[cards[0]]
-        self._pile_faces += _FACE_BYTES[face] * len(cards)
+        count = len(cards)
+        self._pile_faces += _FACE_BYTES[face] * count
         if face == self.top_face:
-            self.run += len(cards)
+            self.run += count
         else:
             self.top_face = face
-            self.run = len(cards)
+            self.run = count
         if face != JOKER:
             self.active = face
         reverse = kill = extra = False
