@@ -7,6 +7,7 @@ Exit status: 0 the game ended (or ended before input did), 1 invalid options or 
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import os
 import sys
@@ -179,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     if options is None:
         print(f"{PROG} (cardtable) {__version__}")
         return EXIT_OK
+    if sys.stdout is None:
+        return EXIT_USAGE  # a closed standard output (``>&-``): nowhere to play
     try:
         if options.replay is not None:
             return replay(options)
@@ -200,7 +203,8 @@ def _open_record(path: str | None) -> RecordWriter | None:
 
 
 def play(options: Options) -> int:
-    console = Console()
+    # A closed standard input (``<&-``) reads as an immediate end of input.
+    console = Console(stdin=sys.stdin if sys.stdin is not None else io.StringIO())
     humans = tuple(kind == "human" for kind in options.seats)
     game = Game.new(options.rules, humans, options.seed)
     pass_screens = sum(humans) >= 2
