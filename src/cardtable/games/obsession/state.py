@@ -425,6 +425,8 @@ class Game:
                 kill = True
         if kill:
             self.killed.extend(pile)
+            # Fewer cards are in play from now on, so no position seen so far can come back.
+            self._seen.clear()
             pile.clear()
             self._pile_faces.clear()
             self.active = NONE
@@ -468,6 +470,8 @@ class Game:
                 threes += 1
             else:
                 hand.append(card)
+        if threes:
+            self._seen.clear()  # cards left the game: earlier positions cannot recur
         count = len(pile) - threes
         pile.clear()
         self._pile_faces.clear()
@@ -535,8 +539,9 @@ class Game:
                 return
 
     def _position_key(self, seat: int) -> tuple[object, ...]:
-        """Seat to move, direction, the faces of the pile from the top, and for each remaining
-        seat the faces of its sorted hand, sorted visible row and hidden row in order.
+        """Seat to move, direction, the faces of the pile (kept bottom first, which tells
+        positions apart just as well as top first), and for each remaining seat the faces of
+        its sorted hand, sorted visible row and hidden row in order.
 
         Faces are packed into bytes (a 0 closes each part); the parts of seats that did not
         change since the last key are reused, because this runs at the start of every turn.
