@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-GAMES = ("caravan",)
+GAMES = ("caravan", "obsession")
 
 
 def main(argv: list[str]) -> int:

@@ -11,7 +11,8 @@ from cardtable import __version__
 # so that every command starts fast.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "caravan": ("cardtable.cli.caravan", "main", "play Caravan (see: caravan --help)"),
-    "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench caravan"),
+    "obsession": ("cardtable.cli.obsession", "main", "play Obsession (see: obsession --help)"),
+    "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench GAME"),
     "austerity": ("cardtable.cli.austerity", "main",
                   "Austerity tools: cardtable austerity simulate ..."),
 }

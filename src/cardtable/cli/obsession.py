@@ -1,0 +1,300 @@
+"""``obsession`` (also ``cardtable obsession``): play, record and replay Obsession in line mode.
+
+Exit status: 0 the game ended (or ended before input did), 1 invalid options or files,
+3 input ended before the game did, 4 replay mismatch, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from cardtable import __version__
+from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.randomness import fresh_seed
+from cardtable.engine.record import RecordWriter, read_lines
+from cardtable.games.obsession.bots import BOT_NAMES, make_bot
+from cardtable.games.obsession.record import (
+    SEAT_KINDS,
+    Checker,
+    RecordListener,
+    ReplayMismatch,
+    Script,
+    header,
+    load,
+)
+from cardtable.games.obsession.rules import KILL_ORDERS, Rules
+from cardtable.games.obsession.state import Game, seat_name
+from cardtable.ui.plain.console import Console
+from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplayConsole, ReplaySeat, Table
+
+PROG = "obsession"
+EXIT_OK, EXIT_USAGE, EXIT_EOF, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 3, 4, 130
+
+DESCRIPTION = """Play Obsession: get rid of your hand, then your face-up (visible) cards, then your
+face-down (hidden) cards; the last player left with cards loses. The game runs in plain line
+mode (text in, text out, works through pipes); --plain selects it explicitly."""
+
+EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5).
+Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch,
+130 interrupted. See docs/obsession.md for the rules."""
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Exit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports problems as exceptions: one line on stderr and status 1."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _Exit(status)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add = parser.add_argument
+    add("--players", metavar="N", default="4", help="number of seats, 2..10 (default 4)")
+    add("--humans", metavar="K", default="1",
+        help="human seats, 0..N; humans take seats 1..K, bots the rest (default 1)")
+    add("--bot", metavar="NAME", default="obsessed",
+        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)} (default obsessed)")
+    add("--seats", metavar="LIST",
+        help="explicit comma list such as human,obsessed,random; overrides the three above")
+    add("--run-kill", metavar="L", default="4",
+        help="a run of L identical faces kills the pile, 2..8 (default 4; 3 = the original "
+             "two-player setting)")
+    add("--kill-order", metavar="ORDER", default="effect-first",
+        help="effect-first (default: a joker run reverses and kills) or kill-first "
+             "(a run kill skips the face effect)")
+    add("--max-plays", metavar="M", default="5000",
+        help="end the game as a stalemate after M plays (default 5000)")
+    add("--repeat-limit", metavar="R", default="3",
+        help="bots-only games: end as a stalemate when a position repeats R times; 0 = off "
+             "(default 3)")
+    add("--seed", metavar="S", help="integer seed of the shuffle and the bots (default: random)")
+    add("--plain", action="store_true", help="plain line mode (the only mode for now)")
+    add("--record", metavar="FILE", help="write a JSON Lines record of the game to FILE")
+    add("--replay", metavar="FILE", help="replay a record, checking every line")
+    add("--quiet", action="store_true", help="bots-only games: print only the final placings")
+    add("--delay", metavar="SECONDS",
+        help="pause before each bot play (default 1 when the output is a terminal, else 0)")
+    add("-v", "--version", action="store_true", help="print the version and exit")
+    return parser
+
+
+@dataclass(frozen=True)
+class Options:
+    rules: Rules
+    seats: tuple[str, ...]
+    seed: int
+    record: str | None
+    replay: str | None
+    quiet: bool
+    delay: float | None
+
+
+def _integer(option: str, text: str, low: int, high: int | None) -> int:
+    allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise UsageError(f"{option} must be {allowed} (got '{text}')") from None
+    if value < low or (high is not None and value > high):
+        raise UsageError(f"{option} must be {allowed} (got '{text}')")
+    return value
+
+
+def parse_options(argv: Sequence[str]) -> Options | None:
+    """The options, or None for --version; raises UsageError for invalid ones."""
+    args = build_parser().parse_args(list(argv))
+    if args.version:
+        return None
+    if args.seats is not None:
+        kinds = tuple(kind.strip().lower() for kind in args.seats.split(","))
+        if any(kind not in SEAT_KINDS for kind in kinds):
+            raise UsageError(f"--seats must list {', '.join(SEAT_KINDS)} separated by commas "
+                             f"(got '{args.seats}')")
+        if not 2 <= len(kinds) <= 10:
+            raise UsageError(f"--seats must name 2 to 10 seats (got {len(kinds)})")
+        players = len(kinds)
+    else:
+        players = _integer("--players", args.players, 2, 10)
+        humans = _integer("--humans", args.humans, 0, players)
+        if args.bot not in BOT_NAMES:
+            raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{args.bot}')")
+        kinds = ("human",) * humans + (args.bot,) * (players - humans)
+    if args.kill_order not in KILL_ORDERS:
+        raise UsageError(f"--kill-order must be {' or '.join(KILL_ORDERS)} "
+                         f"(got '{args.kill_order}')")
+    rules = Rules(players=players,
+                  run_kill=_integer("--run-kill", args.run_kill, 2, 8),
+                  kill_order=args.kill_order,
+                  max_plays=_integer("--max-plays", args.max_plays, 1, None),
+                  repeat_limit=_integer("--repeat-limit", args.repeat_limit, 0, None))
+    seed = fresh_seed()
+    if args.seed is not None:
+        try:
+            seed = int(args.seed.strip())
+        except ValueError:
+            raise UsageError(f"--seed must be an integer (got '{args.seed}')") from None
+    delay = None
+    if args.delay is not None:
+        try:
+            delay = float(args.delay)
+        except ValueError:
+            delay = -1.0
+        if not math.isfinite(delay) or delay < 0:
+            raise UsageError(f"--delay must be a number of seconds >= 0 (got '{args.delay}')")
+    if args.quiet and "human" in kinds and args.replay is None:
+        raise UsageError("--quiet is for bots-only games (use --humans 0)")
+    return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        options = parse_options(sys.argv[1:] if argv is None else argv)
+    except UsageError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except _Exit as done:
+        return EXIT_USAGE if done.status else EXIT_OK
+    if options is None:
+        print(f"{PROG} (cardtable) {__version__}")
+        return EXIT_OK
+    if sys.stdout is None:
+        return EXIT_USAGE  # a closed standard output (``>&-``): nowhere to play
+    try:
+        if options.replay is not None:
+            return replay(options)
+        return play(options)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, without a traceback at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_USAGE
+
+
+def _open_record(path: str | None) -> RecordWriter | None:
+    if path is None:
+        return None
+    try:
+        return RecordWriter(path)
+    except OSError as error:
+        raise UsageError(f"--record: cannot write '{path}' ({error.strerror or error})") from None
+
+
+def play(options: Options) -> int:
+    # A closed standard input (``<&-``) reads as an immediate end of input.
+    console = Console(stdin=sys.stdin if sys.stdin is not None else io.StringIO())
+    humans = tuple(kind == "human" for kind in options.seats)
+    game = Game.new(options.rules, humans, options.seed)
+    pass_screens = sum(humans) >= 2
+    delay = options.delay
+    if delay is None:
+        # Pauses are for someone watching a terminal; piped output gets none.
+        delay = 1.0 if sys.stdout.isatty() else 0.0
+    seats: dict[str, Seat] = {}
+    for index, kind in enumerate(options.seats):
+        if kind == "human":
+            seats[seat_name(index)] = HumanSeat(console, pass_screens=pass_screens)
+        else:
+            seats[seat_name(index)] = BotSeat(make_bot(kind, options.seed, index), delay)
+    try:
+        writer = _open_record(options.record)
+    except UsageError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    listeners: list[MatchListener] = []
+    if writer is not None:
+        listeners.append(RecordListener(writer.write, header(game, options.seed, options.seats)))
+    listeners.append(Table(console, humans, quiet=options.quiet))
+    try:
+        return run(game, seats, listeners, console, options.quiet)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], console: Console,
+        quiet: bool) -> int:
+    if not quiet:
+        console.say(f"@@@ Starting a new game with {game.players} players")
+    try:
+        play_match(game, seats, tuple(listeners))
+    except MatchAbandoned:
+        console.say("!!! End of input, game abandoned")
+        return EXIT_EOF
+    except KeyboardInterrupt:
+        interrupted = MatchAbandoned(game.to_move or "", "interrupt")
+        for listener in listeners:
+            listener.on_abandon(game, interrupted)
+        console.say()
+        console.say("!!! Interrupted")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def replay(options: Options) -> int:
+    path = options.replay
+    assert path is not None
+    try:
+        lines = read_lines(path)
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        print(f"{PROG}: --replay: cannot read '{path}' ({reason or error})", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        loaded = load(lines)
+    except ReplayMismatch as mismatch:
+        print(f"!!! Replay mismatch at line {mismatch.line}")
+        return EXIT_MISMATCH
+    script = Script(loaded)
+    console = ReplayConsole(script)
+    try:
+        humans = tuple(kind == "human" for kind in loaded.seats)
+        game = Game(loaded.rules, loaded.deck, humans)
+        pass_screens = sum(humans) >= 2
+        seats: dict[str, Any] = {
+            seat_name(index): ReplaySeat(script, console, humans[index], pass_screens)
+            for index in range(loaded.rules.players)
+        }
+        checker = Checker(loaded)
+        listeners: list[MatchListener] = [
+            RecordListener(checker, header(game, loaded.seed, loaded.seats))]
+        try:
+            writer = _open_record(options.record)
+        except UsageError as error:
+            print(f"{PROG}: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        if writer is not None:
+            listeners.append(RecordListener(writer.write, header(game, loaded.seed, loaded.seats)))
+        listeners.append(Table(console, humans, quiet=options.quiet, pass_screens=pass_screens))
+        try:
+            status = run(game, seats, listeners, console, options.quiet)
+        finally:
+            if writer is not None:
+                writer.close()
+        checker.finish()
+    except ReplayMismatch as mismatch:
+        console.say(f"!!! Replay mismatch at line {mismatch.line}")
+        return EXIT_MISMATCH
+    return status

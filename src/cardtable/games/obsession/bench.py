@@ -1,0 +1,133 @@
+"""``cardtable bench obsession``: complete seeded bot games per second, medians over repeats.
+
+Random bots take a fast path: they read the active pile straight from the state (with the
+event log off) instead of receiving an observation. Their choices are the same draws as
+``RandomBot`` makes from an observation (the tests check it), so the games are identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from cardtable.games.obsession.actions import Blind, Play, Swap
+from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot, random_play
+from cardtable.games.obsession.rules import Rules
+from cardtable.games.obsession.state import OVER, Game
+
+
+def random_game(rules: Rules, seed: int) -> Game:
+    """A whole game of ``random`` bots seeded with ``seed``, on the fast path."""
+    players = rules.players
+    game = Game.new(rules, (False,) * players, seed, log=False)
+    generators = [bot_random(seed, seat) for seat in range(players)]
+    apply = game.apply
+    for seat in range(players):
+        apply(Swap(tuple(game.visible[seat])))
+    hands, visible, hidden = game.hands, game.visible, game.hidden
+    while game.phase != OVER:
+        seat = game.current
+        cards = hands[seat] or visible[seat]
+        if cards:
+            apply(Play(random_play(cards, game.active, generators[seat])))
+        else:
+            apply(Blind(generators[seat].randrange(len(hidden[seat])) + 1))
+    return game
+
+
+def bot_game(rules: Rules, seed: int, bot: str) -> Game:
+    """A whole game of ``bot`` seats going through observations, as in a real match."""
+    players = rules.players
+    game = Game.new(rules, (False,) * players, seed, log=False)
+    bots = [make_bot(bot, seed, seat) for seat in range(players)]
+    while not game.over:
+        game.apply(bots[game.current].choose(game.observe(game.current)))
+    return game
+
+
+def measure(players: int, bot: str, games: int, seed: int) -> tuple[float, float, float]:
+    """(seconds, plays, stalemates) for ``games`` games with seeds ``seed``, ``seed + 1``, ..."""
+    rules = Rules(players=players)
+    plays = stalemates = 0
+    start = time.perf_counter()
+    for offset in range(games):
+        if bot == "random":
+            game = random_game(rules, seed + offset)
+        else:
+            game = bot_game(rules, seed + offset, bot)
+        plays += game.plays
+        stalemates += game.stalemate is not None
+    return time.perf_counter() - start, plays, stalemates
+
+
+def versus(games: int, seed: int) -> tuple[int, int, int]:
+    """Two-player games of ``obsessed`` against ``random``, seats alternating by seed.
+
+    Returns (obsessed wins, random wins, stalemates that ranked nobody as out).
+    """
+    wins = [0, 0]
+    undecided = 0
+    for offset in range(games):
+        game_seed = seed + offset
+        obsessed_seat = offset % 2
+        kinds = ["random", "random"]
+        kinds[obsessed_seat] = "obsessed"
+        game = Game.new(Rules(players=2), (False, False), game_seed, log=False)
+        bots = [make_bot(kinds[seat], game_seed, seat) for seat in range(2)]
+        while not game.over:
+            game.apply(bots[game.current].choose(game.observe(game.current)))
+        if not game.out[game.placings[0]]:
+            undecided += 1
+        else:
+            wins[0 if game.placings[0] == obsessed_seat else 1] += 1
+    return wins[0], wins[1], undecided
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="cardtable bench obsession",
+                                     description="Seeded all-bot Obsession games per second.")
+    parser.add_argument("--games", type=int, default=300, help="games per repeat (default 300)")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats; medians are shown")
+    parser.add_argument("--bot", choices=BOT_NAMES, default="random", help="bot of every seat")
+    parser.add_argument("--players", default="2,4", help="comma list of seat counts (2,4)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--versus", type=int, metavar="GAMES", default=0,
+                        help="instead: win rate of obsessed against random in GAMES 2-player "
+                             "games, seats alternating")
+    try:
+        args = parser.parse_args(argv)
+        counts = [int(part) for part in args.players.split(",")]
+    except SystemExit as done:
+        return 0 if done.code == 0 else 1
+    except ValueError:
+        print("cardtable bench obsession: --players must be a comma list of 2..10",
+              file=sys.stderr)
+        return 1
+    if args.games < 1 or args.repeats < 1 or any(not 2 <= n <= 10 for n in counts):
+        print("cardtable bench obsession: --games and --repeats must be >= 1, "
+              "--players from 2 to 10", file=sys.stderr)
+        return 1
+    if args.versus > 0:
+        won, lost, undecided = versus(args.versus, args.seed)
+        decided = won + lost
+        rate = won / decided if decided else 0.0
+        print(f"obsessed vs random, 2 players, {args.versus} games from seed {args.seed}: "
+              f"obsessed won {won}, random won {lost}, stalemates {undecided}; "
+              f"obsessed win rate {rate:.3f}")
+        return 0
+    print(f"obsession bench: {args.bot} bots, {args.games} games x {args.repeats} repeats, "
+          f"seeds {args.seed}..{args.seed + args.games - 1}, one core")
+    print("players    games/s     plays/s  plays/game  stalemates")
+    for players in counts:
+        rates, play_rates = [], []
+        plays = stalemates = 0.0
+        for _ in range(args.repeats):
+            seconds, plays, stalemates = measure(players, args.bot, args.games, args.seed)
+            rates.append(args.games / seconds)
+            play_rates.append(plays / seconds)
+        print(f"{players:>7}  {statistics.median(rates):>9.0f}  "
+              f"{statistics.median(play_rates):>10.0f}  {plays / args.games:>10.1f}  "
+              f"{int(stalemates):>10}")
+    return 0

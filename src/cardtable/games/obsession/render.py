@@ -1,0 +1,127 @@
+"""Text of the board, prompts and event lines of the plain interface (reusable by other shells).
+
+Fields on board lines are separated by one TAB. Nothing here prints: functions return lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardtable.games.obsession.cards import TEXT
+from cardtable.games.obsession.events import (
+    BlindTurned,
+    Board,
+    Drew,
+    Ended,
+    Event,
+    PickedUp,
+    Played,
+    Stalemate,
+    Started,
+    TurnStarted,
+    WentOut,
+)
+from cardtable.games.obsession.observation import Observation
+
+INPUT_PROMPT = "+++ Enter card number(s): "
+SWAP_PROMPT = "+++ Select your 3 VISIBLE cards"
+BLIND_PROMPT = "+++ Select a card from your hidden cards"
+RULE = "================="
+TOP_SHOWN = 5
+
+
+def cards_count(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def item_list(cards: Sequence[int]) -> str:
+    return " ".join(f"{number}:{TEXT[card]}" for number, card in enumerate(cards, start=1))
+
+
+def pile_line(label: str, count: int, shown: Sequence[int] | None) -> str:
+    """``### Label:<TAB>N cards[<TAB>1:.. 2:..]``; no items, no trailing TAB."""
+    line = f"### {label}:\t{cards_count(count)}"
+    if shown:
+        line += "\t" + item_list(shown)
+    return line
+
+
+def board_lines(board: Board, show_hand: bool) -> list[str]:
+    return [
+        pile_line("Draw", board.draw, None),
+        pile_line("Discard", board.discard, board.top),
+        pile_line("Hand", len(board.hand), board.hand if show_hand else None),
+        pile_line("Visible", len(board.visible), board.visible),
+        pile_line("Hidden", board.hidden, None),
+    ]
+
+
+def play_prompt(source: str) -> str:
+    if source == "hidden":
+        return BLIND_PROMPT
+    return "+++ Select cards from your " + ("hand" if source == "hand" else "visible cards")
+
+
+def swap_lines(pool: Sequence[int]) -> list[str]:
+    return [SWAP_PROMPT, pile_line("Cards", len(pool), pool)]
+
+
+def prompt_lines(observation: Observation) -> list[str]:
+    """What a person is shown before the input prompt of a decision."""
+    if observation.phase == "swap":
+        return swap_lines(observation.pool)
+    return [play_prompt(observation.source)]
+
+
+def pass_prompt(seat: int) -> str:
+    return f"+++ Pass to Player {seat + 1}, press Enter: "
+
+
+def event_lines(event: Event, humans: Sequence[bool]) -> list[str]:
+    """The lines of one event; ``humans`` decides what only a human owner is shown."""
+    if isinstance(event, Board):
+        return board_lines(event, humans[event.seat])
+    if isinstance(event, Played):
+        lines = []
+        if event.source == "visible" and not humans[event.seat]:
+            lines.append(f"*** Drawing from visible cards ({event.left} left)")
+        lines += [f"*** Played a {TEXT[card]}" for card in event.cards]
+        for effect in event.effects:
+            if effect == "reverse":
+                lines.append("*** Direction reversed!")
+            elif effect == "kill":
+                lines.append("*** Killed pile")
+        return lines
+    if isinstance(event, TurnStarted):
+        return ["", f"=== PLAYER {event.seat + 1}"]
+    if isinstance(event, Drew):
+        if not humans[event.seat]:
+            return []
+        return [f"*** Drew a {TEXT[card]} from the draw pile" for card in event.cards]
+    if isinstance(event, PickedUp):
+        return [f"*** No valid moves, picked up {cards_count(event.count)}"]
+    if isinstance(event, BlindTurned):
+        if humans[event.seat]:
+            return [f"*** Drew a {TEXT[event.card]} from your hidden cards"]
+        return [f"*** Drawing from hidden cards ({event.left} left)"]
+    if isinstance(event, WentOut):
+        return [f"*** Player {event.seat + 1} wins!"]
+    if isinstance(event, Started):
+        return [f"*** Starting with Player {event.seat + 1}"]
+    if isinstance(event, Stalemate):
+        if event.reason == "cap":
+            return [f"*** Stalemate after {event.plays} plays"]
+        return [f"*** Stalemate: position repeated {event.limit} times"]
+    if isinstance(event, Ended):
+        return ["", *placings_block(event)]
+    return []
+
+
+def placings_block(ended: Ended) -> list[str]:
+    lines = [RULE]
+    for place, seat in enumerate(ended.placings, start=1):
+        line = f"{place}. Player {seat + 1}"
+        if ended.stalemate and place > ended.finished:
+            line += f" (stalemate, {cards_count(ended.cards_left[seat])} left)"
+        lines.append(line)
+    return [*lines, RULE, "=== Game Over ===", RULE]

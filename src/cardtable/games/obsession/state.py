@@ -1,0 +1,591 @@
+"""The Obsession state machine: deal, swap, plays, pick-ups, runs and kills, placings, guards.
+
+The state is mutated in place by ``apply`` (``clone`` first to keep a copy). It is built for
+speed: cards are ints, piles are lists (hands and rows kept sorted, so that their order is the
+display order), and the event log can be switched off for benchmarks and searches.
+Automatic steps (the opening play, forced pick-ups) happen inside ``apply``, so ``to_move``
+always names a seat that has a real decision to take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, product
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.protocol import Result
+from cardtable.engine.randomness import GameRandom
+from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.games.obsession.cards import FACE, JOKER, NO_CARD, TEXT, canonical_deck
+from cardtable.games.obsession.events import (
+    BlindTurned,
+    Board,
+    Drew,
+    Ended,
+    Event,
+    PickedUp,
+    Played,
+    Stalemate,
+    Started,
+    Swapped,
+    TurnStarted,
+    WentOut,
+)
+from cardtable.games.obsession.legality import LEGAL, NONE
+from cardtable.games.obsession.observation import History, Observation
+from cardtable.games.obsession.rules import Rules
+from cardtable.games.obsession.selection import (
+    DUPLICATE_CARD_SELECTION,
+    GAME_OVER,
+    INVALID_CARD_SELECTION,
+    INVALID_SELECTION,
+    must_select,
+)
+
+SWAP, PLAY, OVER = 0, 1, 2
+PHASE_NAMES = ("swap", "play", "over")
+
+START_ORDER = (4, 5, 6, 9, 11, 12, 13, 14, 2, 3, 7, 8, 10, 15)
+"""Faces in the order that decides who starts: the first seat whose hand holds one."""
+
+HAND_SIZE = 3
+_SEPARATOR = [NO_CARD]
+_FACE_BYTES = [bytes((face,)) for face in range(16)]
+_NO_EVENTS: tuple[Event, ...] = ()
+
+
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def seat_index(name: str, players: int) -> int:
+    if name.startswith("P") and name[1:].isdigit() and 1 <= int(name[1:]) <= players:
+        return int(name[1:]) - 1
+    raise KeyError(name)
+
+
+def shuffled_deck(players: int, seed: int | str) -> list[int]:
+    """The draw pile for a seed, top first: the canonical decks shuffled by ``Random(seed)``."""
+    deck = canonical_deck((players + 1) // 2)
+    GameRandom(seed).shuffle(deck)
+    return deck
+
+
+class Game:
+    """One game of Obsession. Seats are 0-based ints inside, named ``P1``.. to the engine."""
+
+    __slots__ = (
+        "_events", "_humans_left", "_kill_first", "_max_plays", "_parts", "_pile_faces",
+        "_public", "_repeat_limit",
+        "_run_kill", "_seen", "active", "current", "deck", "direction", "draw", "hands",
+        "hidden", "humans", "killed", "out", "phase", "pile", "placings", "players", "plays",
+        "remaining", "removed", "rules", "run", "stalemate", "top_face", "turns", "visible",
+    )
+
+    def __init__(self, rules: Rules, deck: Sequence[int], humans: Sequence[bool],
+                 *, log: bool = True) -> None:
+        """Deal ``deck`` (top first) to ``rules.players`` seats; ``humans[i]`` marks human seats.
+
+        With ``log=False`` no events or history are kept (``apply`` returns nothing), which is
+        what benchmarks and searches want.
+        """
+        n = rules.players
+        self.rules = rules
+        self.players = n
+        self.deck = tuple(deck)
+        self.humans = tuple(humans)
+        self._run_kill = rules.run_kill
+        self._kill_first = rules.kill_order == "kill-first"
+        self._max_plays = rules.max_plays
+        self._repeat_limit = rules.repeat_limit
+        self._humans_left = sum(1 for human in self.humans if human)
+        self.hands: list[list[int]] = []
+        self.visible: list[list[int]] = []
+        self.hidden: list[list[int]] = []
+        pos = 0
+        for _ in range(n):
+            # Not round-robin: each seat takes 3 hand, 3 visible and 3 hidden cards in a row.
+            self.hands.append(sorted(deck[pos:pos + 3]))
+            self.visible.append(sorted(deck[pos + 3:pos + 6]))
+            self.hidden.append(list(deck[pos + 6:pos + 9]))
+            pos += 9
+        # Kept bottom first, so that drawing the top card is a cheap pop().
+        self.draw = list(reversed(deck[pos:]))
+        self.pile: list[int] = []
+        # The faces of ``pile``, bottom first, kept alongside for cheap position keys.
+        self._pile_faces = bytearray()
+        self.active = NONE
+        self.top_face = 0
+        self.run = 0
+        self.direction = 1
+        self.phase = SWAP
+        self.current = 0
+        self.out = [False] * n
+        self.remaining = n
+        self.placings: list[int] = []
+        self.plays = 0
+        self.turns = 0
+        self.removed: list[int] = []
+        self.killed: list[int] = []
+        self.stalemate: str | None = None
+        self._seen: dict[tuple[object, ...], int] = {}
+        # Per seat, the faces of its hand, visible and hidden rows for the position key, or
+        # None once they changed: most turns change one seat, so the key reuses the rest.
+        self._parts: list[bytes | None] = [None] * n
+        self._events: list[Event] | None = [] if log else None
+        self._public: list[Event] | None = [] if log else None
+
+    @classmethod
+    def new(cls, rules: Rules, humans: Sequence[bool], seed: int | str,
+            *, log: bool = True) -> Game:
+        return cls(rules, shuffled_deck(rules.players, seed), humans, log=log)
+
+    # --- the engine protocol -------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(seat_name(seat) for seat in range(self.players))
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.phase == OVER else seat_name(self.current)
+
+    @property
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        went_out = len(self.placings) > 0 and self.out[self.placings[0]]
+        winners = (seat_name(self.placings[0]),) if went_out else ()
+        return Result(winners, self.stalemate or "out", {
+            "placings": [seat + 1 for seat in self.placings],
+            "stalemate": self.stalemate is not None,
+            "plays": self.plays,
+            "turns": self.turns,
+        })
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == SWAP:
+            seat = self.current
+            pool = sorted(self.hands[seat] + self.visible[seat])
+            return [Swap(chosen) for chosen in combinations(pool, 3)]
+        if self.phase == OVER:
+            return []
+        seat = self.current
+        if not self.hands[seat] and not self.visible[seat]:
+            return [Blind(index) for index in range(1, len(self.hidden[seat]) + 1)]
+        return [Play(cards) for cards in self.legal_plays()]
+
+    def observation(self, seat: str) -> Observation:
+        return self.observe(seat_index(seat, self.players))
+
+    def clone(self) -> Game:
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [list(cards) for cards in self.hands]
+        other.visible = [list(cards) for cards in self.visible]
+        other.hidden = [list(cards) for cards in self.hidden]
+        other.draw = list(self.draw)
+        other.pile = list(self.pile)
+        other._pile_faces = bytearray(self._pile_faces)
+        other.out = list(self.out)
+        other.placings = list(self.placings)
+        other.removed = list(self.removed)
+        other.killed = list(self.killed)
+        other._seen = dict(self._seen)
+        other._parts = list(self._parts)
+        other._events = None if self._events is None else list(self._events)
+        other._public = None if self._public is None else list(self._public)
+        return other
+
+    def apply(self, action: Action) -> Sequence[Event]:
+        """Apply a decision of the seat to move and every automatic step after it.
+
+        Returns the events since the action (empty when the log is off).
+        """
+        events = self._events
+        mark = 0 if events is None else len(events)
+        # An exact type test is cheaper than isinstance on this hot path; mypy cannot narrow
+        # on it, hence the ignores below.
+        kind = type(action)
+        if self.phase == PLAY:
+            if kind is Play:
+                self._play(action.cards)  # type: ignore[union-attr]
+            elif kind is Blind:
+                self._blind(action.index)  # type: ignore[union-attr]
+            else:
+                raise IllegalAction(INVALID_SELECTION)
+        elif self.phase == SWAP:
+            if kind is not Swap:
+                raise IllegalAction(INVALID_SELECTION)
+            self._swap(action.visible)  # type: ignore[union-attr]
+        else:
+            raise IllegalAction(GAME_OVER)
+        return _NO_EVENTS if events is None else events[mark:]
+
+    # --- queries -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def source(self, seat: int) -> str:
+        """The active pile of ``seat``: ``hand``, ``visible`` or ``hidden``."""
+        if self.hands[seat]:
+            return "hand"
+        return "visible" if self.visible[seat] else "hidden"
+
+    def source_cards(self, seat: int) -> list[int]:
+        """The cards of the active pile (hand, else visible row, else hidden row). Do not mutate."""
+        hand = self.hands[seat]
+        if hand:
+            return hand
+        return self.visible[seat] or self.hidden[seat]
+
+    def legal_plays(self) -> list[tuple[int, ...]]:
+        """Every legal play of the seat to move from its hand or visible row.
+
+        Copies with the same card text are interchangeable, so each multiset of texts is listed
+        once, taking the first copies in display order (as records and selections do).
+        """
+        if self.phase != PLAY:
+            return []
+        seat = self.current
+        cards = self.hands[seat] or self.visible[seat]
+        row = LEGAL[self.active]
+        groups: dict[int, dict[str, list[int]]] = {}
+        for card in cards:
+            face = FACE[card]
+            if row[face]:
+                groups.setdefault(face, {}).setdefault(TEXT[card], []).append(card)
+        plays: list[tuple[int, ...]] = []
+        for by_text in groups.values():
+            copies = list(by_text.values())
+            for counts in product(*(range(len(group) + 1) for group in copies)):
+                chosen = tuple(sorted(c for group, k in zip(copies, counts, strict=True)
+                                      for c in group[:k]))
+                if chosen:
+                    plays.append(chosen)
+        return plays
+
+    def next_seat(self, after: int) -> int:
+        """The next seat still in the game after ``after`` in the current direction."""
+        n = self.players
+        seat = (after + self.direction) % n
+        while self.out[seat]:
+            seat = (seat + self.direction) % n
+        return seat
+
+    def cards_left(self, seat: int) -> int:
+        return len(self.hands[seat]) + len(self.visible[seat]) + len(self.hidden[seat])
+
+    def observe(self, seat: int) -> Observation:
+        public = self._public
+        return Observation(
+            seat=seat,
+            phase=PHASE_NAMES[self.phase],
+            rules=self.rules,
+            hand=tuple(self.hands[seat]),
+            visible=tuple(tuple(row) for row in self.visible),
+            hand_counts=tuple(len(hand) for hand in self.hands),
+            hidden_counts=tuple(len(row) for row in self.hidden),
+            draw_count=len(self.draw),
+            discard=tuple(reversed(self.pile)),
+            active_face=self.active,
+            run=self.run,
+            direction=self.direction,
+            to_move=None if self.phase == OVER else self.current,
+            out=tuple(self.out),
+            placings=tuple(self.placings),
+            history=History(public, len(public)) if public is not None else (),
+            play_number=self.plays,
+        )
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Every event so far (including private ones); empty when the log is off."""
+        return () if self._events is None else tuple(self._events)
+
+    # --- decisions -----------------------------------------------------------------------
+
+    def _swap(self, visible: tuple[int, ...]) -> None:
+        seat = self.current
+        pool = self.hands[seat] + self.visible[seat]
+        if any(card not in pool for card in visible):
+            raise IllegalAction(INVALID_CARD_SELECTION)
+        if len(set(visible)) != len(visible):
+            raise IllegalAction(DUPLICATE_CARD_SELECTION)
+        if len(visible) != 3:
+            raise IllegalAction(must_select(3))
+        chosen = sorted(visible)
+        self.visible[seat] = chosen
+        self.hands[seat] = sorted(card for card in pool if card not in chosen)
+        self._parts[seat] = None
+        self._emit(Swapped(seat, tuple(chosen)))
+        if seat + 1 < self.players:
+            self.current = seat + 1
+        else:
+            self._open()
+
+    def _open(self) -> None:
+        self.phase = PLAY
+        starter, face = 0, 0
+        for face in START_ORDER:
+            holders = [s for s in range(self.players)
+                       if any(FACE[card] == face for card in self.hands[s])]
+            if holders:
+                starter = holders[0]
+                break
+        self._emit(Started(starter))
+        self.turns = 1
+        self.current = starter
+        self._emit_turn(starter)
+        hand = self.hands[starter]
+        cards = tuple(card for card in hand if FACE[card] == face)
+        self.hands[starter] = [card for card in hand if FACE[card] != face]
+        self.plays = 1
+        self._lay(starter, "hand", cards, True, self.hands[starter])
+
+    def _play(self, cards: tuple[int, ...]) -> None:
+        seat = self.current
+        source = self.hands[seat]
+        name = "hand"
+        if not source:
+            source = self.visible[seat]
+            name = "visible"
+        if not source or not cards:
+            raise IllegalAction(INVALID_SELECTION)
+        # Membership first: it also guarantees that every item is a real card id.
+        for card in cards:
+            if card not in source:
+                raise IllegalAction(INVALID_SELECTION)
+        face = FACE[cards[0]]
+        if len(cards) > 1:
+            for card in cards:
+                if FACE[card] != face:
+                    raise IllegalAction(INVALID_SELECTION)
+            if len(set(cards)) != len(cards):
+                raise IllegalAction(INVALID_SELECTION)
+        if not LEGAL[self.active][face]:
+            raise IllegalAction(INVALID_SELECTION)
+        self.plays += 1
+        for card in cards:
+            source.remove(card)
+        self._lay(seat, name, tuple(sorted(cards)), False, source)
+
+    def _blind(self, index: int) -> None:
+        seat = self.current
+        if self.hands[seat] or self.visible[seat]:
+            raise IllegalAction(INVALID_SELECTION)
+        hidden = self.hidden[seat]
+        if type(index) is not int or not 1 <= index <= len(hidden):
+            raise IllegalAction(INVALID_CARD_SELECTION)
+        self.plays += 1
+        card = hidden.pop(index - 1)
+        self._emit(BlindTurned(self.plays, seat, index, card, len(hidden)))
+        if LEGAL[self.active][FACE[card]]:
+            self._lay(seat, "hidden", (card,), False, hidden)
+        else:
+            # The turned card stays in the hand and the pile is picked up on top of it.
+            self.hands[seat].append(card)
+            self._pick_up(seat)
+            self._next(seat, False)
+
+    # --- steps ---------------------------------------------------------------------------
+
+    def _lay(self, seat: int, source: str, cards: tuple[int, ...], auto: bool,
+             rest: list[int]) -> None:
+        """Put ``cards`` (one face, display order) on the pile and run the post-play steps."""
+        self._parts[seat] = None
+        pile = self.pile
+        pile.extend(cards)
+        face = FACE[cards[0]]
+        count = len(cards)
+        self._pile_faces += _FACE_BYTES[face] * count
+        if face == self.top_face:
+            self.run += count
+        else:
+            self.top_face = face
+            self.run = count
+        if face != JOKER:
+            self.active = face
+        reverse = kill = extra = False
+        if self._kill_first and self.run >= self._run_kill:
+            kill = True
+        else:
+            if face == 8:
+                extra = True
+            elif face == 10:
+                kill = True
+            elif face == JOKER:
+                reverse = True
+                self.direction = -self.direction
+            # After a 10 the pile is already dead, so there is no run left to check.
+            if not kill and self.run >= self._run_kill:
+                kill = True
+        if kill:
+            self.killed.extend(pile)
+            # Fewer cards are in play from now on, so no position seen so far can come back.
+            self._seen.clear()
+            pile.clear()
+            self._pile_faces.clear()
+            self.active = NONE
+            self.top_face = 0
+            self.run = 0
+            extra = True
+        hand = self.hands[seat]
+        draw = self.draw
+        drawn = 0
+        if len(hand) < HAND_SIZE and draw:
+            start = len(hand)
+            while len(hand) < HAND_SIZE and draw:
+                hand.append(draw.pop())
+            drawn = len(hand) - start
+            if self._events is not None:
+                drew = tuple(hand[start:])
+            hand.sort()
+        gone = not draw and not hand and not self.visible[seat] and not self.hidden[seat]
+        if gone:
+            extra = False
+        if self._events is not None:
+            effects = (("reverse",) if reverse else ()) + (("kill",) if kill else ()) + (
+                ("extra",) if extra else ())
+            self._emit(Played(self.plays, seat, source, cards, auto, effects, drawn, len(rest)))
+            if drawn:
+                self._emit(Drew(seat, drew))
+        if gone:
+            self._go_out(seat)
+            if self.phase == OVER:
+                return
+        self._next(seat, extra)
+
+    def _pick_up(self, seat: int) -> None:
+        self._parts[seat] = None
+        pile = self.pile
+        hand = self.hands[seat]
+        threes = 0
+        for card in pile:
+            if FACE[card] == 3:
+                self.removed.append(card)
+                threes += 1
+            else:
+                hand.append(card)
+        if threes:
+            self._seen.clear()  # cards left the game: earlier positions cannot recur
+        count = len(pile) - threes
+        pile.clear()
+        self._pile_faces.clear()
+        self.active = NONE
+        self.top_face = 0
+        self.run = 0
+        hand.sort()
+        if self._events is not None:
+            self._emit(PickedUp(self.plays, seat, count, threes))
+
+    def _go_out(self, seat: int) -> None:
+        self.out[seat] = True
+        self.placings.append(seat)
+        self.remaining -= 1
+        if self.humans[seat]:
+            self._humans_left -= 1
+        self._emit(WentOut(seat, len(self.placings)))
+        if self.remaining == 1:
+            self.placings.append(self.out.index(False))
+            self._end(None)
+
+    def _next(self, seat: int, extra: bool) -> None:
+        """After a play by ``seat``: the cap, then an extra play or the next turns.
+
+        Forced pick-ups are taken here until a seat has a real decision.
+        """
+        if self.plays >= self._max_plays:
+            self._stalemate("cap")
+            return
+        if extra:
+            self.current = seat
+            if self._events is not None:
+                self._emit(self._board(seat))
+            return
+        n = self.players
+        out = self.out
+        step = self.direction
+        while True:
+            seat = (seat + step) % n
+            while out[seat]:
+                seat = (seat + step) % n
+            if self._repeat_limit and not self.draw and not self._humans_left:
+                key = self._position_key(seat)
+                seen = self._seen.get(key, 0) + 1
+                self._seen[key] = seen
+                if seen >= self._repeat_limit:
+                    self.current = seat
+                    self._stalemate("repetition")
+                    return
+            self.turns += 1
+            self.current = seat
+            if self._events is not None:
+                self._emit_turn(seat)
+            cards = self.hands[seat] or self.visible[seat]
+            if not cards:
+                return  # a blind attempt
+            row = LEGAL[self.active]
+            for card in cards:
+                if row[FACE[card]]:
+                    return
+            self.plays += 1
+            self._pick_up(seat)
+            if self.plays >= self._max_plays:
+                self._stalemate("cap")
+                return
+
+    def _position_key(self, seat: int) -> tuple[object, ...]:
+        """Seat to move, direction, the faces of the pile (kept bottom first, which tells
+        positions apart just as well as top first), and for each remaining seat the faces of
+        its sorted hand, sorted visible row and hidden row in order.
+
+        Faces are packed into bytes (a 0 closes each part); the parts of seats that did not
+        change since the last key are reused, because this runs at the start of every turn.
+        """
+        face = FACE.__getitem__
+        parts = self._parts
+        key: list[object] = [seat, self.direction, bytes(self._pile_faces)]
+        for other in range(self.players):
+            if not self.out[other]:
+                part = parts[other]
+                if part is None:
+                    joined = self.hands[other] + _SEPARATOR + self.visible[other] + _SEPARATOR
+                    part = parts[other] = bytes(map(face, joined + self.hidden[other]))
+                key.append(part)
+        return tuple(key)
+
+    def _stalemate(self, reason: str) -> None:
+        self.stalemate = reason
+        left = [seat for seat in range(self.players) if not self.out[seat]]
+        left.sort(key=lambda seat: (self.cards_left(seat), seat))
+        self.placings.extend(left)
+        limit = self._max_plays if reason == "cap" else self._repeat_limit
+        self._emit(Stalemate(reason, self.plays, limit))
+        self._end(reason)
+
+    def _end(self, reason: str | None) -> None:
+        self.phase = OVER
+        finished = sum(1 for gone in self.out if gone)
+        self._emit(Ended(tuple(self.placings), reason is not None, reason, finished, self.plays,
+                         self.turns, tuple(self.cards_left(s) for s in range(self.players))))
+
+    # --- event log -----------------------------------------------------------------------
+
+    def _emit(self, event: Event) -> None:
+        if self._events is not None:
+            self._events.append(event)
+            if self._public is not None and not isinstance(event, Board | Drew):
+                self._public.append(event)
+
+    def _emit_turn(self, seat: int) -> None:
+        self._emit(TurnStarted(seat))
+        self._emit(self._board(seat))
+
+    def _board(self, seat: int) -> Board:
+        pile = self.pile
+        return Board(seat, len(self.draw), len(pile), tuple(pile[:-6:-1]), tuple(self.hands[seat]),
+                     tuple(self.visible[seat]), len(self.hidden[seat]))

@@ -1,0 +1,147 @@
+"""Obsession in plain line mode: prints boards and events, reads selections, works through pipes.
+
+The shell never decides legality: selections are parsed by the shared grammar and the game
+accepts or refuses the resulting action.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
+from cardtable.engine.protocol import GameState
+from cardtable.games.obsession import render, selection
+from cardtable.games.obsession.actions import Action
+from cardtable.games.obsession.events import Ended, TurnStarted
+from cardtable.games.obsession.observation import Observation
+from cardtable.games.obsession.record import Script
+from cardtable.ui.plain.console import Console, EndOfInput
+
+EOF_CAUSE = "eof"
+
+
+class Table(MatchListener):
+    """Prints what happens; shows pass screens between human turns when several humans play."""
+
+    def __init__(self, console: Console, humans: Sequence[bool], *, quiet: bool = False,
+                 pass_screens: bool | None = None) -> None:
+        self.console = console
+        self.humans = tuple(humans)
+        self.quiet = quiet
+        self.pass_screens = (sum(self.humans) >= 2) if pass_screens is None else pass_screens
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        for item in event:
+            if self.quiet and not isinstance(item, Ended):
+                continue
+            lines = render.event_lines(item, self.humans)
+            if self.quiet and isinstance(item, Ended):
+                lines = lines[1:]
+            for line in lines:
+                self.console.say(line)
+            if isinstance(item, TurnStarted) and self.pass_screens and self.humans[item.seat]:
+                pass_screen(self.console, item.seat)
+
+
+def pass_screen(console: Console, seat: int) -> None:
+    try:
+        console.ask(render.pass_prompt(seat))
+    except EndOfInput:
+        raise MatchAbandoned(f"P{seat + 1}", EOF_CAUSE) from None
+
+
+class HumanSeat:
+    """A person at this console: prompts, reads a selection, repeats until it is accepted."""
+
+    def __init__(self, console: Console, *, pass_screens: bool = False) -> None:
+        self.console = console
+        self.pass_screens = pass_screens
+
+    def choose(self, observation: Observation) -> Action:
+        if observation.phase == "swap" and self.pass_screens:
+            pass_screen(self.console, observation.seat)
+        for line in render.prompt_lines(observation):
+            self.console.say(line)
+        size, count = selection.expected(observation)
+        while True:
+            try:
+                answer = self.console.ask(render.INPUT_PROMPT)
+            except EndOfInput:
+                raise MatchAbandoned(f"P{observation.seat + 1}", EOF_CAUSE) from None
+            positions, message = selection.parse(answer, size, count)
+            if message is not None:
+                self.console.say("!!! " + message)
+            elif positions:
+                return selection.action_for(observation, positions)
+
+    def rejected(self, error: IllegalAction) -> None:
+        # The next choose() repeats the whole prompt, as the rules of the interface ask.
+        self.console.say("!!! " + error.message)
+
+
+class BotSeat:
+    """A bot, slowed down so that people can follow it."""
+
+    def __init__(self, bot: Seat, delay: float) -> None:
+        self.bot = bot
+        self.delay = delay
+
+    def choose(self, observation: Observation) -> Any:
+        if self.delay > 0:
+            time.sleep(self.delay)
+        return self.bot.choose(observation)
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.bot.rejected(error)
+
+
+class ReplaySeat:
+    """Plays the recorded decisions; for a human seat it prints the prompts the person saw."""
+
+    def __init__(self, script: Script, console: ReplayConsole, human: bool,
+                 pass_screens: bool) -> None:
+        self.script = script
+        self.console = console
+        self.human = human
+        self.pass_screens = pass_screens
+
+    def choose(self, observation: Observation) -> Action:
+        if self.human:
+            # The same prompts as in the recorded game; the console answers without reading.
+            try:
+                if observation.phase == "swap" and self.pass_screens:
+                    self.console.ask(render.pass_prompt(observation.seat))
+                for line in render.prompt_lines(observation):
+                    self.console.say(line)
+                self.console.ask(render.INPUT_PROMPT)
+            except EndOfInput:
+                raise MatchAbandoned(f"P{observation.seat + 1}",
+                                     self.script.abandoned or EOF_CAUSE) from None
+        return self.script.action(observation)
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.script.rejected(error)
+
+
+class ReplayConsole(Console):
+    """A console for replays: prompts are printed as they were, but nothing is read.
+
+    Once the recorded decisions are used up in a record of an abandoned game, the next
+    question meets the end of input, as the original did.
+    """
+
+    def __init__(self, script: Script) -> None:
+        super().__init__()
+        self.script = script
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        if self.script.exhausted and self.script.abandoned is not None:
+            self.stdout.write("\n")
+            self.stdout.flush()
+            raise EndOfInput
+        self.stdout.flush()
+        return ""

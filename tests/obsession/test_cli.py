@@ -1,0 +1,181 @@
+"""The obsession command through its real entry point: options, input, errors, exit status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .cli_helpers import run
+
+
+def test_help_names_every_option_and_the_line_mode() -> None:
+    done = run(["--help"])
+    assert done.returncode == 0
+    for option in ("--players", "--humans", "--bot", "--seats", "--run-kill", "--kill-order",
+                   "--max-plays", "--repeat-limit", "--seed", "--plain", "--record", "--replay",
+                   "--quiet", "--delay", "--version"):
+        assert option in done.stdout
+    assert "line mode" in done.stdout
+
+
+def test_version() -> None:
+    done = run(["-v"])
+    assert done.returncode == 0 and done.stdout.startswith("obsession (cardtable) ")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "11"], "--players must be an integer from 2 to 10 (got '11')"),
+    (["--players", "x"], "--players must be an integer from 2 to 10 (got 'x')"),
+    (["--humans", "5"], "--humans must be an integer from 0 to 4 (got '5')"),
+    (["--bot", "clever"], "--bot must be obsessed or random (got 'clever')"),
+    (["--seats", "human,robot"], "--seats must list human, obsessed, random"),
+    (["--seats", "human"], "--seats must name 2 to 10 seats (got 1)"),
+    (["--run-kill", "9"], "--run-kill must be an integer from 2 to 8 (got '9')"),
+    (["--kill-order", "late"], "--kill-order must be effect-first or kill-first"),
+    (["--max-plays", "0"], "--max-plays must be an integer >= 1 (got '0')"),
+    (["--repeat-limit", "-1"], "--repeat-limit must be an integer >= 0 (got '-1')"),
+    (["--seed", "abc"], "--seed must be an integer (got 'abc')"),
+    (["--delay", "-2"], "--delay must be a number of seconds >= 0 (got '-2')"),
+    (["--delay", "nan"], "--delay must be a number of seconds >= 0 (got 'nan')"),
+    (["--quiet"], "--quiet is for bots-only games"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--players"], "expected one argument"),
+    (["--record", "/nonexistent/dir/r.jsonl", "--humans", "0"], "--record: cannot write"),
+    (["--replay", "/nonexistent/r.jsonl"], "--replay: cannot read"),
+])
+def test_invalid_values_give_one_line_and_status_1(args: list[str], message: str) -> None:
+    done = run(args)
+    assert done.returncode == 1
+    assert done.stderr.startswith("obsession: ") and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_bots_only_game_reads_nothing_and_ends_with_placings() -> None:
+    done = run(["--humans", "0", "--seed", "3"], stdin="")
+    assert done.returncode == 0
+    out = done.stdout.splitlines()
+    assert out[0] == "@@@ Starting a new game with 4 players"
+    assert out[-3:] == ["=================", "=== Game Over ===", "================="]
+    assert not any(line != line.rstrip() for line in out)
+
+
+def test_quiet_prints_only_the_final_block() -> None:
+    done = run(["--humans", "0", "--seed", "3", "--quiet"])
+    assert done.returncode == 0 and done.stdout.splitlines()[0] == "================="
+    assert len(done.stdout.splitlines()) == 4 + 4
+
+
+def test_same_seed_same_transcript() -> None:
+    first = run(["--humans", "0", "--seed", "12", "--players", "6", "--bot", "random"])
+    second = run(["--humans", "0", "--seed", "12", "--players", "6", "--bot", "random"])
+    assert first.stdout == second.stdout
+
+
+def test_end_of_input_abandons_with_status_3() -> None:
+    done = run(["--players", "2", "--seed", "1"], stdin="")
+    assert done.returncode == 3
+    assert done.stdout.splitlines()[-1] == "!!! End of input, game abandoned"
+    assert "Traceback" not in done.stderr
+
+
+def test_swap_selection_errors_then_a_valid_swap() -> None:
+    done = run(["--players", "2", "--seed", "1"], stdin="\nx\n7\n1 1 2\n1 2\n1 2 3\n")
+    out = done.stdout
+    prompt = "+++ Enter card number(s): "
+    assert f"{prompt}{prompt}{prompt}!!! Invalid card selection" in out
+    assert f"{prompt}!!! Duplicate card selection" in out
+    assert f"{prompt}!!! You must select 3 cards" in out
+    assert "*** Starting with Player" in out and done.returncode == 3
+
+
+def test_play_errors_repeat_the_whole_prompt() -> None:
+    # Seed 4: P1 (human) keeps its dealt split; the play prompt comes after the opening.
+    # Its hand is 7D 7H 10C on a 9S: "1 3" mixes faces, "5" is out of range.
+    done = run(["--players", "2", "--seed", "4", "--bot", "random"], stdin="4 5 6\n1 3\n5\n1\n")
+    prompt = "+++ Enter card number(s): "
+    assert (f"+++ Select cards from your hand\n{prompt}!!! Invalid selection\n"
+            f"+++ Select cards from your hand\n{prompt}!!! Invalid card selection\n"
+            f"{prompt}*** Played a 7D\n") in done.stdout
+    assert done.returncode == 3
+
+
+def test_hot_seat_shows_pass_screens_before_swaps_and_turns() -> None:
+    done = run(["--players", "3", "--humans", "2", "--seed", "2"], stdin="\n1 2 3\n\n1 2 3\n")
+    out = done.stdout
+    assert out.count("+++ Pass to Player 1, press Enter: ") >= 1
+    assert "+++ Pass to Player 2, press Enter: " in out
+
+
+def test_single_human_sees_no_pass_screen() -> None:
+    done = run(["--players", "3", "--humans", "1", "--seed", "2"], stdin="1 2 3\n")
+    assert "Pass to" not in done.stdout
+
+
+def test_human_hand_is_listed_and_bot_hands_are_not() -> None:
+    done = run(["--players", "2", "--humans", "1", "--seed", "8"], stdin="1 2 3\n")
+    boards = done.stdout.split("=== PLAYER ")
+    for board in boards[1:]:
+        line = next(item for item in board.splitlines() if item.startswith("### Hand:"))
+        if board.startswith("1"):
+            assert line.count(":") >= 2 or line.endswith("0 cards")
+        else:
+            assert line.count(":") == 1
+
+
+def test_cardtable_obsession_is_the_same_command() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cardtable = Path(sys.executable).parent / "cardtable"
+    if not cardtable.exists():
+        pytest.skip("cardtable script not installed next to the interpreter")
+    done = subprocess.run([str(cardtable), "obsession", "--humans", "0", "--seed", "3"],
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert done.stdout == run(["--humans", "0", "--seed", "3"]).stdout
+
+
+def test_interrupt_prints_a_message_records_it_and_exits_130(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+
+    from .cli_helpers import SCRIPT
+
+    if not SCRIPT.exists() or os.name == "nt":
+        pytest.skip("needs the installed script and POSIX signals")
+    record = tmp_path / "game.jsonl"
+    process = subprocess.Popen([str(SCRIPT), "--players", "2", "--seed", "1", "--record",
+                                str(record)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    seen = ""
+    while not seen.endswith("+++ Enter card number(s): "):
+        char = process.stdout.read(1)
+        assert char, "the game ended before asking"
+        seen += char
+    process.send_signal(signal.SIGINT)
+    rest, errors = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert rest.splitlines()[-1] == "!!! Interrupted" and "Traceback" not in errors
+    assert record.read_text(encoding="utf-8").splitlines()[-1] == (
+        '{"t":"abandoned","reason":"interrupt"}')
+
+
+def test_bench_command_prints_rates_for_2_and_4_players() -> None:
+    import subprocess
+    import sys
+
+    from cardtable.games.obsession.bench import main as bench_main
+
+    cardtable = Path(sys.executable).parent / "cardtable"
+    if cardtable.exists():
+        done = subprocess.run([str(cardtable), "bench", "obsession", "--games", "3",
+                               "--repeats", "1"], capture_output=True, text=True, check=False,
+                              timeout=120)
+        assert done.returncode == 0
+        rows = [line.split() for line in done.stdout.splitlines()[2:]]
+        assert [row[0] for row in rows] == ["2", "4"]
+        assert all(float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+    assert bench_main(["--players", "11"]) == 1
