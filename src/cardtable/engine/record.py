@@ -6,6 +6,7 @@ it are game-specific events. Replay is done by each game from these lines.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,7 +39,10 @@ class RecordWriter:
 
     def close(self) -> None:
         if self._owns and not self._stream.closed:
-            self._stream.close()
+            # After a failed write the buffer cannot be flushed either; that failure was
+            # already reported, so closing stays quiet.
+            with contextlib.suppress(OSError):
+                self._stream.close()
 
     def __enter__(self) -> RecordWriter:
         return self

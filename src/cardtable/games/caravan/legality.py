@@ -106,6 +106,9 @@ def _face_error(table: Table, card: int, caravan: int, slot: int) -> str | None:
 def move_error(table: Table, code: int) -> str | None:
     """The message that refuses packed move ``code`` for the mover, or None if it is legal."""
     kind, caravan, hand_position, slot = unpack(code)
+    if kind > CLEAR or caravan > 5:
+        # Only reachable with hand-built codes; the notation cannot express them.
+        return "Invalid move."
     hand = table.hand
     if kind == PLAY:
         if not 1 <= hand_position <= len(hand):

@@ -269,6 +269,7 @@ class Game:
                 target = self.caravans[caravan][slot - 1][0]
                 removed = self._play_face(mover, card, caravan, slot)
         elif kind == DISCARD:
+            caravan = slot = 0
             card = hand.pop(position - 1)
             self.piles[mover].append(card)
         else:

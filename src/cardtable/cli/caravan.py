@@ -1,0 +1,309 @@
+"""``caravan [options]`` (also ``cardtable caravan``): play, record and replay Caravan.
+
+Exit status: 0 the game finished or a player quit; 1 bad options, rules, deck or record
+files, a record that does not replay, a record that cannot be written; 3 input ended
+before the game was over; 130 interrupted (Ctrl-C). Every startup problem is one line on
+standard error, checked in the order of the specification (§8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import sys
+from dataclasses import replace
+from typing import NoReturn
+
+from cardtable import __version__
+from cardtable.engine.errors import RecordError
+from cardtable.engine.match import Seat
+from cardtable.engine.record import RecordWriter
+from cardtable.games.caravan.bots import BOTS, make_bot
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.deck import (
+    check_deck_size,
+    check_samples,
+    check_supply,
+    read_deck_file,
+)
+from cardtable.games.caravan.errors import DeckError, RulesError
+from cardtable.games.caravan.record import (
+    GameRecorder,
+    RecordWriteError,
+    load_replay,
+)
+from cardtable.games.caravan.rules import PRESETS, SeatRules
+from cardtable.games.caravan.rules_assembly import assemble_rules
+from cardtable.games.caravan.state import Game
+from cardtable.ui.plain.caravan import PlainCaravan
+from cardtable.ui.plain.console import Console
+
+PROG = "caravan"
+EXIT_BAD_START = 1
+EXIT_INTERRUPTED = 130
+DEFAULT_BOT = "normal"
+
+DESCRIPTION = """\
+Play Caravan, the card game of Fallout: New Vegas, in the terminal: you (ABC, bottom)
+against a bot (DEF, top) unless --pvp or --bvb says otherwise. Moves are typed in the
+notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, CA, CB4);
+'quit' or 'exit' leaves the game."""
+
+EPILOG = f"""\
+rules presets: {", ".join(PRESETS)} (see docs/caravan.md for the differences).
+bots: {", ".join(BOTS)}.
+exit status: 0 game finished or quit; 1 bad options, rules, deck or record files, or a
+record that does not replay; 3 input ended before the game was over; 130 interrupted."""
+
+
+class CaravanArgumentParser(argparse.ArgumentParser):
+    """Reports a syntax error as one line on standard error and exits with status 1."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_START, f"{self.prog}: {message}\n")
+
+
+class StartupError(Exception):
+    """One line to print on standard error before exiting with status 1."""
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = -1
+    if value < 0 or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, not '{text}'")
+    return value
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value) or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"delay must be a number of seconds, not '{text}'")
+    return value
+
+
+def build_parser() -> CaravanArgumentParser:
+    parser = CaravanArgumentParser(
+        prog=PROG,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument("-v", "--version", action="store_true",
+                        help="print the cardtable version and exit")
+    players = parser.add_argument_group("players")
+    players.add_argument("--pvp", action="store_true", help="human vs human (PL1 = ABC, PL2 = DEF)")
+    players.add_argument("--bvb", action="store_true", help="bot vs bot (BOT1 = ABC, BOT2 = DEF)")
+    players.add_argument("-b", "--bot", metavar="NAME",
+                         help=f"bot for every bot seat: {', '.join(BOTS)} (default: {DEFAULT_BOT})")
+    players.add_argument("--bot-abc", metavar="NAME", help="ABC's bot in --bvb (default: --bot)")
+    players.add_argument("--bot-def", metavar="NAME",
+                         help="DEF's bot in --bvb and human vs bot (default: --bot)")
+    players.add_argument("-d", "--delay", metavar="SECONDS", type=_delay, default=0.0,
+                         help="pause before each bot move and between replayed moves "
+                              "(default: 0 in line mode)")
+    players.add_argument("-f", "--first", metavar="1|2", default="1",
+                         help="1 = ABC moves first, 2 = DEF (default: 1)")
+    rules = parser.add_argument_group("rules and decks")
+    rules.add_argument("--rules", metavar="PRESET",
+                       help=f"rules preset: {', '.join(PRESETS)} (default: power)")
+    rules.add_argument("--rule", metavar="[abc.|def.]FIELD=VALUE", action="append", default=[],
+                       help="override one rule field for both seats or one seat (repeatable)")
+    rules.add_argument("--rules-file", metavar="PATH", help="rules from a TOML file")
+    rules.add_argument("-c", "--cards", metavar="N",
+                       help="deck size of both seats (default: the preset's)")
+    rules.add_argument("-s", "--samples", metavar="N",
+                       help="number of sample decks (52 cards + Jokers) each random deck is "
+                            "drawn from (default: the preset's)")
+    rules.add_argument("-i", "--imbalanced", action="store_true",
+                       help="imbalanced sampling: each card comes from a sample deck chosen at "
+                            "random; without it, sampling is balanced (round robin over the "
+                            "sample decks), unless the preset pools them")
+    rules.add_argument("--deck", metavar="PATH", help="custom deck file for both seats")
+    rules.add_argument("--deck-abc", metavar="PATH", help="custom deck file for ABC")
+    rules.add_argument("--deck-def", metavar="PATH", help="custom deck file for DEF")
+    rules.add_argument("--seed", metavar="N", type=_seed,
+                       help="integer >= 0 seeding all randomness (default: random)")
+    files = parser.add_argument_group("records and interface")
+    files.add_argument("--record", metavar="FILE", help="write a record of the game (JSON Lines)")
+    files.add_argument("--replay", metavar="FILE",
+                       help="play back a record (ignores rule, deck and player options)")
+    files.add_argument("--plain", action="store_true",
+                       help="line mode (currently the only interface)")
+    return parser
+
+
+def _integer(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text.strip(), 10)
+    except ValueError:
+        return None
+
+
+def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
+    """The deck-size or samples message for a ``-c``/``-s`` value that is not an integer."""
+    if field == "deck_size":
+        return check_deck_size(SeatRules(replace(rules.abc, deck_size=0),
+                                         replace(rules.def_, deck_size=0)))
+    return check_samples(SeatRules(replace(rules.abc, samples=0), replace(rules.def_, samples=0)))
+
+
+def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
+    for name in (options.bot, options.bot_abc, options.bot_def):
+        if name is not None and name.lower() not in BOTS:
+            raise StartupError(f"Unknown bot name '{name.lower()}'.")
+    default = (options.bot or DEFAULT_BOT).lower()
+    return ((options.bot_abc or default).lower(), (options.bot_def or default).lower())
+
+
+def _common_checks(options: argparse.Namespace) -> None:
+    if options.pvp and options.bvb:
+        raise StartupError("Game cannot be both Player vs Player and Bot vs Bot.")
+    if options.first.strip() not in ("1", "2"):
+        raise StartupError("First player must be either 1 or 2.")
+
+
+def _run_replay(options: argparse.Namespace, console: Console) -> int:
+    _common_checks(options)
+    if options.delay < 0:
+        raise StartupError("Bot delay cannot be a negative number.")
+    _bot_names(options)
+    if options.record is not None:
+        raise StartupError("Options --replay and --record cannot be combined.")
+    try:
+        replay = load_replay(options.replay)
+    except RecordError as error:
+        raise StartupError(error.message) from None
+    humans = (replay.players["ABC"] == "human", replay.players["DEF"] == "human")
+    shell = PlainCaravan(console, humans, options.delay, reveal=True)
+    return shell.replay(replay)
+
+
+def _run_game(options: argparse.Namespace, console: Console) -> int:
+    cards = _integer(options.cards)
+    samples = _integer(options.samples)
+    try:
+        rules = assemble_rules(options.rules, options.rules_file, options.rule, cards, samples,
+                               options.imbalanced)
+    except RulesError as error:
+        raise StartupError(error.message) from None
+    _common_checks(options)
+    deck_paths = (options.deck_abc or options.deck, options.deck_def or options.deck)
+    random_seats = [seat for seat in (0, 1) if deck_paths[seat] is None]
+    if options.cards is not None and cards is None:
+        message = _invalid_number_message(rules, "deck_size")
+    else:
+        message = check_deck_size(rules, random_seats)
+    if message is None:
+        if options.samples is not None and samples is None:
+            message = _invalid_number_message(rules, "samples")
+        else:
+            message = check_samples(rules, random_seats)
+    if message is not None:
+        raise StartupError(message)
+    if options.delay < 0:
+        raise StartupError("Bot delay cannot be a negative number.")
+    bot_names = _bot_names(options)
+    decks: list[list[int] | None] = []
+    for seat in (0, 1):
+        path = deck_paths[seat]
+        try:
+            decks.append(None if path is None else read_deck_file(path, rules.of(seat), seat))
+        except DeckError as error:
+            raise StartupError(error.message) from None
+    message = check_supply(rules, random_seats)
+    if message is not None:
+        raise StartupError(message)
+
+    humans = (not options.bvb, options.pvp)
+    game = Game.new(rules, options.seed, int(options.first.strip()) - 1, decks)
+    shell = PlainCaravan(console, humans, options.delay)
+    seats: dict[str, Seat] = {}
+    players: dict[str, str] = {}
+    for seat in (0, 1):
+        if humans[seat]:
+            seats[SEATS[seat]] = shell.human(seat)
+            players[SEATS[seat]] = "human"
+        else:
+            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed))
+            players[SEATS[seat]] = f"bot:{bot_names[seat]}"
+
+    recorder: GameRecorder | None = None
+    writer: RecordWriter | None = None
+    if options.record is not None:
+        try:
+            writer = RecordWriter(options.record)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise StartupError(f"Cannot open record file '{options.record}': {reason}.") from None
+        sources = ("random" if decks[0] is None else "file",
+                   "random" if decks[1] is None else "file")
+        recorder = GameRecorder(writer, options.record, players, sources)
+    try:
+        if recorder is not None:
+            recorder.start(game)
+        return shell.play(game, seats, () if recorder is None else (recorder,))
+    except KeyboardInterrupt:
+        if recorder is not None:
+            with contextlib.suppress(RecordWriteError):
+                recorder.abandon(game, "interrupt")
+        print("Game interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        if writer is not None:
+            # Closing flushes again; a file that refused the data already gave its error.
+            with contextlib.suppress(OSError):
+                writer.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        options = parser.parse_args(args)
+    except SystemExit as leaving:
+        return leaving.code if isinstance(leaving.code, int) else EXIT_BAD_START
+    if options.version:
+        print(__version__)
+        return 0
+    console = Console()
+    try:
+        if options.replay is not None:
+            return _run_replay(options, console)
+        return _run_game(options, console)
+    except StartupError as error:
+        print(str(error), file=sys.stderr)
+        return EXIT_BAD_START
+    except RecordWriteError as error:
+        print(error.message, file=sys.stderr)
+        return EXIT_BAD_START
+    except KeyboardInterrupt:
+        print("Game interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of our output went away (e.g. piped into head): nothing more to say.
+        _silence_stdout()
+        return EXIT_BAD_START
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,472 @@
+"""Caravan game records (§7.3): writing them during a match, and replaying them.
+
+A record is JSON Lines, one object per line, flushed after each line:
+
+1. ``header``: game, format, version, seed, first seat, both seats' rules, the players;
+2. one ``deck`` line per seat (ABC, then DEF): the deck top card first, as it stands
+   before dealing, and its ``source`` (``random`` or ``file``; a deck file without a
+   Joker makes ``jack_is_joker_without_jokers`` apply, a random deck never does unless
+   its rules give it no Jokers);
+3. one ``mulligan`` line per reshuffle mulligan: the hand shown and the new deck order;
+4. per move, a ``move`` line (ply, canonical move, identities of the card used and of the
+   numeral under a face), followed by a ``shuffle`` line for each discard pile that
+   became a deck during that move's draw step;
+5. a ``result`` line at the end, also when the game was abandoned (reason ``quit``,
+   winner null, and a ``cause``: ``quit``, ``eof``, ``interrupt`` ...).
+
+Replay rebuilds the game from the deck, mulligan and shuffle lines (never from the
+seed), re-applies every move with full validation and checks the recorded identities.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardtable import __version__
+from cardtable.engine.errors import RecordError
+from cardtable.engine.match import MatchAbandoned, MatchListener
+from cardtable.engine.protocol import GameState, Result
+from cardtable.engine.record import RECORD_FORMAT, RecordWriter, parse_lines, read_lines
+from cardtable.games.caravan.cards import JOKER, RANK_MASK, SEATS, identity, parse_identity
+from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError, RulesError
+from cardtable.games.caravan.events import MoveEvent
+from cardtable.games.caravan.notation import Move, parse_move
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.rules_assembly import (
+    rules_from_json,
+    rules_to_json,
+    validate_seat_rules,
+)
+from cardtable.games.caravan.state import Game
+
+GAME_NAME = "caravan"
+SOURCES = ("random", "file")
+CARD_MISMATCH = "card mismatch"
+MALFORMED = "malformed line"
+
+
+class RecordWriteError(RecordError):
+    """The record file could not be written; the message names the file and the reason."""
+
+
+class ReplayError(RecordError):
+    """A record that does not replay: "Replay 'FILE', line L: REASON." (``line`` is L)."""
+
+
+class ReplayFileError(RecordError):
+    """A record file that cannot be read at all."""
+
+
+def _identities(cards: Sequence[int]) -> list[str]:
+    return [identity(card) for card in cards]
+
+
+def result_fields(result: Result) -> dict[str, Any]:
+    """The ``result`` line of a finished or abandoned game."""
+    line: dict[str, Any] = {
+        "type": "result",
+        "winner": result.winners[0] if result.winners else None,
+        "reason": result.reason,
+        "lanes": list(result.details.get("lanes", [])),
+        "plies": result.details.get("plies", 0),
+    }
+    if result.reason == "quit":
+        line["cause"] = result.details.get("cause", "quit")
+    return line
+
+
+class GameRecorder(MatchListener):
+    """Writes the record of one game as it is played.
+
+    Call :meth:`start` once the game is set up, pass the recorder to ``play_match`` as a
+    listener, and call :meth:`abandon` if the match stops for a reason the match loop does
+    not see (an interrupt). Every write error becomes :class:`RecordWriteError`.
+    """
+
+    def __init__(self, target: RecordWriter, path: str, players: dict[str, str],
+                 sources: tuple[str, str]) -> None:
+        self.writer = target
+        self.path = path
+        self.players = players
+        self.sources = sources
+        self.finished = False
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        try:
+            self.writer.write(obj)
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise RecordWriteError(
+                f"Cannot write record file '{self.path}': {reason}."
+            ) from error
+
+    def start(self, game: Game) -> None:
+        rules = game.seat_rules
+        self._write({
+            "type": "header",
+            "game": GAME_NAME,
+            "format": RECORD_FORMAT,
+            "version": __version__,
+            "seed": game.seed,
+            "first": SEATS[game.first],
+            "rules": {"ABC": rules_to_json(rules.abc), "DEF": rules_to_json(rules.def_)},
+            "players": dict(self.players),
+        })
+        for seat in (0, 1):
+            self._write({
+                "type": "deck",
+                "seat": SEATS[seat],
+                "source": self.sources[seat],
+                "cards": _identities(game.initial_decks[seat]),
+            })
+        for seat, hand, deck in game.mulligans:
+            self._write({
+                "type": "mulligan",
+                "seat": SEATS[seat],
+                "hand": _identities(hand),
+                "deck": _identities(deck),
+            })
+        if game.result is not None:
+            self.on_end(game, game.result)
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        assert isinstance(event, MoveEvent)
+        self._write({
+            "type": "move",
+            "ply": _plies(state),
+            "move": str(event.move),
+            "card": None if event.card is None else identity(event.card),
+            "target": None if event.target is None else identity(event.target),
+        })
+        for shuffled_seat, deck in event.shuffles:
+            self._write({"type": "shuffle", "seat": SEATS[shuffled_seat],
+                         "deck": _identities(deck)})
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        if not self.finished:
+            self.finished = True
+            self._write(result_fields(result))
+
+    def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
+        self.abandon(state, abandoned.cause)
+
+    def abandon(self, state: GameState[Any, Any], cause: str) -> None:
+        """Record that the game stopped unfinished (does nothing once a result is written)."""
+        if self.finished:
+            return
+        assert isinstance(state, Game)
+        result = state.result
+        if result is None or result.reason != "quit":
+            lanes = [None if taker is None else SEATS[taker] for taker in state.lanes()]
+            result = Result((), "quit", {"lanes": lanes, "plies": state.plies, "cause": cause})
+        self.on_end(state, result)
+
+
+def _plies(state: GameState[Any, Any]) -> int:
+    assert isinstance(state, Game)
+    return state.plies
+
+
+# ---------------------------------------------------------------------- replay
+
+
+class _Mismatch(Exception):
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+@dataclass
+class _Shuffle:
+    line: int
+    seat: int
+    deck: tuple[int, ...]  # top card first
+    hand: tuple[int, ...] = ()
+
+
+class ScriptedShuffler:
+    """Stands in for the game's random source during replay: each shuffle the game makes
+    takes the next recorded deck order, provided it holds exactly the cards being shuffled."""
+
+    def __init__(self) -> None:
+        self.pending: list[_Shuffle] = []
+        self.line = 0
+        """The record line charged with a shuffle that the record does not have."""
+
+    def load(self, shuffles: Sequence[_Shuffle], line: int) -> None:
+        self.pending = list(shuffles)
+        self.line = line
+
+    def shuffle(self, items: list[int]) -> None:
+        if not self.pending:
+            raise _Mismatch(self.line, CARD_MISMATCH)
+        expected = self.pending.pop(0)
+        if Counter(items) != Counter(expected.deck):
+            raise _Mismatch(expected.line, CARD_MISMATCH)
+        items[:] = expected.deck[::-1]
+
+    def check_used(self) -> None:
+        if self.pending:
+            raise _Mismatch(self.pending[0].line, CARD_MISMATCH)
+
+
+@dataclass
+class RecordedMove:
+    line: int
+    move: Move
+    card: str | None
+    target: str | None
+    shuffles: list[_Shuffle] = field(default_factory=list)
+
+
+@dataclass
+class Replay:
+    """A record that has been read and checked by replaying it; :meth:`start` and
+    :meth:`apply` play it again (for showing it), which can then no longer fail."""
+
+    path: str
+    seed: int
+    first: int
+    rules: SeatRules
+    players: dict[str, str]
+    decks: tuple[tuple[int, ...], tuple[int, ...]]
+    sources: tuple[str, str]
+    setup_line: int
+    mulligans: list[_Shuffle]
+    moves: list[RecordedMove]
+    result: dict[str, Any] | None = None
+    result_line: int = 0
+
+    def _error(self, line: int, reason: str) -> ReplayError:
+        return replay_error(self.path, line, reason)
+
+    def start(self) -> Game:
+        """The game as dealt, with the recorded mulligans applied and checked."""
+        shuffler = ScriptedShuffler()
+        shuffler.load(self.mulligans, self.setup_line)
+        without_jokers = tuple(
+            (not any(card & RANK_MASK == JOKER for card in self.decks[seat]))
+            if self.sources[seat] == "file"
+            else self.rules.of(seat).jokers_per_sample == 0
+            for seat in (0, 1)
+        )
+        try:
+            game = Game.start(
+                self.rules, self.seed, self.first,
+                [list(self.decks[0][::-1]), list(self.decks[1][::-1])],
+                (without_jokers[0], without_jokers[1]), shuffler,
+            )
+            shuffler.check_used()
+        except _Mismatch as mismatch:
+            raise self._error(mismatch.line, mismatch.reason) from None
+        for recorded, (seat, hand, _deck) in zip(self.mulligans, game.mulligans, strict=True):
+            if recorded.seat != seat or recorded.hand != hand:
+                raise self._error(recorded.line, CARD_MISMATCH)
+        return game
+
+    def apply(self, game: Game, step: RecordedMove) -> MoveEvent:
+        """Play one recorded move on ``game`` and check what the record says it used."""
+        shuffler = game.rng
+        assert isinstance(shuffler, ScriptedShuffler)
+        shuffler.load(step.shuffles, step.line)
+        try:
+            event = game.play(step.move)
+            shuffler.check_used()
+        except IllegalMove as error:
+            raise self._error(step.line, error.message) from None
+        except _Mismatch as mismatch:
+            raise self._error(mismatch.line, mismatch.reason) from None
+        card = None if event.card is None else identity(event.card)
+        target = None if event.target is None else identity(event.target)
+        if card != step.card or target != step.target:
+            raise self._error(step.line, CARD_MISMATCH)
+        return event
+
+    def finish(self, game: Game) -> None:
+        """Check the recorded result against ``game`` after the last move (abandoning the
+        game when the record says it was abandoned)."""
+        if self.result is None:
+            return
+        recorded = self.result
+        if recorded.get("reason") == "quit":
+            if game.result is not None or recorded.get("winner") is not None:
+                raise self._error(self.result_line, MALFORMED)
+            cause = recorded.get("cause", "quit")
+            game.abandon(cause if isinstance(cause, str) else "quit")
+        elif game.result is None:
+            raise self._error(self.result_line, MALFORMED)
+        assert game.result is not None
+        expected = result_fields(game.result)
+        for key in ("winner", "reason", "lanes", "plies"):
+            if recorded.get(key) != expected[key]:
+                raise self._error(self.result_line, MALFORMED)
+
+
+def replay_error(path: str, line: int, reason: str) -> ReplayError:
+    """"Replay 'FILE', line L: REASON." (a game error text keeps a single final period)."""
+    return ReplayError(f"Replay '{path}', line {line}: {reason.rstrip('.')}.", line)
+
+
+def _seat(value: object) -> int | None:
+    return SEATS.index(value) if isinstance(value, str) and value in SEATS else None
+
+
+def _cards(value: object, owner: int) -> tuple[int, ...] | None:
+    if not isinstance(value, list):
+        return None
+    cards: list[int] = []
+    for text in value:
+        card = parse_identity(text, owner) if isinstance(text, str) else None
+        if card is None:
+            return None
+        cards.append(card)
+    return tuple(cards)
+
+
+def _card_text(value: object) -> tuple[bool, str | None]:
+    """(valid, identity) for a move line's ``card``/``target`` field."""
+    if value is None:
+        return True, None
+    if isinstance(value, str) and any(
+        parse_identity(value, owner) is not None for owner in (0, 1)
+    ):
+        return True, value
+    return False, None
+
+
+def _read(path: str) -> list[str]:
+    try:
+        return read_lines(path)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ReplayFileError(f"Cannot open record file '{path}': {reason}.") from error
+    except UnicodeDecodeError as error:
+        raise ReplayFileError(
+            f"Cannot open record file '{path}': the file is not valid UTF-8."
+        ) from error
+
+
+def load_replay(path: str | Path) -> Replay:
+    """Read the record at ``path`` and replay it completely.
+
+    Raises :class:`ReplayFileError` when the file cannot be read and :class:`ReplayError`
+    ("Replay 'FILE', line L: REASON.") at the first line that does not replay.
+    """
+    name = str(path)
+    lines = _read(name)
+    last_line = max(1, len(lines))
+
+    def fail(line: int, reason: str = MALFORMED) -> ReplayError:
+        return replay_error(name, line, reason)
+
+    try:
+        entries = list(parse_lines(lines))
+    except RecordError as error:
+        raise fail(error.line) from None
+    if not entries:
+        raise fail(1)
+    replay = _read_setup(name, entries, fail, last_line)
+    game = replay.start()
+    for step in replay.moves:
+        replay.apply(game, step)
+    replay.finish(game)
+    return replay
+
+
+def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],
+                fail: Callable[..., ReplayError], last_line: int) -> Replay:
+    number, header = entries[0]
+    if header.get("type") != "header" or header.get("game") != GAME_NAME:
+        raise fail(number)
+    seed, first = header.get("seed"), _seat(header.get("first"))
+    rules_data, players = header.get("rules"), header.get("players")
+    if (header.get("format") != RECORD_FORMAT or not isinstance(seed, int)
+            or isinstance(seed, bool) or seed < 0 or first is None
+            or not isinstance(rules_data, dict) or not isinstance(players, dict)
+            or set(players) != set(SEATS)
+            or not all(isinstance(kind, str) for kind in players.values())):
+        raise fail(number)
+    try:
+        rules = SeatRules(rules_from_json(rules_data.get("ABC")),
+                          rules_from_json(rules_data.get("DEF")))
+        validate_seat_rules(rules)
+    except RulesError:
+        raise fail(number) from None
+
+    decks: list[tuple[int, ...]] = []
+    sources: list[str] = []
+    position = 1
+    for seat in (0, 1):
+        if position >= len(entries):
+            raise fail(last_line)
+        number, line = entries[position]
+        cards = _cards(line.get("cards"), seat)
+        source = line.get("source")
+        if (line.get("type") != "deck" or _seat(line.get("seat")) != seat or not cards
+                or source not in SOURCES or len(set(cards)) != len(cards)):
+            raise fail(number)
+        assert isinstance(source, str)
+        decks.append(cards)
+        sources.append(source)
+        position += 1
+    setup_line = entries[position - 1][0]
+
+    mulligans: list[_Shuffle] = []
+    while position < len(entries) and entries[position][1].get("type") == "mulligan":
+        number, line = entries[position]
+        seat_index = _seat(line.get("seat"))
+        if seat_index is None:
+            raise fail(number)
+        hand = _cards(line.get("hand"), seat_index)
+        deck = _cards(line.get("deck"), seat_index)
+        if hand is None or deck is None:
+            raise fail(number)
+        mulligans.append(_Shuffle(number, seat_index, deck, hand))
+        setup_line = number
+        position += 1
+
+    moves: list[RecordedMove] = []
+    result: dict[str, Any] | None = None
+    result_line = 0
+    for number, line in entries[position:]:
+        kind = line.get("type")
+        if result is not None:
+            raise fail(number)
+        if kind == "move":
+            moves.append(_read_move(number, line, rules, len(moves) + 1, fail))
+        elif kind == "shuffle":
+            seat_index = _seat(line.get("seat"))
+            deck = None if seat_index is None else _cards(line.get("deck"), seat_index)
+            if not moves or seat_index is None or not deck:
+                raise fail(number)
+            moves[-1].shuffles.append(_Shuffle(number, seat_index, deck))
+        elif kind == "result":
+            result, result_line = line, number
+        else:
+            raise fail(number)
+    return Replay(name, seed, first, rules, {str(k): str(v) for k, v in players.items()},
+                  (decks[0], decks[1]), (sources[0], sources[1]), setup_line, mulligans,
+                  moves, result, result_line)
+
+
+def _read_move(number: int, line: dict[str, Any], rules: SeatRules, ply: int,
+               fail: Callable[..., ReplayError]) -> RecordedMove:
+    text = line.get("move")
+    if line.get("ply") != ply or not isinstance(text, str) or ":" not in text:
+        raise fail(number)
+    try:
+        move = parse_move(text, rules)
+    except MoveSyntaxError as error:
+        raise fail(number, error.message) from None
+    if move is None or str(move) != text:
+        raise fail(number)
+    card_ok, card = _card_text(line.get("card"))
+    target_ok, target = _card_text(line.get("target"))
+    if not (card_ok and target_ok):
+        raise fail(number)
+    return RecordedMove(number, move, card, target)

@@ -1,0 +1,213 @@
+"""Caravan in plain line mode (§9.2): works with pipes, prints lines, reads one line per move.
+
+The shell only ever shows what observations contain: it renders the board from the
+observations of the seats whose hands may be shown (§9.1) and the log line of each move
+from the public history as its viewer saw it. Humans and bots are seats of the engine's
+match loop and receive observations only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.protocol import GameState
+from cardtable.games.caravan import render
+from cardtable.games.caravan.bots import Bot
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.errors import MoveSyntaxError
+from cardtable.games.caravan.notation import Move, parse_move
+from cardtable.games.caravan.observation import Observation
+from cardtable.games.caravan.record import Replay
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.state import Game
+from cardtable.ui.plain.console import Console, EndOfInput
+
+QUIT_WORDS = ("quit", "exit")
+
+EXIT_OK = 0
+EXIT_INPUT_ENDED = 3
+
+
+class PlainCaravan(MatchListener):
+    """Shows one game (or one replay) on a :class:`Console`.
+
+    ``humans`` tells which seats are people (ABC, DEF); it decides the display names and
+    which hands are shown. ``reveal`` shows every hand (replays). ``sleep`` is the pause
+    used for ``delay`` (replaceable in tests).
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        humans: tuple[bool, bool],
+        delay: float = 0.0,
+        reveal: bool = False,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.console = console
+        self.humans = humans
+        self.names = render.display_names(humans)
+        self.delay = delay
+        self.reveal = reveal
+        self.sleep = sleep
+
+    # ------------------------------------------------------------ what is shown
+
+    def viewers(self, game: Game) -> list[Observation]:
+        """The observations whose hands the board may show (§9.1 hiding rules)."""
+        both = [game.observation(0), game.observation(1)]
+        if self.reveal or self.humans == (False, False):
+            return both
+        if self.humans == (True, True):
+            return both if game.result is not None else [game.observation(game.turn)]
+        return [both[0 if self.humans[0] else 1]]
+
+    def message_view(self, game: Game, mover: int) -> Observation:
+        """The observation a move's log line is taken from (hidden cards stay hidden)."""
+        if self.reveal or self.humans == (False, False):
+            return game.observation(mover)
+        if self.humans == (True, True):
+            return game.observation(game.turn if game.result is None else mover)
+        return game.observation(0 if self.humans[0] else 1)
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    def show_board(self, game: Game) -> None:
+        view = render.BoardView.of(self.viewers(game))
+        for line in render.board_lines(view, self.names):
+            self.say(line)
+
+    def show_result(self, game: Game) -> None:
+        if game.result is None:
+            return
+        line = render.result_line(game.result, self.names)
+        if line is not None:
+            self.say(line)
+
+    # ------------------------------------------------------------- match hooks
+
+    def start(self, game: Game) -> None:
+        """Welcome, the mulligans shown during the deal, who starts, the first board."""
+        self.say(render.welcome())
+        viewer = self.message_view(game, game.first)
+        for entry in viewer.history:
+            if entry.code is None:
+                self.say(render.history_message(entry, self.names))
+                self.say(render.shown_cards(self.names[entry.seat], entry.cards))
+        self.say(render.to_move_first(self.names[game.first]))
+        self.show_board(game)
+        self.show_result(game)
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        assert isinstance(state, Game)
+        mover = SEATS.index(seat)
+        entry = self.message_view(state, mover).history[-1]
+        self.say(render.history_message(entry, self.names))
+        self.show_board(state)
+        if state.result is not None:
+            self.show_result(state)
+        else:
+            self.say(render.to_move_next(self.names[state.turn]))
+
+    def on_rejected(self, state: GameState[Any, Any], seat: str, error: IllegalAction) -> None:
+        self.say(error.message)
+
+    # ------------------------------------------------------------------ seats
+
+    def human(self, seat: int) -> PlainHuman:
+        return PlainHuman(self, seat)
+
+    def bot(self, bot: Bot) -> PlainBot:
+        return PlainBot(self, bot)
+
+    # ---------------------------------------------------------------- running
+
+    def play(self, game: Game, seats: Mapping[str, Seat],
+             listeners: tuple[MatchListener, ...] = ()) -> int:
+        """Play ``game`` to its end; returns the exit status (0, or 3 when input ended).
+
+        ``listeners`` (a recorder) hear of every move before the shell shows it.
+        """
+        self.start(game)
+        if game.result is not None:
+            return EXIT_OK
+        try:
+            play_match(game, seats, (*listeners, self))
+        except MatchAbandoned as abandoned:
+            game.abandon(abandoned.cause)
+            if abandoned.cause == "eof":
+                self.say(render.INPUT_ENDED)
+                return EXIT_INPUT_ENDED
+        return EXIT_OK
+
+    def replay(self, replay: Replay) -> int:
+        """Show a checked record move by move, pausing ``delay`` seconds before each move."""
+        game = replay.start()
+        self.start(game)
+        for step in replay.moves:
+            if self.delay > 0:
+                self.sleep(self.delay)
+            event = replay.apply(game, step)
+            self.on_action(game, SEATS[step.move.seat], step.move, event)
+        replay.finish(game)
+        result = game.result
+        if result is not None and result.reason == "quit":
+            cause = result.details.get("cause", "quit")
+            self.say(f"The recorded game was not finished ({cause}).")
+        return EXIT_OK
+
+
+class PlainHuman:
+    """A person at the keyboard: prompt ``NAME > ``, one line per attempt."""
+
+    def __init__(self, shell: PlainCaravan, seat: int) -> None:
+        self.shell = shell
+        self.seat = seat
+        self.name = shell.names[seat]
+
+    def choose(self, observation: Observation) -> Move:
+        console = self.shell.console
+        rules = SeatRules(*observation.rules)
+        while True:
+            try:
+                line = console.ask(f"{self.name} > ")
+            except EndOfInput:
+                raise MatchAbandoned(SEATS[self.seat], "eof") from None
+            if not line.strip():
+                continue
+            console.say(render.entered(self.name, line))
+            if line.strip().lower() in QUIT_WORDS:
+                raise MatchAbandoned(SEATS[self.seat], "quit")
+            try:
+                move = parse_move(line, rules, self.seat)
+            except MoveSyntaxError as error:
+                console.say(error.message)
+                continue
+            if move is not None:
+                return move
+
+    def rejected(self, error: IllegalAction) -> None:
+        """The shell has already printed the error; the prompt simply repeats."""
+
+
+class PlainBot:
+    """A bot seat: announces itself and waits ``delay`` seconds before each move."""
+
+    def __init__(self, shell: PlainCaravan, bot: Bot) -> None:
+        self.shell = shell
+        self.bot = bot
+        self.name = shell.names[bot.seat]
+
+    def choose(self, observation: Observation) -> Move:
+        self.shell.say(render.thinking(self.name))
+        if self.shell.delay > 0:
+            self.shell.sleep(self.shell.delay)
+        return self.bot.choose(observation)
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.bot.rejected(error)

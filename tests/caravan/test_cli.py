@@ -1,0 +1,276 @@
+"""The ``caravan`` command (§8) and its plain line mode (§9.2), run as a real program."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardtable import __version__
+from cardtable.games.caravan.cards import code
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.state import Game
+
+CARAVAN = Path(sys.executable).parent / "caravan"
+CARDTABLE = Path(sys.executable).parent / "cardtable"
+
+
+def run(*args: str, stdin: str = "", program: Path = CARAVAN) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(program), *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def fail_line(*args: str) -> str:
+    """The one stderr line of a startup failure (status 1, nothing on stdout)."""
+    done = run(*args)
+    assert done.returncode == 1, done
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.endswith("\n") and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr.rstrip("\n")
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
+    done = run("--bvb", "--seed", "2", "--record", str(path))
+    assert done.returncode == 0
+    return path
+
+
+STARTUP_ERRORS = [
+    (["--rules", "xx"], "Unknown rules preset 'xx' (allowed: power, nv, foxon, karavane)."),
+    (["--rule", "nonsense"], "Invalid rule override 'nonsense' (expected FIELD=VALUE)."),
+    (["--rule", "xyz.max_faces=3"],
+     "Unknown seat prefix 'xyz' in 'xyz.max_faces=3' (allowed: abc, def)."),
+    (["--rule", "def.opening_mode=none"],
+     "Rule field 'opening_mode' must be the same for both seats."),
+    (["--rules-file", "/nonexistent/rules.toml"],
+     "Cannot read rules file '/nonexistent/rules.toml': No such file or directory."),
+    (["--pvp", "--bvb"], "Game cannot be both Player vs Player and Bot vs Bot."),
+    (["-f", "3"], "First player must be either 1 or 2."),
+    (["--first", "abc"], "First player must be either 1 or 2."),
+    (["-c", "20"], "Caravan decks must have between 30 and 162 cards (inclusive)."),
+    (["-c", "many"], "Caravan decks must have between 30 and 162 cards (inclusive)."),
+    (["--rules", "nv", "-c", "300"],
+     "Caravan decks must have between 30 and 216 cards (inclusive)."),
+    (["-s", "4"], "Number of caravan deck samples must be between 1 and 3 (inclusive)."),
+    (["-s", "x"], "Number of caravan deck samples must be between 1 and 3 (inclusive)."),
+    (["--rule", "def.deck_size=20"],
+     "DEF: Caravan decks must have between 30 and 162 cards (inclusive)."),
+    (["-d", "-1"], "Bot delay cannot be a negative number."),
+    (["-b", "Clever"], "Unknown bot name 'clever'."),
+    (["--bvb", "--bot-def", "NOPE"], "Unknown bot name 'nope'."),
+    (["--deck", "/nonexistent/deck.txt"],
+     "Cannot read deck file '/nonexistent/deck.txt': No such file or directory."),
+    (["-c", "60", "-s", "1"], "There are insufficient cards to sample for the caravan deck."),
+    (["--record", "/nonexistent/dir/game.jsonl"],
+     "Cannot open record file '/nonexistent/dir/game.jsonl': No such file or directory."),
+    (["--replay", "/nonexistent/game.jsonl"],
+     "Cannot open record file '/nonexistent/game.jsonl': No such file or directory."),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), STARTUP_ERRORS)
+def test_startup_error(args: list[str], message: str) -> None:
+    assert fail_line(*args) == message
+
+
+# Each case has two faults; the one checked earlier (§8 order) is reported.
+ORDER = [
+    (["--bogus", "--rules", "xx"], "caravan: unrecognized arguments: --bogus"),
+    (["--rules", "xx", "--pvp", "--bvb"], "Unknown rules preset 'xx'"),
+    (["--pvp", "--bvb", "-f", "3"], "Game cannot be both"),
+    (["-f", "3", "-c", "20"], "First player must be"),
+    (["-c", "20", "-s", "9"], "Caravan decks must have"),
+    (["-s", "9", "-d", "-1"], "Number of caravan deck samples"),
+    (["-d", "-1", "-b", "nope"], "Bot delay cannot"),
+    (["-b", "nope", "--deck", "/nonexistent"], "Unknown bot name"),
+    (["--deck-abc", "/nonexistent", "-c", "60", "-s", "1"], "Cannot read deck file"),
+    (["-c", "60", "-s", "1", "--record", "/nonexistent/x"], "There are insufficient cards"),
+]
+
+
+@pytest.mark.parametrize(("args", "start"), ORDER)
+def test_startup_validation_order(args: list[str], start: str) -> None:
+    assert fail_line(*args).startswith(start)
+
+
+@pytest.mark.parametrize("args", [["--first"], ["--seed", "-3"], ["--seed", "x"],
+                                  ["-d", "soon"], ["--rule"], ["extra"]])
+def test_argument_syntax_errors_are_one_line_status_1(args: list[str]) -> None:
+    assert fail_line(*args).startswith("caravan: ")
+
+
+def test_replay_and_record_cannot_be_combined(record_file: Path, tmp_path: Path) -> None:
+    assert fail_line("--replay", str(record_file), "--record", str(tmp_path / "x")) == (
+        "Options --replay and --record cannot be combined."
+    )
+
+
+def test_replay_mismatch_is_status_1(record_file: Path, tmp_path: Path) -> None:
+    lines = record_file.read_text().splitlines()
+    move = json.loads(lines[3])
+    move["card"] = "KH@3"
+    lines[3] = json.dumps(move)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines) + "\n")
+    assert fail_line("--replay", str(broken)) == f"Replay '{broken}', line 4: card mismatch."
+
+
+def test_version() -> None:
+    for program in (CARAVAN, CARDTABLE):
+        args = ("--version",) if program == CARAVAN else ("caravan", "--version")
+        done = run(*args, program=program)
+        assert (done.returncode, done.stdout, done.stderr) == (0, __version__ + "\n", "")
+    assert run("-v").stdout == __version__ + "\n"
+
+
+def test_help_describes_every_option() -> None:
+    done = run("--help")
+    assert done.returncode == 0 and done.stderr == ""
+    text = " ".join(done.stdout.split())
+    for option in ("--pvp", "--bvb", "--bot", "--bot-abc", "--bot-def", "--delay", "--first",
+                   "--cards", "--samples", "--imbalanced", "--rules", "--rule", "--rules-file",
+                   "--deck", "--deck-abc", "--deck-def", "--seed", "--record", "--replay",
+                   "--plain", "--version"):
+        assert option in text
+    assert "chosen at random" in text and "round robin" in text
+    assert "line mode (currently the only interface)" in text
+    assert "3 input ended" in text
+
+
+# ---------------------------------------------------------------- playing
+
+
+def opening_hand(seed: int, preset: str = "power") -> list[str]:
+    return [code(card) for card in Game.new(SeatRules.preset(preset), seed).hands[0]]
+
+
+def test_piped_moves_are_played_and_shown() -> None:
+    hand = opening_hand(3)
+    done = run("--plain", "--seed", "3", stdin="P1A\n")
+    out = done.stdout.splitlines()
+    assert out[0] == "Welcome to Caravan"
+    assert out[1] == "YOU to move first."
+    assert out[2].startswith("DEF BOT (54): ") and out[2].endswith(" ".join(["###"] * 8))
+    assert out[3:9] == ["D: -", "E: -", "F: -", "A: -", "B: -", "C: -"]
+    positions = " ".join(f"{n}:{card}" for n, card in enumerate(hand, 1))
+    assert out[9] == f"ABC YOU (54): {positions}"
+    assert out[10] == "YOU > YOU entered: P1A"
+    assert out[11] == f"YOU played {hand[0]} on Caravan A."
+    assert f"A ({int(hand[0][:-1])}, ANY, {hand[0][-1]}): 1:{hand[0]}" in out
+    assert "BOT to move next." in out and "BOT is thinking..." in out
+    assert out[-2:] == ["YOU > ", "Input ended before the game was over."]
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr
+
+
+def test_the_bot_hand_is_never_shown() -> None:
+    done = run("--seed", "3", stdin="P1A\nP2B\nP3C\n")
+    bot_lines = [line for line in done.stdout.splitlines() if line.startswith("DEF BOT")]
+    assert bot_lines and all(set(line.split(": ", 1)[1].split()) == {"###"}
+                             for line in bot_lines)
+
+
+def test_pvp_shows_only_the_hand_of_the_seat_to_move() -> None:
+    done = run("--pvp", "--seed", "3", stdin="P1A\n")
+    out = done.stdout.splitlines()
+    assert out[2].startswith("DEF PL2 (54): ###")
+    assert out[9].startswith("ABC PL1 (54): 1:")
+    after = out[out.index("PL2 to move next.") - 8: out.index("PL2 to move next.")]
+    assert after[0].startswith("DEF PL2 (54): 1:")
+    assert after[-1].startswith("ABC PL1 (53): ###")
+
+
+def test_errors_are_shown_and_the_same_player_is_asked_again() -> None:
+    done = run("--seed", "3", stdin="q1\nP9A\nP1D\nD1\n\n\nP1A\n")
+    out = done.stdout.splitlines()
+    start = out.index("YOU > YOU entered: q1")
+    assert out[start:start + 9] == [
+        "YOU > YOU entered: q1",
+        "Invalid option 'q', must be one of: (P)lay, (D)iscard, (C)lear.",
+        "YOU > YOU entered: P9A",
+        "Invalid hand position '9'.",
+        "YOU > YOU entered: P1D",
+        "A numeral card can only be played on a player's own caravan.",
+        "YOU > YOU entered: D1",
+        "A player cannot discard a card during the Start round.",
+        "YOU > YOU > YOU > YOU entered: P1A",  # empty lines re-prompt silently
+    ]
+    assert done.returncode == 3
+
+
+@pytest.mark.parametrize("word", ["quit", "EXIT", "  quit  "])
+def test_quit_ends_with_status_0_and_is_recorded(word: str, tmp_path: Path) -> None:
+    path = tmp_path / "quit.jsonl"
+    done = run("--seed", "3", "--record", str(path), stdin=f"P1A\n{word}\nP2B\n")
+    assert done.returncode == 0
+    assert "Input ended" not in done.stdout
+    assert done.stdout.count("YOU played") == 1
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last == {"type": "result", "winner": None, "reason": "quit",
+                    "lanes": [None, None, None], "plies": 2, "cause": "quit"}
+
+
+def test_end_of_input_is_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "eof.jsonl"
+    done = run("--seed", "3", "--record", str(path), stdin="")
+    assert done.returncode == 3
+    assert done.stdout.endswith("YOU > \nInput ended before the game was over.\n")
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert (last["reason"], last["cause"], last["winner"]) == ("quit", "eof", None)
+
+
+def test_bot_game_ends_with_final_board_and_winner() -> None:
+    done = run("--bvb", "--seed", "2")
+    out = done.stdout.splitlines()
+    assert done.returncode == 0 and done.stderr == ""
+    assert out[-1] in ("WINNER: BOT1", "WINNER: BOT2", "DRAW")
+    final = out[-9:-1]
+    assert final[0].startswith("DEF BOT2 (") and final[-1].startswith("ABC BOT1 (")
+    # After the end, hand positions are no longer shown.
+    assert ":" not in final[0].split(": ", 1)[1]
+    assert ":" not in final[-1].split(": ", 1)[1]
+    assert "to move next" not in out[-11]
+
+
+def test_replay_shows_the_recorded_game(record_file: Path) -> None:
+    live = run("--bvb", "--seed", "2").stdout
+    replayed = run("--replay", str(record_file), "--delay", "0")
+    assert replayed.returncode == 0
+    expected = "".join(line + "\n" for line in live.splitlines() if "thinking" not in line)
+    assert replayed.stdout == expected
+
+
+def test_record_write_error_is_reported() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    line = fail_line("--bvb", "--seed", "2", "--record", "/dev/full")
+    assert line == "Cannot write record file '/dev/full': No space left on device."
+
+
+def test_interrupt_is_clean_and_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "int.jsonl"
+    with subprocess.Popen([str(CARAVAN), "--seed", "3", "--record", str(path)],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (
+            path.exists() and path.read_text().count("\n") >= 3
+        ):
+            time.sleep(0.05)
+        time.sleep(0.2)
+        os.kill(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 130
+    assert err == "Game interrupted.\n"
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert (last["reason"], last["cause"]) == ("quit", "interrupt")
+    assert out.startswith("Welcome to Caravan")

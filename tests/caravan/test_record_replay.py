@@ -1,0 +1,418 @@
+"""Game records (§7.3): what they hold, that replay reproduces every state, and the exact
+errors of records that do not replay."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cardtable import __version__
+from cardtable.engine.errors import RecordError
+from cardtable.engine.match import play_match
+from cardtable.engine.record import RecordWriter
+from cardtable.games.caravan.bots import make_bot
+from cardtable.games.caravan.cards import identity
+from cardtable.games.caravan.deck import read_deck_file
+from cardtable.games.caravan.record import GameRecorder, load_replay
+from cardtable.games.caravan.rules import FOXON, PRESETS, SeatRules
+from cardtable.games.caravan.rules_assembly import rules_to_json
+from cardtable.games.caravan.state import Game
+
+Snapshot = tuple[object, ...]
+
+
+def snapshot(game: Game) -> Snapshot:
+    """Everything that makes up a game state (decks in order included)."""
+    return (
+        tuple(game.caravans), tuple(game.held), tuple(map(tuple, game.hands)),
+        tuple(map(tuple, game.decks)), tuple(map(tuple, game.piles)), tuple(game.placed),
+        tuple(game.moves_made), game.turn, game.plies, game.result, game.history,
+    )
+
+
+def record_game(
+    path: Path,
+    rules: SeatRules,
+    seed: int,
+    bots: tuple[str, str],
+    decks: list[list[int] | None] | None = None,
+    max_plies: int | None = None,
+) -> tuple[Game, list[Snapshot]]:
+    """Play a bot game, recording it to ``path``; returns the game and, when stopped after
+    ``max_plies``, its state after each move (full games go through the match loop)."""
+    game = Game.new(rules, seed, 0, decks)
+    sources = tuple("random" if decks is None or decks[s] is None else "file" for s in (0, 1))
+    players = {"ABC": f"bot:{bots[0]}", "DEF": f"bot:{bots[1]}"}
+    states = [snapshot(game)]
+    with RecordWriter(path) as writer:
+        recorder = GameRecorder(writer, str(path), players, (sources[0], sources[1]))
+        recorder.start(game)
+        seats = [make_bot(bots[0], 0, seed), make_bot(bots[1], 1, seed)]
+        if max_plies is None:
+            play_match(game, {"ABC": seats[0], "DEF": seats[1]}, (recorder,))
+            return game, []
+        while game.result is None and game.plies < max_plies:
+            event = game.play(seats[game.turn].choose(game.observation(game.turn)))
+            recorder.on_action(game, "ABC", None, event)
+            states.append(snapshot(game))
+    return game, states
+
+
+def _replayed_states(path: Path) -> list[Snapshot]:
+    replay = load_replay(path)
+    game = replay.start()
+    states = [snapshot(game)]
+    for step in replay.moves:
+        replay.apply(game, step)
+        states.append(snapshot(game))
+    replay.finish(game)
+    return states
+
+
+def states_of_play(rules: SeatRules, seed: int, bots: tuple[str, str],
+                   decks: list[list[int] | None] | None = None) -> list[Snapshot]:
+    """The states of the same game played again without a record, move by move."""
+    game = Game.new(rules, seed, 0, decks)
+    seats = [make_bot(bots[0], 0, seed), make_bot(bots[1], 1, seed)]
+    states = [snapshot(game)]
+    while game.result is None:
+        game.play(seats[game.turn].choose(game.observation(game.turn)))
+        states.append(snapshot(game))
+    return states
+
+
+def lines_of(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+# ------------------------------------------------------------------- writing
+
+
+def test_record_holds_header_decks_moves_and_result(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    game, _ = record_game(path, SeatRules.preset("power"), 11, ("normal", "random"))
+    lines = lines_of(path)
+    header = lines[0]
+    assert header == {
+        "type": "header", "game": "caravan", "format": 1, "version": __version__, "seed": 11,
+        "first": "ABC",
+        "rules": {"ABC": rules_to_json(PRESETS["power"]), "DEF": rules_to_json(PRESETS["power"])},
+        "players": {"ABC": "bot:normal", "DEF": "bot:random"},
+    }
+    assert [line["type"] for line in lines[1:3]] == ["deck", "deck"]
+    for seat, line in zip(("ABC", "DEF"), lines[1:3], strict=True):
+        index = ("ABC", "DEF").index(seat)
+        assert line == {"type": "deck", "seat": seat, "source": "random",
+                        "cards": [identity(card) for card in game.initial_decks[index]]}
+    moves = [line for line in lines if line["type"] == "move"]
+    assert [line["ply"] for line in moves] == list(range(1, len(moves) + 1))
+    assert all(set(line) == {"type", "ply", "move", "card", "target"} for line in moves)
+    assert lines[-1]["type"] == "result"
+    assert game.result is not None
+    assert lines[-1] == {"type": "result", "winner": game.result.winners[0],
+                         "reason": game.result.reason, "lanes": game.result.details["lanes"],
+                         "plies": game.plies}
+
+
+def test_face_moves_record_card_and_target(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    record_game(path, SeatRules.preset("power"), 3, ("normal", "normal"))
+    faces = [line for line in lines_of(path)
+             if line["type"] == "move" and line["target"] is not None]
+    assert faces, "the normal bots play faces in this game"
+    for line in faces:
+        assert isinstance(line["card"], str) and line["card"][0] in "JQK"
+        assert isinstance(line["move"], str) and line["move"][-1].isdigit()
+
+
+# -------------------------------------------------------- replay reproduces
+
+
+@pytest.mark.parametrize("preset", ["power", "nv", "karavane"])
+@pytest.mark.parametrize("bots", [("normal", "random"), ("random", "friendly")])
+def test_replay_reproduces_every_state(tmp_path: Path, preset: str,
+                                       bots: tuple[str, str]) -> None:
+    rules = SeatRules.preset(preset)
+    for seed in range(12):
+        path = tmp_path / f"{preset}-{seed}.jsonl"
+        record_game(path, rules, seed, bots)
+        assert _replayed_states(path) == states_of_play(rules, seed, bots)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 9])
+def test_replay_reproduces_foxon_games(tmp_path: Path, seed: int) -> None:
+    rules = SeatRules.preset("foxon")
+    path = tmp_path / "foxon.jsonl"
+    record_game(path, rules, seed, ("random", "normal"))
+    assert _replayed_states(path) == states_of_play(rules, seed, ("random", "normal"))
+
+
+def test_replay_reproduces_foxon_reshuffles(tmp_path: Path) -> None:
+    # Seed 4 with two normal bots keeps discarding: the piles become decks again and again.
+    path = tmp_path / "foxon.jsonl"
+    _, states = record_game(path, SeatRules.preset("foxon"), 4, ("normal", "normal"),
+                            max_plies=400)
+    assert sum(line["type"] == "shuffle" for line in lines_of(path)) >= 5
+    assert _replayed_states(path) == states
+
+
+def test_replay_reproduces_mulligans(tmp_path: Path) -> None:
+    for preset in ("nv", "foxon"):
+        rules = SeatRules.preset(preset)
+        path = tmp_path / f"{preset}.jsonl"
+        # Two normal bots may discard forever under foxon: stop after 300 plies.
+        _, states = record_game(path, rules, 216, ("normal", "normal"), max_plies=300)
+        mulligans = [line for line in lines_of(path) if line["type"] == "mulligan"]
+        assert len(mulligans) == len(Game.new(rules, 216).mulligans) >= 1
+        seat, hand, deck = Game.new(rules, 216).mulligans[0]
+        assert mulligans[0] == {"type": "mulligan", "seat": ("ABC", "DEF")[seat],
+                                "hand": [identity(c) for c in hand],
+                                "deck": [identity(c) for c in deck]}
+        assert _replayed_states(path) == states
+
+
+def test_replay_of_custom_decks_keeps_jack_as_joker(tmp_path: Path) -> None:
+    deck_file = tmp_path / "nojokers.txt"
+    deck_file.write_text("\n".join(f"{rank}{suit}" for suit in "SHDC"
+                                   for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K")))
+    rules = SeatRules.both(replace(FOXON, deck_exhaustion="shrink"))
+    cards = read_deck_file(str(deck_file), rules.abc, 0)
+    decks: list[list[int] | None] = [cards, None]
+    for seed in range(4):
+        path = tmp_path / f"file-{seed}.jsonl"
+        game, _ = record_game(path, rules, seed, ("random", "normal"), decks)
+        assert game.jack_as_joker == (True, False)
+        assert [line.get("source") for line in lines_of(path)[1:3]] == ["file", "random"]
+        assert load_replay(path).start().jack_as_joker == (True, False)
+        assert _replayed_states(path) == states_of_play(rules, seed, ("random", "normal"), decks)
+
+
+# ------------------------------------------------------- corrupted records
+
+
+@pytest.fixture
+def recorded(tmp_path: Path) -> Path:
+    path = tmp_path / "game.jsonl"
+    record_game(path, SeatRules.preset("power"), 3, ("normal", "normal"))
+    return path
+
+
+def rewrite(path: Path, change: dict[int, str | None]) -> None:
+    """Replace (or with None, delete) lines by 1-based number."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = [change.get(number, line) for number, line in enumerate(lines, 1)]
+    path.write_text("".join(line + "\n" for line in out if line is not None), encoding="utf-8")
+
+
+def replay_message(path: Path) -> str:
+    with pytest.raises(RecordError) as caught:
+        load_replay(path)
+    return caught.value.message
+
+
+def edit(path: Path, number: int, **fields: object) -> None:
+    line = lines_of(path)[number - 1]
+    line.update(fields)
+    rewrite(path, {number: json.dumps(line)})
+
+
+def first_line(path: Path, kind: str, start: int = 1) -> int:
+    for number, line in enumerate(lines_of(path), 1):
+        if number >= start and line["type"] == kind:
+            return number
+    raise AssertionError(kind)
+
+
+def test_unreadable_record(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.jsonl"
+    assert replay_message(missing) == (
+        f"Cannot open record file '{missing}': No such file or directory."
+    )
+
+
+def test_malformed_json_line(recorded: Path) -> None:
+    rewrite(recorded, {5: "{not json"})
+    assert replay_message(recorded) == f"Replay '{recorded}', line 5: malformed line."
+
+
+def test_unknown_line_type(recorded: Path) -> None:
+    rewrite(recorded, {6: '{"type":"comment"}'})
+    assert replay_message(recorded) == f"Replay '{recorded}', line 6: malformed line."
+
+
+def test_bad_header(recorded: Path) -> None:
+    edit(recorded, 1, game="obsession")
+    assert replay_message(recorded) == f"Replay '{recorded}', line 1: malformed line."
+
+
+def test_bad_rules_in_header(recorded: Path) -> None:
+    header = lines_of(recorded)[0]
+    rules = header["rules"]
+    assert isinstance(rules, dict)
+    rules["DEF"]["sold_min"] = 30
+    edit(recorded, 1, rules=rules)
+    assert replay_message(recorded) == f"Replay '{recorded}', line 1: malformed line."
+
+
+def test_empty_record(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("")
+    assert replay_message(path) == f"Replay '{path}', line 1: malformed line."
+
+
+def test_illegal_move_gives_the_game_error(recorded: Path) -> None:
+    number = first_line(recorded, "move")
+    edit(recorded, number, move="ABC:P1D")
+    assert replay_message(recorded) == (
+        f"Replay '{recorded}', line {number}: "
+        "A numeral card can only be played on a player's own caravan."
+    )
+
+
+def test_move_by_the_wrong_seat(recorded: Path) -> None:
+    number = first_line(recorded, "move")
+    edit(recorded, number, move="DEF:P1D")
+    assert replay_message(recorded) == (
+        f"Replay '{recorded}', line {number}: It is not DEF's turn."
+    )
+
+
+def test_unparsable_move(recorded: Path) -> None:
+    number = first_line(recorded, "move")
+    edit(recorded, number, move="ABC:Q1")
+    assert replay_message(recorded) == (
+        f"Replay '{recorded}', line {number}: "
+        "Invalid option 'Q', must be one of: (P)lay, (D)iscard, (C)lear."
+    )
+
+
+def test_wrong_card_identity(recorded: Path) -> None:
+    number = first_line(recorded, "move")
+    edit(recorded, number, card="KH@3")
+    assert replay_message(recorded) == f"Replay '{recorded}', line {number}: card mismatch."
+
+
+def test_wrong_target_identity(recorded: Path) -> None:
+    number = next(n for n, line in enumerate(lines_of(recorded), 1)
+                  if line["type"] == "move" and line["target"] is not None)
+    edit(recorded, number, target=None)
+    assert replay_message(recorded) == f"Replay '{recorded}', line {number}: card mismatch."
+
+
+def test_reordered_deck_is_a_card_mismatch(recorded: Path) -> None:
+    deck = lines_of(recorded)[1]
+    cards = deck["cards"]
+    assert isinstance(cards, list)
+    cards[0], cards[-1] = cards[-1], cards[0]
+    edit(recorded, 2, cards=cards)
+    # ABC's first move plays hand card 1, which is now a different card.
+    assert replay_message(recorded) == (
+        f"Replay '{recorded}', line {first_line(recorded, 'move')}: card mismatch."
+    )
+
+
+def test_bad_identity_in_deck(recorded: Path) -> None:
+    deck = lines_of(recorded)[2]
+    cards = deck["cards"]
+    assert isinstance(cards, list)
+    cards[0] = "XX@1"
+    edit(recorded, 3, cards=cards)
+    assert replay_message(recorded) == f"Replay '{recorded}', line 3: malformed line."
+
+
+def test_wrong_ply_number(recorded: Path) -> None:
+    number = first_line(recorded, "move")
+    edit(recorded, number, ply=7)
+    assert replay_message(recorded) == f"Replay '{recorded}', line {number}: malformed line."
+
+
+def test_changed_result(recorded: Path) -> None:
+    number = len(lines_of(recorded))
+    result = lines_of(recorded)[-1]
+    edit(recorded, number, winner="ABC" if result["winner"] == "DEF" else "DEF")
+    assert replay_message(recorded) == f"Replay '{recorded}', line {number}: malformed line."
+
+
+def test_line_after_the_result(recorded: Path) -> None:
+    count = len(lines_of(recorded))
+    with recorded.open("a") as stream:
+        stream.write('{"type":"move","ply":1,"move":"ABC:D1","card":null,"target":null}\n')
+    assert replay_message(recorded) == f"Replay '{recorded}', line {count + 1}: malformed line."
+
+
+def test_move_after_a_finished_game(recorded: Path) -> None:
+    lines = lines_of(recorded)
+    plies = sum(line["type"] == "move" for line in lines)
+    extra = json.dumps({"type": "move", "ply": plies + 1, "move": "ABC:D1", "card": None,
+                        "target": None})
+    rewrite(recorded, {len(lines): extra})
+    assert replay_message(recorded) == (
+        f"Replay '{recorded}', line {len(lines)}: The game has already been won."
+    )
+
+
+def test_abandoned_record_replays(tmp_path: Path) -> None:
+    path = tmp_path / "quit.jsonl"
+    record_game(path, SeatRules.preset("power"), 5, ("normal", "normal"), max_plies=10)
+    with path.open("a") as stream:
+        stream.write(json.dumps({"type": "result", "winner": None, "reason": "quit",
+                                 "lanes": [None, None, None], "plies": 10,
+                                 "cause": "quit"}) + "\n")
+    replay = load_replay(path)
+    assert len(replay.moves) == 10
+    game = replay.start()
+    for step in replay.moves:
+        replay.apply(game, step)
+    replay.finish(game)
+    assert game.result is not None and game.result.reason == "quit"
+
+
+def test_quit_after_the_end_is_malformed(recorded: Path) -> None:
+    count = len(lines_of(recorded))
+    edit(recorded, count, winner=None, reason="quit", cause="quit")
+    assert replay_message(recorded) == f"Replay '{recorded}', line {count}: malformed line."
+
+
+def _shuffled_record(tmp_path: Path) -> Path:
+    path = tmp_path / "foxon.jsonl"
+    record_game(path, SeatRules.preset("foxon"), 4, ("normal", "normal"), max_plies=150)
+    return path
+
+
+def test_missing_shuffle_line(tmp_path: Path) -> None:
+    path = _shuffled_record(tmp_path)
+    number = first_line(path, "shuffle")
+    rewrite(path, {number: None})
+    assert replay_message(path) == f"Replay '{path}', line {number - 1}: card mismatch."
+
+
+def test_shuffle_with_other_cards(tmp_path: Path) -> None:
+    path = _shuffled_record(tmp_path)
+    number = first_line(path, "shuffle")
+    deck = lines_of(path)[number - 1]["deck"]
+    assert isinstance(deck, list)
+    edit(path, number, deck=deck[:-1])
+    assert replay_message(path) == f"Replay '{path}', line {number}: card mismatch."
+
+
+def test_extra_shuffle_line(tmp_path: Path) -> None:
+    path = _shuffled_record(tmp_path)
+    number = first_line(path, "move", 5)
+    lines = path.read_text().splitlines()
+    lines.insert(number, json.dumps({"type": "shuffle", "seat": "ABC", "deck": ["7S@1"]}))
+    path.write_text("\n".join(lines) + "\n")
+    assert replay_message(path) == f"Replay '{path}', line {number + 1}: card mismatch."
+
+
+def test_mulligan_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "nv.jsonl"
+    record_game(path, SeatRules.preset("nv"), 216, ("normal", "normal"), max_plies=4)
+    number = first_line(path, "mulligan")
+    line = lines_of(path)[number - 1]
+    hand = line["hand"]
+    assert isinstance(hand, list)
+    edit(path, number, hand=hand[::-1])
+    assert replay_message(path) == f"Replay '{path}', line {number}: card mismatch."
