@@ -170,7 +170,7 @@ def test_help_screen() -> None:
             check_snapshot("caravan_help_80x24", screen_text(app))
             await pilot.press("escape")
             await pilot.pause()
-            assert not isinstance(app.screen, HelpScreen)
+            assert not isinstance(app.screen, (HelpScreen, ConfirmQuit))
             await pilot.press("f1")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)

@@ -279,8 +279,9 @@ class CaravanApp(App[int]):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
-        self.screen.set_class(is_too_small(width, height), "small")
-        self.screen.set_class(width >= WIDE_WIDTH, "wide")
+        base = self.screen_stack[0]
+        base.set_class(is_too_small(width, height), "small")
+        base.set_class(width >= WIDE_WIDTH, "wide")
         self.query_one(TooSmall).show_size(width, height)
 
     # ------------------------------------------------------------------ views
@@ -514,7 +515,17 @@ class CaravanApp(App[int]):
         self.push_screen(HelpScreen("Caravan help", lines))
 
     def action_quit_request(self) -> None:
-        if self.game.result is not None or self.screen.has_class("small"):
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        if isinstance(screen, ConfirmQuit):
+            screen.dismiss(False)
+            return
+        if isinstance(screen, FatalScreen):
+            self.exit(1)
+            return
+        if self.game.result is not None or self.screen_stack[0].has_class("small"):
             self._quit()
             return
 
