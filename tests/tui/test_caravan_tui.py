@@ -209,3 +209,72 @@ def test_wide_terminal_and_bots_only() -> None:
             check_snapshot("caravan_bvb_end_140x40", text)
 
     asyncio.run(scenario())
+
+
+def test_no_color_keeps_text_markers(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def scenario() -> None:
+        app = make_app(seed=3, players=("bot:normal", "bot:normal"))
+        assert not app.theme_.colour
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await settle(app, pilot)
+                if app.game.result is not None:
+                    break
+            text = screen_text(app)
+            assert "WINNER: BOT" in text
+            assert "WINS" in text  # the lane marker needs no colour
+
+    asyncio.run(scenario())
+
+
+def test_bot_thinks_without_freezing_the_screen() -> None:
+    async def scenario() -> None:
+        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 0.5, None, None, True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "BOT is thinking..." in screen_text(app)
+            assert app.query_one("#command").disabled
+            await pilot.press("question_mark")  # the screen still answers keys
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert app.is_human_turn() and app.game.plies == 1
+
+    asyncio.run(scenario())
+
+
+def test_two_humans_see_only_the_hand_of_the_seat_to_move() -> None:
+    async def scenario() -> None:
+        app = make_app(players=("human", "human"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert app.visible_hand(0) is not None and app.visible_hand(1) is None
+            await type_command(pilot, "P1A")
+            await settle(app, pilot)
+            if app.game.plies == 1:
+                assert app.visible_hand(0) is None and app.visible_hand(1) is not None
+                assert "PL2 >" in screen_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_a_failing_bot_ends_on_the_error_screen() -> None:
+    class Broken:
+        def choose(self, observation: object) -> object:
+            raise RuntimeError("the bot fell over")
+
+    async def scenario() -> None:
+        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 0.0, None, None, True)
+        app.bots[0] = Broken()  # type: ignore[assignment]
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            assert "the bot fell over" in text and "Press Esc to exit." in text
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.return_value == 1
+
+    asyncio.run(scenario())
