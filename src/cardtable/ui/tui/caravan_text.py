@@ -185,13 +185,14 @@ def is_joker(card: int) -> bool:
 
 HELP_COMMANDS = [
     "Commands (the same notation as the line mode):",
-    "  P<h><X>     play the numeral at hand position h onto caravan X   P2B",
-    "  P<h><X><s>  play the face card at h onto slot s of caravan X      P4F3",
-    "  D<h>        discard hand position h                               D3",
-    "  C<X>        clear your caravan X                                  CA",
-    "  C<X><h>     destroy X and restart it with hand card h (foxon)     CB4",
+    "  P2B    P<h><X>     numeral at hand position h onto caravan X",
+    "  P4F3   P<h><X><s>  face card at h onto slot s of caravan X",
+    "  D3     D<h>        discard hand position h",
+    "  CA     C<X>        clear your caravan X",
+    "  CB4    C<X><h>     destroy X, restart it with hand card h (foxon)",
     "",
-    "Mouse: click a hand card, then a caravan (or one of its slots).",
-    "Keys: Enter submits, Esc quits (asks first during a game), ? or F1 this help.",
-    "Markers: WINS = takes its lane now, SOLD = in the sold range, BUST = over it.",
+    "Mouse: click a hand card, then a caravan or one of its slots.",
+    "Keys: Enter submits, Esc quits (asks first), ? or F1 this help,",
+    "  arrows / PgUp / PgDn scroll this page.",
+    "Markers: WINS takes its lane now, SOLD in the sold range, BUST over it.",
 ]

@@ -86,6 +86,9 @@ class HelpScreen(ModalScreen[None]):
             scroll.border_subtitle = " Esc / ? / F1: close "
             yield Static("\n".join(self.lines), markup=False)
 
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()  # arrows and page keys scroll the text
+
     def action_close(self) -> None:
         self.dismiss(None)
 

@@ -51,18 +51,20 @@ HUMAN = "human"
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
 HELP_LINES = [
-    "Goal: get rid of your hand, then your visible cards, then your hidden cards.",
-    "The last player left holding cards loses.",
+    "Goal: play out your hand, then your visible cards, then your",
+    "  hidden cards. The last player left holding cards loses.",
     "",
-    "Selecting: type card numbers (1 3, or 4,5) or click cards; Enter plays them.",
+    "Select: type card numbers (1 3 or 4,5) or click cards; Enter plays.",
     "  Several cards go down together only when they share one face.",
     "  At the deal choose exactly 3 cards to lie face up (VISIBLE).",
     "  With hand and visible cards gone, pick 1 hidden card blind.",
-    "  If nothing you hold may be played the pile is picked up for you.",
-    "Specials: 2 resets, 3 only 3 or R on it, 7 keeps it low (4 5 6 7 2 3 10 R),",
-    "  8 plays again, 10 kills the pile and plays again, R reverses and is transparent.",
-    "  A run of RUN-KILL equal faces on top kills the pile too.",
-    "Keys: Enter plays, Backspace edits, Esc quits (asks first), ? or F1 this help.",
+    "  If nothing you hold may be played, the pile is picked up.",
+    "Specials: 2 takes anything after it, on a 3 only 3 or R,",
+    "  on a 7 only 4 5 6 7 2 3 10 R, 8 plays again,",
+    "  10 kills the pile and plays again, R reverses (see-through).",
+    "  A run of run-kill equal faces on top kills the pile too.",
+    "Keys: Enter plays, Backspace edits, Esc quits (asks first),",
+    "  ? or F1 this help, arrows / PgUp / PgDn scroll it.",
 ]
 
 
@@ -526,8 +528,8 @@ class ObsessionApp(App[int]):
         lines = [
             *HELP_LINES,
             "",
-            f"Rules in play: {rules.players} players, {rules.decks} deck(s), "
-            f"run-kill {rules.run_kill}, kill order {rules.kill_order},",
+            f"Rules in play: {rules.players} players, {rules.decks} deck(s),",
+            f"  run-kill {rules.run_kill}, kill order {rules.kill_order},",
             f"  max plays {rules.max_plays}, repeat limit {rules.repeat_limit}.",
         ]
         self.push_screen(HelpScreen("Obsession help", lines))
