@@ -204,3 +204,24 @@ def test_ten_bots_wide() -> None:
             check_snapshot("obsession_bots10_end_120x36", screen_text(app))
 
     asyncio.run(scenario())
+
+
+def test_an_unexpected_error_shows_the_error_screen() -> None:
+    async def scenario() -> None:
+        app = ObsessionApp(Rules(players=2), ("human", "random"), 4, 0.0, ascii_only=True)
+
+        def broken(line: str) -> None:
+            raise RuntimeError("something broke")
+
+        app.submit = broken  # type: ignore[method-assign]
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "1 2 3")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "something broke" in text and "Press Esc to exit." in text
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.return_value == 1
+
+    asyncio.run(scenario())

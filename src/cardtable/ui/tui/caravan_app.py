@@ -54,6 +54,7 @@ from cardtable.ui.tui.common import (
     HelpScreen,
     TooSmall,
     error_text,
+    guarded,
     is_too_small,
 )
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
@@ -259,6 +260,7 @@ class CaravanApp(App[int]):
                 yield Static("Esc quit · ?/F1 help", id="keys")
         yield TooSmall(id="too-small")
 
+    @guarded
     def on_mount(self) -> None:
         self.ready = True
         self.query_one("#log", RichLog).border_title = " Messages "
@@ -275,6 +277,7 @@ class CaravanApp(App[int]):
             self.say(f"{self.names[self.game.turn]} to move first.")
         self.advance()
 
+    @guarded
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
 
@@ -419,6 +422,7 @@ class CaravanApp(App[int]):
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.fatal(error_text(event.worker.error))
 
+    @guarded
     def on_input_changed(self, event: Input.Changed) -> None:
         if not self.is_human_turn():
             return
@@ -426,6 +430,7 @@ class CaravanApp(App[int]):
             self.important = None  # a new command replaces the last error
         self.partial = read_partial(event.value, self.rules, self.game.turn)
 
+    @guarded
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
         self.submit(event.value)
@@ -479,6 +484,7 @@ class CaravanApp(App[int]):
 
     # ------------------------------------------------------------------ mouse
 
+    @guarded
     def clicked_hand(self, seat: int, position: int) -> None:
         if not self.is_human_turn(seat):
             return
@@ -489,6 +495,7 @@ class CaravanApp(App[int]):
         command.value = f"P{position}"
         command.cursor_position = len(command.value)
 
+    @guarded
     def clicked_caravan(self, index: int, slot: int) -> None:
         if not self.is_human_turn():
             return
@@ -502,6 +509,7 @@ class CaravanApp(App[int]):
 
     # ---------------------------------------------------------------- actions
 
+    @guarded
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -550,7 +558,9 @@ class CaravanApp(App[int]):
 
     def fatal(self, message: str) -> None:
         self.workers.cancel_group(self, "bot")
-        self.push_screen(FatalScreen(message))
+        if not isinstance(self.screen, FatalScreen):
+            self.push_screen(FatalScreen(message))
+
 
 
 def parse_players(players: tuple[str, str]) -> tuple[str, str]:

@@ -3,7 +3,9 @@ the quit confirmation, a scrolling help page, the fatal-error screen and text ca
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -114,6 +116,24 @@ class FatalScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self.app.exit(1)
+
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def guarded(method: Handler) -> Handler:
+    """Turn an unexpected error in an app's handler into the error screen (``app.fatal``),
+    instead of a traceback on the terminal."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:
+            self.fatal(error_text(error))
+            return None
+
+    return wrapper  # type: ignore[return-value]
 
 
 def error_text(error: BaseException) -> str:

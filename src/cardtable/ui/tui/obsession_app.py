@@ -43,6 +43,7 @@ from cardtable.ui.tui.common import (
     HelpScreen,
     TooSmall,
     error_text,
+    guarded,
     is_too_small,
 )
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
@@ -235,6 +236,7 @@ class ObsessionApp(App[int]):
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield TooSmall(id="too-small")
 
+    @guarded
     def on_mount(self) -> None:
         self.ready = True
         self.query_one("#log", RichLog).border_title = " Events "
@@ -252,6 +254,7 @@ class ObsessionApp(App[int]):
         self.say(f"@@@ Starting a new game with {self.game.players} players")
         self.advance()
 
+    @guarded
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
 
@@ -452,6 +455,7 @@ class ObsessionApp(App[int]):
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.fatal(error_text(event.worker.error))
 
+    @guarded
     def on_input_changed(self, event: CommandInput.Changed) -> None:
         if event.value:
             self.important = None
@@ -459,6 +463,7 @@ class ObsessionApp(App[int]):
             self.query_one(CardsPanel).refresh()
             self.query_one("#status", Static).update(self._status_text())
 
+    @guarded
     def on_input_submitted(self, event: CommandInput.Submitted) -> None:
         self.submit(event.value)
 
@@ -507,6 +512,7 @@ class ObsessionApp(App[int]):
             self.viewer = None
         self.refresh_table()
 
+    @guarded
     def toggle_number(self, number: int) -> None:
         if not self.is_human_turn():
             return
@@ -521,6 +527,7 @@ class ObsessionApp(App[int]):
 
     # ------------------------------------------------------------------ actions
 
+    @guarded
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -577,7 +584,9 @@ class ObsessionApp(App[int]):
 
     def fatal(self, message: str) -> None:
         self.workers.cancel_group(self, "bot")
-        self.push_screen(FatalScreen(message))
+        if not isinstance(self.screen, FatalScreen):
+            self.push_screen(FatalScreen(message))
+
 
 
 def run_obsession(rules: Rules, seats: Sequence[str], seed: int | None, delay: float | None,
