@@ -44,6 +44,7 @@ from cardtable.ui.tui.caravan_text import (
     read_partial,
     seat_names,
     slot_line,
+    slot_strip,
     styled_card,
 )
 from cardtable.ui.tui.common import (
@@ -88,24 +89,42 @@ class CaravanPanel(Widget):
         partial = app.partial
         chosen_slot = partial.slot if partial.caravan == self.index else None
         lines: list[Text] = []
+        slot_rows: list[int] = []
         positions = list(range(1, len(slots) + 1))
+        roomy = app.roomy() and 2 * len(slots) <= height and self.content_size.width >= 22
         hidden_above = 0
-        if len(positions) > height:
+        if not roomy and len(positions) > height:
             # Keep the newest slots (they matter for direction and the next play).
             hidden_above = len(positions) - height + 1
             positions = positions[hidden_above:]
+        chosen_style = app.theme_.style("chosen") or "reverse"
         for position in positions:
-            line = slot_line(position, slots[position - 1], app.theme_)
-            if chosen_slot == position:
-                line.stylize(app.theme_.style("chosen") or "reverse")
-            lines.append(line)
-        slot_rows = list(positions)
+            slot = slots[position - 1]
+            if roomy:
+                pair = slot_strip(position, slot, app.theme_)
+                if chosen_slot == position:
+                    for line in pair:
+                        line.stylize(chosen_style)
+                lines += pair
+                slot_rows += [position, position]
+            else:
+                line = slot_line(position, slot, app.theme_)
+                if chosen_slot == position:
+                    line.stylize(chosen_style)
+                lines.append(line)
+                slot_rows.append(position)
         if hidden_above:
             lines.insert(0, Text(f" +{hidden_above} more", style="dim"))
             slot_rows.insert(0, 0)
         if self.top:
-            lines.reverse()
-            slot_rows.reverse()
+            if roomy:
+                # Reverse slot by slot: ranks stay above suits within a slot.
+                lines = [line for i in range(len(lines) - 2, -1, -2) for line in lines[i:i + 2]]
+                slot_rows = [row for i in range(len(slot_rows) - 2, -1, -2)
+                             for row in slot_rows[i:i + 2]]
+            else:
+                lines.reverse()
+                slot_rows.reverse()
             pad = height - len(lines)
             lines = [Text("")] * pad + lines
             slot_rows = [0] * pad + slot_rows
@@ -295,6 +314,10 @@ class CaravanApp(App[int]):
         if len(humans) == 1:
             return humans[0]
         return self.game.turn
+
+    def roomy(self) -> bool:
+        """Room for the two-line face strips of the original screen (a wide terminal)."""
+        return self.size.width >= WIDE_WIDTH
 
     def board_view(self) -> Observation:
         return self.game.observation(self.viewer())

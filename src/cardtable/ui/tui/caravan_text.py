@@ -124,6 +124,26 @@ def slot_line(position: int, slot: tuple[int, tuple[int, ...]], theme: Theme) ->
     return line
 
 
+def slot_strip(position: int, slot: tuple[int, tuple[int, ...]], theme: Theme) -> list[Text]:
+    """The roomy form of a slot (§9.1): position, the numeral in brackets, and a two-line strip
+    of faces, ranks above suits (a Joker is "J" over "O")."""
+    numeral, faces = slot
+    top = Text(f"{position:>2} [")
+    top.append_text(styled_card(numeral, theme))
+    top.append(" " * max(0, 3 - len(card_text(numeral, theme))) + "] ")
+    bottom = Text(" " * 10)
+    for face in faces:
+        text = code(face)
+        style = theme.card_style(text)
+        if text == "JO":
+            top.append("J ")
+            bottom.append("O ")
+        else:
+            top.append(text[:-1] + " ", style=style)
+            bottom.append(theme.suit(text[-1]) + " ", style=style)
+    return [top, bottom]
+
+
 @dataclass(frozen=True)
 class Partial:
     """What a command typed so far names: hand position, caravan index and slot (or None)."""
