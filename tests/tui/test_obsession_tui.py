@@ -43,6 +43,21 @@ async def type_line(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("enter")
 
 
+def test_digit_keys_toggle_cards() -> None:
+    async def scenario() -> None:
+        app = ObsessionApp(Rules(players=2), ("human", "obsessed"), 4, 0.0, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            for key in "1321":
+                await pilot.press(key)
+            assert app.command_text() == "3 2"  # 1 on, 3 on, 2 on, 1 off
+            await pilot.press("backspace", "backspace", "backspace")
+            await pilot.press("7")  # beyond the 6 cards of the swap: typed, for the grammar
+            assert app.command_text() == "7"
+
+    asyncio.run(scenario())
+
+
 async def play_out(app: ObsessionApp, pilot, snap_mid: str | None = None,  # type: ignore[no-untyped-def]
                    limit: int = 3000) -> None:
     helpers = {seat: make_bot("obsessed", 5, seat) for seat in range(app.game.players)}
@@ -77,8 +92,9 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
             await settle(app, pilot)
             check_snapshot("obsession_start_80x24", screen_text(app))
             await type_line(pilot, "9")
-            await type_line(pilot, "1 1 2")
-            await type_line(pilot, "1 2")
+            app.query_one("#command").value = "1 1 2"  # as if pasted
+            await pilot.press("enter")
+            await type_line(pilot, "12")  # a digit key toggles a card: 1 then 2
             await settle(app, pilot)
             assert app.messages[-3:] == ["!!! Invalid card selection",
                                          "!!! Duplicate card selection",

@@ -92,9 +92,9 @@ def test_caravan_in_a_real_terminal(session: str) -> None:
 def test_obsession_in_a_real_terminal(session: str) -> None:
     start(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
     wait_for(session, "Select your 3 VISIBLE cards")
-    tmux("send-keys", "-t", session, "1 1 2", "Enter")
-    wait_for(session, "!!! Duplicate card selection")
-    tmux("send-keys", "-t", session, "4 5 6", "Enter")
+    tmux("send-keys", "-t", session, "9", "Enter")
+    wait_for(session, "!!! Invalid card selection")
+    tmux("send-keys", "-t", session, "456", "Enter")  # digit keys toggle cards 4, 5, 6
     screen = wait_for(session, "Starting with Player")
     assert "P1 you" in screen and "Draw pile" in screen
     tmux("send-keys", "-t", session, "Escape")

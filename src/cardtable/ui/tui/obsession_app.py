@@ -140,6 +140,23 @@ class CardsPanel(Widget):
             app.toggle_number(number)
 
 
+class SelectionInput(CommandInput):
+    """The selection line. While the numbered cards fit in one digit, a digit key adds or
+    removes that card's number (so ``1`` then ``3`` selects cards 1 and 3); otherwise digits
+    are typed and the grammar reads them (``12`` is card twelve)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        character = event.character
+        if (character is not None and character.isdigit() and isinstance(app, ObsessionApp)
+                and 1 <= int(character) <= app.toggle_limit()):
+            event.stop()
+            event.prevent_default()
+            app.toggle_number(int(character))
+            return
+        await super()._on_key(event)
+
+
 class PassScreen(Screen[None]):
     """Hot-seat: hides every hand until the next person presses Enter."""
 
@@ -230,8 +247,8 @@ class ObsessionApp(App[int]):
                 yield Static(id="status")
                 with Horizontal(id="prompt-row"):
                     yield Label("", id="prompt")
-                    yield CommandInput(id="command", restrict=r"[0-9 ,.\-]*", max_length=40,
-                                       placeholder="card numbers, e.g. 1 3")
+                    yield SelectionInput(id="command", restrict=r"[0-9 ,.\-]*", max_length=40,
+                                         placeholder="card numbers, e.g. 1 3")
                 yield Static("Enter play · Esc quit · ?/F1 help", id="keys")
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield TooSmall(id="too-small")
@@ -277,6 +294,13 @@ class ObsessionApp(App[int]):
 
     def turn(self) -> int | None:
         return None if self.game.over else self.game.current
+
+    def toggle_limit(self) -> int:
+        """Digit keys toggle cards 1..N when every numbered card fits in one digit, else 0."""
+        shown = self.shown_cards() if self.is_human_turn() else None
+        if shown is None or len(shown[0]) > 9:
+            return 0
+        return len(shown[0])
 
     def command_text(self) -> str:
         return self.query_one("#command", CommandInput).value
