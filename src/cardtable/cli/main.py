@@ -31,6 +31,14 @@ def help_text() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args:
+        if sys.stdin is not None and sys.stdout is not None \
+                and sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                from cardtable.ui.tui.launcher import main as launcher
+            except ImportError:  # the full screen is an optional extra (Textual)
+                pass
+            else:
+                return launcher()
         print(help_text())
         return 0
     if args[0] in ("-h", "--help"):

@@ -39,7 +39,8 @@ EXIT_OK, EXIT_USAGE, EXIT_EOF, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 3, 4, 130
 
 DESCRIPTION = """Play Obsession: get rid of your hand, then your face-up (visible) cards, then your
 face-down (hidden) cards; the last player left with cards loses. The game runs in plain line
-mode (text in, text out, works through pipes); --plain selects it explicitly."""
+full-screen interface when standard input and output are terminals, else in plain line mode
+(text in, text out, works through pipes); --plain selects the line mode explicitly."""
 
 EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5).
 Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch,
@@ -91,7 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="bots-only games: end as a stalemate when a position repeats R times; 0 = off "
              "(default 3)")
     add("--seed", metavar="S", help="integer seed of the shuffle and the bots (default: random)")
-    add("--plain", action="store_true", help="plain line mode (the only mode for now)")
+    add("--plain", action="store_true",
+        help="plain line mode even on a terminal (the full screen is the default there)")
+    add("--ascii", action="store_true",
+        help="full screen: suit letters instead of suit symbols (NO_COLOR turns colour off)")
     add("--record", metavar="FILE", help="write a JSON Lines record of the game to FILE")
     add("--replay", metavar="FILE", help="replay a record, checking every line")
     add("--quiet", action="store_true", help="bots-only games: print only the final placings")
@@ -110,6 +114,8 @@ class Options:
     replay: str | None
     quiet: bool
     delay: float | None
+    plain: bool = False
+    ascii_only: bool = False
 
 
 def _integer(option: str, text: str, low: int, high: int | None) -> int:
@@ -166,7 +172,8 @@ def parse_options(argv: Sequence[str]) -> Options | None:
             raise UsageError(f"--delay must be a number of seconds >= 0 (got '{args.delay}')")
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
-    return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay)
+    return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay,
+                   args.plain, args.ascii)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,12 +192,31 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if options.replay is not None:
             return replay(options)
+        if _full_screen(options):
+            return play_full_screen(options)
         return play(options)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, without a traceback at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_USAGE
+
+
+def _full_screen(options: Options) -> bool:
+    """The full screen is for a person at a terminal: both ends a TTY, no --plain, --quiet."""
+    streams = (sys.stdin, sys.stdout)
+    return (not options.plain and not options.quiet
+            and all(stream is not None and stream.isatty() for stream in streams))
+
+
+def play_full_screen(options: Options) -> int:
+    try:
+        from cardtable.ui.tui.obsession_app import run_obsession
+    except ImportError:
+        # Textual is an optional extra; without it the line mode still plays.
+        return play(options)
+    return run_obsession(options.rules, options.seats, options.seed, options.delay,
+                         options.record, options.ascii_only)
 
 
 def _open_record(path: str | None) -> RecordWriter | None:

@@ -1,0 +1,634 @@
+"""Caravan on the full screen (specification §9.1): the board, both hands, a message panel and
+a command box that reads the same notation as the line mode.
+
+The app drives the game itself: a human seat answers through the command box (or the mouse),
+a bot seat is asked in a worker after ``delay`` seconds, and every move is applied on the UI
+thread. The screen only ever draws observations; the game decides every legality question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Input, Label, RichLog, Static
+from textual.worker import Worker, WorkerState
+
+from cardtable.engine.randomness import fresh_seed
+from cardtable.games.caravan.board import CARAVAN_NAMES
+from cardtable.games.caravan.bots import Bot, make_bot
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
+from cardtable.games.caravan.notation import Move, parse_move
+from cardtable.games.caravan.observation import Observation
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.rules_assembly import describe_rules
+from cardtable.games.caravan.state import Game
+from cardtable.ui.tui.caravan_record import CaravanRecord
+from cardtable.ui.tui.caravan_text import (
+    HELP_COMMANDS,
+    HUMAN,
+    Partial,
+    caravan_state,
+    caravan_title,
+    input_limit,
+    move_message,
+    read_partial,
+    seat_names,
+    slot_line,
+    slot_strip,
+    styled_card,
+)
+from cardtable.ui.tui.common import (
+    PRESS_ESC,
+    CommandInput,
+    ConfirmQuit,
+    FatalScreen,
+    HelpScreen,
+    TooSmall,
+    error_text,
+    guarded,
+    is_too_small,
+)
+from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
+
+
+def cell_width(cards: int) -> int:
+    """Columns per hand card: position, a space, the card, a space (``8 10♠ ``)."""
+    return len(str(max(cards, 1))) + 5
+
+
+class CaravanPanel(Widget):
+    """One caravan: slots, position first. D E F grow upward from the centre line."""
+
+    DEFAULT_CSS = """
+    CaravanPanel { width: 1fr; height: 1fr; border: round $foreground 40%; padding: 0 0; }
+    CaravanPanel.chosen { border: heavy magenta; }
+    """
+
+    def __init__(self, index: int) -> None:
+        super().__init__(id=f"caravan-{CARAVAN_NAMES[index].lower()}")
+        self.index = index
+        self.top = index >= 3
+        self.line_slots: list[int] = []
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, CaravanApp)
+        obs = app.board_view()
+        slots = obs.caravans[self.index]
+        height = max(self.content_size.height, 1)
+        partial = app.partial
+        chosen_slot = partial.slot if partial.caravan == self.index else None
+        lines: list[Text] = []
+        slot_rows: list[int] = []
+        positions = list(range(1, len(slots) + 1))
+        roomy = app.roomy() and 2 * len(slots) <= height and self.content_size.width >= 22
+        hidden_above = 0
+        if not roomy and len(positions) > height:
+            # Keep the newest slots (they matter for direction and the next play).
+            hidden_above = len(positions) - height + 1
+            positions = positions[hidden_above:]
+        chosen_style = app.theme_.style("chosen") or "reverse"
+        for position in positions:
+            slot = slots[position - 1]
+            if roomy:
+                pair = slot_strip(position, slot, app.theme_)
+                if chosen_slot == position:
+                    for line in pair:
+                        line.stylize(chosen_style)
+                lines += pair
+                slot_rows += [position, position]
+            else:
+                line = slot_line(position, slot, app.theme_)
+                if chosen_slot == position:
+                    line.stylize(chosen_style)
+                lines.append(line)
+                slot_rows.append(position)
+        if hidden_above:
+            lines.insert(0, Text(f" +{hidden_above} more", style="dim"))
+            slot_rows.insert(0, 0)
+        if self.top:
+            if roomy:
+                # Reverse slot by slot: ranks stay above suits within a slot.
+                lines = [line for i in range(len(lines) - 2, -1, -2) for line in lines[i:i + 2]]
+                slot_rows = [row for i in range(len(slot_rows) - 2, -1, -2)
+                             for row in slot_rows[i:i + 2]]
+            else:
+                lines.reverse()
+                slot_rows.reverse()
+            pad = height - len(lines)
+            lines = [Text("")] * pad + lines
+            slot_rows = [0] * pad + slot_rows
+        self.line_slots = slot_rows
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        slot = 0
+        if offset is not None and 0 <= offset.y < len(self.line_slots):
+            slot = self.line_slots[offset.y]
+        app = self.app
+        assert isinstance(app, CaravanApp)
+        app.clicked_caravan(self.index, slot)
+
+
+class HandPanel(Widget):
+    """A seat's hand: ``position card`` cells, or only a count when the hand is hidden."""
+
+    DEFAULT_CSS = """
+    HandPanel { height: 4; border: round $foreground 40%; }
+    HandPanel.turn { border: heavy $success; }
+    """
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(id=f"hand-{SEATS[seat].lower()}")
+        self.seat = seat
+
+    def cell(self) -> int:
+        app = self.app
+        assert isinstance(app, CaravanApp)
+        return cell_width(app.board_view().hand_sizes[self.seat])
+
+    def per_line(self) -> int:
+        return max(1, self.content_size.width // self.cell())
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, CaravanApp)
+        cards = app.visible_hand(self.seat)
+        count = app.board_view().hand_sizes[self.seat]
+        if cards is None:
+            return Text(f"{count} card{'s' if count != 1 else ''} in hand", style="dim")
+        over = app.game.result is not None
+        chosen = app.partial.hand if app.is_human_turn(self.seat) else None
+        per_line = self.per_line()
+        out = Text()
+        for number, card in enumerate(cards, start=1):
+            if number > 1:
+                out.append("\n" if (number - 1) % per_line == 0 else "")
+            cell = Text()
+            width = self.cell()
+            if not over:
+                cell.append(f"{number:>{width - 5}} ", style="dim")
+            cell.append_text(styled_card(card, app.theme_))
+            cell.pad_right(width - cell.cell_len)
+            if chosen == number:
+                cell.stylize(app.theme_.style("chosen") or "reverse")
+            out.append_text(cell)
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        position = offset.y * self.per_line() + offset.x // self.cell() + 1
+        app = self.app
+        assert isinstance(app, CaravanApp)
+        app.clicked_hand(self.seat, position)
+
+
+class CaravanApp(App[int]):
+    """The Caravan screen. ``players`` per seat (ABC, DEF): ``human`` or ``bot:NAME``."""
+
+    TITLE = "Caravan"
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    #board { width: 1fr; }
+    #top, #bottom { height: 1fr; }
+    #lanes { height: 1; text-align: center; }
+    #side { width: 26; }
+    .wide #side { width: 44; }
+    #log { height: 1fr; border: round $foreground 40%; scrollbar-size-vertical: 1; }
+    #status { height: 2; }
+    #prompt-row { height: 1; }
+    #prompt { width: auto; }
+    #command { border: none; height: 1; padding: 0; width: 1fr; }
+    #keys { height: 1; color: $text-muted; }
+    #too-small { display: none; }
+    .small #main { display: none; }
+    .small #too-small { display: block; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "quit_request", "Quit", priority=True),
+        Binding("f1,question_mark", "help", "Help", priority=True),
+        Binding("ctrl+r", "again", "Play again", show=False),
+    ]
+
+    partial: reactive[Partial] = reactive(Partial, always_update=True)
+
+    def __init__(self, rules: SeatRules, players: tuple[str, str], seed: int, first: int = 0,
+                 delay: float = 1.0, decks: Sequence[Sequence[int] | None] | None = None,
+                 record: str | None = None, ascii_only: bool = False,
+                 offer_again: bool = False) -> None:
+        self.theme_: Theme = make_theme(ascii_only)  # read NO_COLOR before Textual pops it
+        super().__init__()
+        self.rules = rules
+        self.players = players
+        self.names = seat_names(players)
+        self.seed = seed
+        self.first = first
+        self.delay = delay
+        self.decks = decks
+        self.record_path = record
+        self.offer_again = offer_again
+        self.again = False
+        self.ready = False
+        self.messages: list[str] = []
+        self.last_moves: dict[int, str] = {}
+        self.thinking: str | None = None
+        self.important: str | None = None
+        self.record: CaravanRecord | None = None
+        self.game = Game.new(rules, seed, first, decks)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(kind.split(":", 1)[1], seat, seed)
+            for seat, kind in enumerate(players) if kind != HUMAN
+        }
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                with Horizontal(id="top"):
+                    for index in (3, 4, 5):
+                        yield CaravanPanel(index)
+                yield Static(id="lanes")
+                with Horizontal(id="bottom"):
+                    for index in (0, 1, 2):
+                        yield CaravanPanel(index)
+            with Vertical(id="side"):
+                yield HandPanel(1)
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
+                yield Static(id="status")
+                yield HandPanel(0)
+                with Horizontal(id="prompt-row"):
+                    yield Label("", id="prompt")
+                    yield CommandInput(id="command", restrict=r"[A-Za-z0-9]*",
+                                       max_length=input_limit(self.rules, 0),
+                                       placeholder="P2B P4F3 D3 CA")
+                yield Static("Esc quit · ?/F1 help", id="keys")
+        yield TooSmall(id="too-small")
+
+    @guarded
+    def on_mount(self) -> None:
+        self.ready = True
+        self.query_one("#log", RichLog).border_title = " Messages "
+        self._fit(self.size.width, self.size.height)
+        try:
+            if self.record_path is not None:
+                self.record = CaravanRecord(self.record_path, self.game, self.players)
+        except OSError as error:
+            self.fatal(f"Cannot open record file '{self.record_path}': "
+                       f"{error.strerror or error}.")
+            return
+        self.say("Welcome to Caravan")
+        if self.game.result is None:
+            self.say(f"{self.names[self.game.turn]} to move first.")
+        self.advance()
+
+    @guarded
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        base = self.screen_stack[0]
+        base.set_class(is_too_small(width, height), "small")
+        base.set_class(width >= WIDE_WIDTH, "wide")
+        self.query_one(TooSmall).show_size(width, height)
+
+    # ------------------------------------------------------------------ views
+
+    def viewer(self) -> int:
+        """Whose view the board shows: the human (vs a bot), the seat to move otherwise."""
+        humans = [seat for seat, kind in enumerate(self.players) if kind == HUMAN]
+        if len(humans) == 1:
+            return humans[0]
+        return self.game.turn
+
+    def roomy(self) -> bool:
+        """Room for the two-line face strips of the original screen (a wide terminal)."""
+        return self.size.width >= WIDE_WIDTH
+
+    def board_view(self) -> Observation:
+        return self.game.observation(self.viewer())
+
+    def visible_hand(self, seat: int) -> tuple[int, ...] | None:
+        """The cards of ``seat``'s hand this screen may show, or None (count only)."""
+        humans = [kind == HUMAN for kind in self.players]
+        if humans[seat] and not humans[1 - seat]:
+            return self.game.observation(seat).hand
+        if not humans[seat] and humans[1 - seat]:
+            return None  # never reveal a bot's hand to its human opponent
+        if all(humans) and (self.game.result is not None or seat != self.game.turn):
+            return None  # pass-and-play: only the seat to move
+        return self.game.observation(seat).hand
+
+    def is_human_turn(self, seat: int | None = None) -> bool:
+        if self.game.result is not None:
+            return False
+        turn = self.game.turn
+        return self.players[turn] == HUMAN and (seat is None or seat == turn)
+
+    def refresh_board(self) -> None:
+        if not self.ready:
+            return
+        view = self.board_view()
+        for panel in self.query(CaravanPanel):
+            panel.border_title = caravan_title(view, panel.index, self.theme_,
+                                               compact=panel.size.width < 24)
+            state = caravan_state(view, panel.index)
+            panel.border_subtitle = f" {state} " if state else ""
+            panel.set_class(self.partial.caravan == panel.index, "chosen")
+            panel.refresh()
+        for hand in self.query(HandPanel):
+            seat = hand.seat
+            cards = view.deck_sizes[seat] + view.hand_sizes[seat]
+            hand.border_title = f" {self.names[seat]} ({cards}) "
+            hand.border_subtitle = f" deck {view.deck_sizes[seat]} "
+            hand.set_class(self.game.result is None and self.game.turn == seat, "turn")
+            hand.refresh()
+        self.query_one("#lanes", Static).update(self._lanes_text())
+        self.query_one("#status", Static).update(self._status_text())
+        prompt = self.query_one("#prompt", Label)
+        command = self.query_one("#command", Input)
+        if self.is_human_turn():
+            prompt.update(f"{self.names[self.game.turn]} > ")
+            command.disabled = False
+            command.max_length = input_limit(self.rules, self.game.turn)
+            command.focus()
+        else:
+            prompt.update("")
+            command.disabled = True
+
+    def _lanes_text(self) -> Text:
+        lanes = self.game.lanes()
+        parts = []
+        for lane, taker in enumerate(lanes):
+            pair = f"{CARAVAN_NAMES[lane]}{CARAVAN_NAMES[lane + 3]}"
+            parts.append(f"{pair}: {'-' if taker is None else self.names[taker]}")
+        text = Text("lanes  " + "   ".join(parts), style="dim")
+        return text
+
+    def _status_text(self) -> Text:
+        if self.game.result is not None:
+            return Text(self._end_line(), style=self.theme_.style("important"))
+        if self.thinking is not None:
+            return Text(self.thinking, style=self.theme_.style("thinking"))
+        if self.important is not None:
+            return Text(self.important, style=self.theme_.style("error"))
+        moves = [f"{self.names[seat]} {text}" for seat, text in sorted(self.last_moves.items())]
+        return Text("last: " + " · ".join(moves) if moves else "", style="dim")
+
+    def _end_line(self) -> str:
+        result = self.game.result
+        assert result is not None
+        if result.reason == "quit":
+            return "Game abandoned. " + PRESS_ESC
+        head = (f"WINNER: {self.names[SEATS.index(result.winners[0])]}"
+                if result.winners else "DRAW")
+        again = " Ctrl+R: play again." if self.offer_again else ""
+        return f"{head}. {PRESS_ESC}{again}"
+
+    def watch_partial(self) -> None:
+        self.refresh_board()
+
+    # --------------------------------------------------------------- messages
+
+    def say(self, message: str, style: str = "") -> None:
+        self.messages.append(message)
+        if self.ready:
+            self.query_one("#log", RichLog).write(Text(message, style=style))
+
+    # ------------------------------------------------------------------ play
+
+    def advance(self) -> None:
+        """Move the game on: finish, ask a bot (in a worker), or wait for a human."""
+        self.thinking = None
+        if self.game.result is not None:
+            self.finish()
+            return
+        turn = self.game.turn
+        if self.players[turn] != HUMAN:
+            self.thinking = f"{self.names[turn]} is thinking..."
+            self.run_worker(self._bot_move(turn), name="bot", group="bot",
+                            exit_on_error=False)
+        self.partial = Partial()
+
+    async def _bot_move(self, seat: int) -> None:
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
+        observation = self.game.observation(seat)
+        move = await asyncio.to_thread(self.bots[seat].choose, observation)
+        if self.game.result is None and self.game.turn == seat:
+            # Applied from the message queue, so that the next bot's worker starts afresh.
+            self.call_later(self._bot_apply, seat, move)
+
+    def _bot_apply(self, seat: int, move: Move) -> None:
+        if self.game.result is not None or self.game.turn != seat:
+            return
+        try:
+            self.apply(move)
+        except Exception as error:  # a bot's illegal answer or a bug: end on the error screen
+            self.fatal(error_text(error))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.fatal(error_text(event.worker.error))
+
+    @guarded
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if not self.is_human_turn():
+            return
+        if event.value:
+            self.important = None  # a new command replaces the last error
+        self.partial = read_partial(event.value, self.rules, self.game.turn)
+
+    @guarded
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        self.submit(event.value)
+
+    def submit(self, text: str) -> None:
+        """A command typed (or clicked) by the human to move."""
+        if not self.is_human_turn():
+            return
+        seat = self.game.turn
+        if not text.strip():
+            return
+        self.say(f"{self.names[seat]} entered: {text.strip()}", self.theme_.style("dim"))
+        try:
+            move = parse_move(text, self.rules, seat)
+            if move is None:
+                return
+            self.apply(move)
+        except (MoveSyntaxError, IllegalMove) as error:
+            self.important = error.message
+            self.say(error.message, self.theme_.style("error"))
+            self.partial = Partial()
+
+    def apply(self, move: Move) -> None:
+        """Apply ``move`` (the game checks it; IllegalMove propagates unchanged)."""
+        seat = self.game.turn
+        event = self.game.play(move)
+        if self.record is not None:
+            self.record.move(self.game, event)
+        self.important = None
+        self.last_moves[seat] = event.move.notation
+        self.say(move_message(self.names[seat], event, self.theme_))
+        self.advance()
+
+    def finish(self) -> None:
+        result = self.game.result
+        assert result is not None
+        if self.record is not None:
+            self.record.finish(self.game)
+        if result.reason != "quit":
+            if result.winners:
+                winner = self.names[SEATS.index(result.winners[0])]
+                self.say(f"WINNER: {winner}", self.theme_.style("important"))
+            else:
+                self.say("DRAW", self.theme_.style("important"))
+            lanes = result.details.get("lanes", [])
+            shown = ", ".join("-" if lane is None else self.names[SEATS.index(lane)]
+                              for lane in lanes)
+            self.say(f"Lanes: {shown}")
+            self.say(PRESS_ESC)
+        self.partial = Partial()
+
+    # ------------------------------------------------------------------ mouse
+
+    @guarded
+    def clicked_hand(self, seat: int, position: int) -> None:
+        if not self.is_human_turn(seat):
+            return
+        cards = self.visible_hand(seat)
+        if cards is None or not 1 <= position <= len(cards):
+            return
+        command = self.query_one("#command", Input)
+        command.value = f"P{position}"
+        command.cursor_position = len(command.value)
+
+    @guarded
+    def clicked_caravan(self, index: int, slot: int) -> None:
+        if not self.is_human_turn():
+            return
+        command = self.query_one("#command", Input)
+        partial = read_partial(command.value, self.rules, self.game.turn)
+        if partial.kind != "P" or partial.hand is None:
+            return
+        text = f"P{partial.hand}{CARAVAN_NAMES[index]}{slot or ''}"
+        command.value = ""
+        self.submit(text)
+
+    # ---------------------------------------------------------------- actions
+
+    @guarded
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        abc, def_ = self.rules.abc, self.rules.def_
+        lines: list[str] = [*HELP_COMMANDS, ""]
+        if abc == def_:
+            lines += ["Rules in play (both seats):", *("  " + x for x in describe_rules(abc))]
+        else:
+            lines += ["Rules in play, ABC:", *("  " + x for x in describe_rules(abc))]
+            lines += ["", "Rules in play, DEF:", *("  " + x for x in describe_rules(def_))]
+        self.push_screen(HelpScreen("Caravan help", lines))
+
+    def action_quit_request(self) -> None:
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        if isinstance(screen, ConfirmQuit):
+            screen.dismiss(False)
+            return
+        if isinstance(screen, FatalScreen):
+            self.exit(1)
+            return
+        if self.game.result is not None or self.screen_stack[0].has_class("small"):
+            self._quit()
+            return
+
+        def answer(quit_now: bool | None) -> None:
+            if quit_now:
+                self._quit()
+
+        self.push_screen(ConfirmQuit(), answer)
+
+    def action_again(self) -> None:
+        if self.offer_again and self.game.result is not None:
+            self.again = True
+            self.exit(0)
+
+    def _quit(self) -> None:
+        if self.game.result is None:
+            self.game.abandon("quit")
+            if self.record is not None:
+                self.record.finish(self.game)
+        self.workers.cancel_group(self, "bot")
+        self.exit(0)
+
+    def fatal(self, message: str) -> None:
+        self.workers.cancel_group(self, "bot")
+        if not isinstance(self.screen, FatalScreen):
+            self.push_screen(FatalScreen(message))
+
+
+
+def parse_players(players: tuple[str, str]) -> tuple[str, str]:
+    """Check ``human`` / ``bot:NAME`` seat kinds (lower-cased); raises ValueError otherwise."""
+    from cardtable.games.caravan.bots import BOTS
+
+    checked = []
+    for kind in players:
+        kind = kind.strip().lower()
+        if kind != HUMAN:
+            head, _, name = kind.partition(":")
+            if head != "bot" or name not in BOTS:
+                raise ValueError(f"Unknown player '{kind}' (allowed: human, "
+                                 f"{', '.join('bot:' + bot for bot in BOTS)}).")
+        checked.append(kind)
+    return checked[0], checked[1]
+
+
+def run_caravan(rules: SeatRules, players: tuple[str, str], seed: int | None, first: int,
+                delay: float, decks: tuple[list[int] | None, list[int] | None] | None,
+                record: str | None, ascii_only: bool) -> int:
+    """Play one game of Caravan on the full screen and return the exit status.
+
+    ``rules`` are both seats' assembled rules; ``players`` per seat (ABC, DEF) ``"human"`` or
+    ``"bot:NAME"``; ``seed`` seeds everything (None: a fresh one); ``first`` 0 = ABC leads,
+    1 = DEF (``-f 1|2`` minus one); ``delay`` seconds before each bot move; ``decks`` the cards
+    of deck files per seat (None: random decks); ``record`` a JSON Lines record path;
+    ``ascii_only`` shows suit letters instead of glyphs. ``NO_COLOR`` is honoured.
+    Returns 0 when the game finished or the player quit, 1 after a fatal error (shown on the
+    screen first) or when the record file cannot be opened.
+    """
+    status, _ = play_caravan(rules, players, fresh_seed() if seed is None else seed, first,
+                             delay, decks, record, ascii_only)
+    return status
+
+
+def play_caravan(rules: SeatRules, players: tuple[str, str], seed: int, first: int,
+                 delay: float, decks: tuple[list[int] | None, list[int] | None] | None,
+                 record: str | None, ascii_only: bool,
+                 offer_again: bool = False) -> tuple[int, bool]:
+    """Like :func:`run_caravan`; also says whether the player asked to play again."""
+    app = CaravanApp(rules, parse_players(players), seed, first, delay, decks, record,
+                     ascii_only, offer_again)
+    status = app.run()
+    if app.record is not None and app.game.result is None:
+        app.game.abandon("quit")
+        app.record.finish(app.game)
+    return (status if isinstance(status, int) else 0), app.again

@@ -1,0 +1,218 @@
+"""What the Caravan screen says, as plain data: seat names, messages (specification §9.3),
+caravan titles and slot lines, and the partial reading of a command being typed.
+
+Nothing here imports Textual, so it is cheap to test and to reuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from cardtable.games.caravan.board import (
+    CARAVAN_NAMES,
+    DIRECTION_TEXT,
+    NO_SUIT,
+    in_range,
+    lane_taker,
+)
+from cardtable.games.caravan.cards import JOKER, RANK_MASK, SUITS, code
+from cardtable.games.caravan.events import MoveEvent
+from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, unpack
+from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.ui.tui.theme import Theme
+
+HUMAN = "human"
+HIDDEN_TEXT = "###"
+
+
+def seat_names(players: tuple[str, str]) -> tuple[str, str]:
+    """Display names (§9.1): YOU/BOT, PL1/PL2 for two humans, BOT1/BOT2 for two bots."""
+    humans = [kind == HUMAN for kind in players]
+    if all(humans):
+        return ("PL1", "PL2")
+    if not any(humans):
+        return ("BOT1", "BOT2")
+    return ("YOU", "BOT") if humans[0] else ("BOT", "YOU")
+
+
+def card_text(card: int, theme: Theme) -> str:
+    if card == HIDDEN_CARD:
+        return HIDDEN_TEXT
+    return theme.card(code(card))
+
+
+def styled_card(card: int, theme: Theme) -> Text:
+    if card == HIDDEN_CARD:
+        return Text(HIDDEN_TEXT)
+    text = code(card)
+    return Text(theme.card(text), style=theme.card_style(text))
+
+
+def move_message(name: str, event: MoveEvent, theme: Theme) -> str:
+    """The log line of a successful move (§9.3)."""
+    kind, caravan, _hand, slot = unpack(event.code)
+    letter = CARAVAN_NAMES[caravan]
+    card = None if event.card is None else card_text(event.card, theme)
+    if kind == PLAY:
+        if event.target is not None and slot:
+            return f"{name} played {card} on {card_text(event.target, theme)} on Caravan {letter}."
+        return f"{name} played {card} on Caravan {letter}."
+    if kind == DISCARD:
+        return f"{name} discarded {card} from their hand."
+    if card is not None and kind == CLEAR and _hand:
+        return f"{name} destroyed Caravan {letter} and started it again with {card}."
+    return f"{name} cleared Caravan {letter}."
+
+
+def direction_text(direction: int) -> str:
+    return DIRECTION_TEXT[direction]
+
+
+def caravan_title(obs: Observation, index: int, theme: Theme, compact: bool = False) -> str:
+    """`` X (value, DIR, suit) `` (compact: `` X value DIR suit ``) or `` X `` when empty,
+    as Textual markup."""
+    value, size, _last, suit, direction = obs.summaries[index]
+    letter = CARAVAN_NAMES[index]
+    if not size:
+        return f" {letter} "
+    state = caravan_state(obs, index)
+    suit_text = theme.suit(SUITS[suit]) if suit != NO_SUIT and suit < 4 else "-"
+    value_text = str(value)
+    if state == "WINS" and theme.colour:
+        value_text = f"[underline]{value}[/underline]"
+    if compact:
+        title = f" {letter} {value_text} {direction_text(direction)} {suit_text} "
+    else:
+        title = f" {letter} ({value_text}, {direction_text(direction)}, {suit_text}) "
+    style = theme.style("win" if state == "WINS" else "bust" if state == "BUST" else "")
+    return f"[{style}]{title}[/]" if style else title
+
+
+def caravan_state(obs: Observation, index: int) -> str:
+    """``WINS`` (takes its lane now), ``SOLD`` (in range), ``BUST`` (over), or ``""``."""
+    value, size, *_ = obs.summaries[index]
+    if not size:
+        return ""
+    owner = 0 if index < 3 else 1
+    rules = obs.rules[owner]
+    lane = index % 3
+    taker = lane_taker(obs.summaries[lane][0], obs.summaries[lane + 3][0],
+                       obs.rules[0], obs.rules[1])
+    if taker == owner:
+        return "WINS"
+    if value > rules.sold_max:
+        return "BUST"
+    if in_range(value, rules):
+        return "SOLD"
+    return ""
+
+
+def slot_line(position: int, slot: tuple[int, tuple[int, ...]], theme: Theme) -> Text:
+    """``3 7♠ K♥ Q♠``: position, numeral, attached faces in attachment order."""
+    numeral, faces = slot
+    line = Text(f"{position:>2} ")
+    line.append_text(styled_card(numeral, theme))
+    pad = 4 - len(card_text(numeral, theme))
+    line.append(" " * max(pad, 1))
+    for number, face in enumerate(faces):
+        if number:
+            line.append(" ")
+        line.append_text(styled_card(face, theme))
+    return line
+
+
+def slot_strip(position: int, slot: tuple[int, tuple[int, ...]], theme: Theme) -> list[Text]:
+    """The roomy form of a slot (§9.1): position, the numeral in brackets, and a two-line strip
+    of faces, ranks above suits (a Joker is "J" over "O")."""
+    numeral, faces = slot
+    top = Text(f"{position:>2} [")
+    top.append_text(styled_card(numeral, theme))
+    top.append(" " * max(0, 3 - len(card_text(numeral, theme))) + "] ")
+    bottom = Text(" " * 10)
+    for face in faces:
+        text = code(face)
+        style = theme.card_style(text)
+        if text == "JO":
+            top.append("J ")
+            bottom.append("O ")
+        else:
+            top.append(text[:-1] + " ", style=style)
+            bottom.append(theme.suit(text[-1]) + " ", style=style)
+    return [top, bottom]
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What a command typed so far names: hand position, caravan index and slot (or None)."""
+
+    kind: str | None = None
+    hand: int | None = None
+    caravan: int | None = None
+    slot: int | None = None
+
+
+def read_partial(text: str, rules: SeatRules, seat: int) -> Partial:
+    """Read as much of ``text`` as forms a command (errors of unfinished input suppressed)."""
+    text = text.strip().upper()
+    if not text or text[0] not in "PDC":
+        return Partial()
+    kind = text[0]
+    at = 1
+    hand: int | None = None
+    caravan: int | None = None
+    slot: int | None = None
+
+    def digits(start: int) -> tuple[int | None, int]:
+        end = start
+        while end < len(text) and text[end].isdigit():
+            end += 1
+        run = text[start:end]
+        if not run or run[0] == "0":
+            return None, start
+        return int(run), end
+
+    if kind in "PD":
+        hand, at = digits(at)
+        if kind == "P" and hand is not None and at < len(text):
+            index = CARAVAN_NAMES.find(text[at])
+            if index >= 0:
+                caravan = index
+                slot, _ = digits(at + 1)
+    else:
+        if at < len(text):
+            index = CARAVAN_NAMES.find(text[at])
+            if index >= 0:
+                caravan = index
+                if rules.of(seat).clear_policy == "destroy_restart":
+                    hand, _ = digits(at + 1)
+    return Partial(kind, hand, caravan, slot)
+
+
+def input_limit(rules: SeatRules, seat: int) -> int:
+    """4 characters when every hand position and slot is one digit (as under power), else 6."""
+    mover = rules.of(seat)
+    caps = [rules.of(0).max_numerals, rules.of(1).max_numerals]
+    one_digit = mover.largest_hand <= 9 and all(cap is not None and cap <= 9 for cap in caps)
+    return 4 if one_digit else 6
+
+
+def is_joker(card: int) -> bool:
+    return card & RANK_MASK == JOKER
+
+
+HELP_COMMANDS = [
+    "Commands (the same notation as the line mode):",
+    "  P2B    P<h><X>     numeral at hand position h onto caravan X",
+    "  P4F3   P<h><X><s>  face card at h onto slot s of caravan X",
+    "  D3     D<h>        discard hand position h",
+    "  CA     C<X>        clear your caravan X",
+    "  CB4    C<X><h>     destroy X, restart it with hand card h (foxon)",
+    "",
+    "Mouse: click a hand card, then a caravan or one of its slots.",
+    "Keys: Enter submits, Esc quits (asks first), ? or F1 this help,",
+    "  arrows / PgUp / PgDn scroll this page.",
+    "Markers: WINS takes its lane now, SOLD in the sold range, BUST over it.",
+]

@@ -1,0 +1,233 @@
+"""``cardtable`` with no arguments on a terminal: choose a game and its table, then play.
+
+After a game, Ctrl+R plays again with a fresh seed and Esc returns here; Esc here leaves.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from cardtable.engine.errors import GameError
+from cardtable.engine.randomness import fresh_seed
+from cardtable.games.caravan.bots import BOTS as CARAVAN_BOTS
+from cardtable.games.caravan.rules import PRESETS, SeatRules
+from cardtable.games.caravan.rules_assembly import assemble_rules
+from cardtable.games.obsession.bots import BOT_NAMES as OBSESSION_BOTS
+from cardtable.games.obsession.rules import Rules as ObsessionRules
+
+GAMES = ("caravan", "obsession")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A game ready to start, as chosen on the launcher."""
+
+    game: str
+    seed: int | None
+    delay: float
+    ascii_only: bool
+    caravan_rules: SeatRules | None = None
+    caravan_players: tuple[str, str] = ("human", "bot:normal")
+    first: int = 0
+    obsession_rules: ObsessionRules | None = None
+    obsession_seats: tuple[str, ...] = field(default_factory=tuple)
+
+
+def caravan_kinds() -> list[tuple[str, str]]:
+    return [("human", "human")] + [(f"bot: {name}", f"bot:{name}") for name in CARAVAN_BOTS]
+
+
+def build_choice(values: dict[str, Any]) -> Choice:
+    """The chosen game from the form's values; raises ValueError with a message to show."""
+    game = values["game"]
+    seed_text = str(values.get("seed", "")).strip()
+    seed: int | None = None
+    if seed_text:
+        if not seed_text.isdigit():
+            raise ValueError("Seed must be an integer >= 0 (or empty for a random seed).")
+        seed = int(seed_text)
+    try:
+        delay = float(str(values.get("delay", "1")).strip() or "1")
+    except ValueError:
+        delay = -1.0
+    if not math.isfinite(delay) or delay < 0:
+        raise ValueError("Bot delay must be a number of seconds >= 0.")
+    ascii_only = bool(values.get("ascii", False))
+    if game == "caravan":
+        rules_file = str(values.get("rules_file", "")).strip() or None
+        try:
+            rules = assemble_rules(str(values["preset"]), rules_file)
+        except GameError as error:
+            raise ValueError(error.message) from None
+        kinds = (str(values["abc"]), str(values["def"]))
+        first = 1 if str(values.get("first", "1")) == "2" else 0
+        return Choice(game, seed, delay, ascii_only, caravan_rules=rules,
+                      caravan_players=kinds, first=first)
+    text = str(values.get("players", "4")).strip()
+    humans_text = str(values.get("humans", "1")).strip()
+    if not text.isdigit() or not 2 <= int(text) <= 10:
+        raise ValueError("Players must be from 2 to 10.")
+    players = int(text)
+    if not humans_text.isdigit() or int(humans_text) > players:
+        raise ValueError(f"Humans must be from 0 to {players}.")
+    humans = int(humans_text)
+    kill_text = str(values.get("run_kill", "4")).strip()
+    if not kill_text.isdigit() or not 2 <= int(kill_text) <= 8:
+        raise ValueError("Run-kill must be from 2 to 8.")
+    bot = str(values.get("bot", "obsessed"))
+    seats = ("human",) * humans + (bot,) * (players - humans)
+    return Choice(game, seed, delay, ascii_only,
+                  obsession_rules=ObsessionRules(players=players, run_kill=int(kill_text)),
+                  obsession_seats=seats)
+
+
+class LauncherApp(App[Choice | None]):
+    """The form: one column per game, shared settings below, Play or Esc."""
+
+    TITLE = "cardtable"
+    CSS = """
+    Screen { align: center top; }
+    #form { width: 80; height: auto; max-height: 100%; }
+    #title { height: 1; text-align: center; text-style: bold; }
+    Grid { grid-size: 2; grid-columns: 15 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; }
+    Grid Label { padding: 0 1; }
+    Input { border: none; height: 1; padding: 0 1; background: $boost; }
+    Input:focus { background: $accent 30%; }
+    Select { height: 1; }
+    SelectCurrent { border: none; height: 1; padding: 0 1; background: $boost; }
+    Select:focus > SelectCurrent { background: $accent 30%; }
+    SelectOverlay { max-height: 8; }
+    .column { width: 1fr; height: auto; border: round $foreground 40%; }
+    #shared { height: auto; border: round $foreground 40%; }
+    Checkbox { border: none; height: 1; padding: 0 1; }
+    #buttons { height: 1; align: center middle; }
+    Button { border: none; height: 1; min-width: 12; margin: 0 2; }
+    #message { height: 1; color: $error; text-align: center; }
+    #hint { height: 1; color: $text-muted; text-align: center; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave", "Quit", priority=True),
+    ]
+
+    def __init__(self, last: Choice | None = None) -> None:
+        super().__init__()
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form"):
+            yield Static("cardtable: choose a game", id="title")
+            with Grid(id="shared"):
+                yield Label("Game")
+                yield Select([("Caravan", "caravan"), ("Obsession", "obsession")],
+                             value="caravan", allow_blank=False, id="game")
+                yield Label("Seed")
+                yield Input(placeholder="empty = random", id="seed", restrict=r"[0-9]*")
+                yield Label("Bot delay (s)")
+                yield Input("1", id="delay", restrict=r"[0-9.]*")
+            with Horizontal():
+                with Grid(classes="column", id="caravan"):
+                    yield Label("ABC (bottom)")
+                    yield Select(caravan_kinds(), value="human", allow_blank=False, id="abc")
+                    yield Label("DEF (top)")
+                    yield Select(caravan_kinds(), value="bot:normal", allow_blank=False,
+                                 id="def")
+                    yield Label("Rules preset")
+                    yield Select([(name, name) for name in PRESETS], value="power",
+                                 allow_blank=False, id="preset")
+                    yield Label("Rules file")
+                    yield Input(placeholder="optional TOML file", id="rules_file")
+                    yield Label("First")
+                    yield Select([("ABC", "1"), ("DEF", "2")], value="1", allow_blank=False,
+                                 id="first")
+                with Grid(classes="column", id="obsession"):
+                    yield Label("Players")
+                    yield Input("4", id="players", restrict=r"[0-9]*")
+                    yield Label("Humans")
+                    yield Input("1", id="humans", restrict=r"[0-9]*")
+                    yield Label("Bots")
+                    yield Select([(name, name) for name in OBSESSION_BOTS], value="obsessed",
+                                 allow_blank=False, id="bot")
+                    yield Label("Run-kill")
+                    yield Input("4", id="run_kill", restrict=r"[0-9]*")
+            yield Checkbox("ASCII suits (S H D C)", id="ascii")
+            yield Static("", id="message")
+            with Horizontal(id="buttons"):
+                yield Button("Play", variant="primary", id="play")
+                yield Button("Quit", id="quit")
+            yield Static("Tab moves between fields · Enter on Play starts · Esc quits",
+                         id="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#caravan", Grid).border_title = " Caravan "
+        self.query_one("#obsession", Grid).border_title = " Obsession "
+        self.query_one("#shared", Grid).border_title = " Game "
+        last = self.last
+        if last is not None:
+            self.query_one("#game", Select).value = last.game
+            self.query_one("#delay", Input).value = f"{last.delay:g}"
+            self.query_one("#ascii", Checkbox).value = last.ascii_only
+        self.query_one("#play", Button).focus()
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for widget in self.query("Select, Input, Checkbox"):
+            if widget.id is not None:
+                out[widget.id] = getattr(widget, "value", None)
+        return out
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "quit":
+            self.exit(None)
+            return
+        self.play()
+
+    def play(self) -> None:
+        try:
+            choice = build_choice(self.values())
+        except ValueError as error:
+            self.query_one("#message", Static).update(str(error))
+            return
+        self.exit(choice)
+
+    def action_leave(self) -> None:
+        self.exit(None)
+
+
+def play_choice(choice: Choice) -> tuple[int, bool]:
+    """Play the chosen game once; returns (status, play again?)."""
+    seed = fresh_seed() if choice.seed is None else choice.seed
+    if choice.game == "caravan":
+        from cardtable.ui.tui.caravan_app import play_caravan
+
+        assert choice.caravan_rules is not None
+        return play_caravan(choice.caravan_rules, choice.caravan_players, seed, choice.first,
+                            choice.delay, None, None, choice.ascii_only, offer_again=True)
+    from cardtable.ui.tui.obsession_app import play_obsession
+
+    assert choice.obsession_rules is not None
+    return play_obsession(choice.obsession_rules, choice.obsession_seats, seed, choice.delay,
+                          None, choice.ascii_only, offer_again=True)
+
+
+def main() -> int:
+    """Run the launcher until the player leaves it; returns the exit status (0)."""
+    last: Choice | None = None
+    while True:
+        choice = LauncherApp(last).run()
+        if choice is None:
+            return 0
+        last = choice
+        again = True
+        while again:
+            status, again = play_choice(choice)
+            if status:
+                return status
+            # Play again: the same table with a fresh seed.
+            choice = Choice(**{**choice.__dict__, "seed": None})

@@ -1,0 +1,639 @@
+"""Obsession on the full screen: the table around, the discard pile, your cards, an event log.
+
+The same selection grammar and messages as the line mode (``games.obsession.selection``):
+number keys type positions (``1 3``, ``4,5``), a click on a card adds or removes its number,
+Enter plays. Pick-ups are never chosen: the game makes them when nothing is legal, and the
+log says so. With two or more human seats a pass screen hides the cards between human turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Label, RichLog, Static
+from textual.worker import Worker, WorkerState
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.match import MatchAbandoned
+from cardtable.engine.randomness import fresh_seed
+from cardtable.engine.record import RecordWriter
+from cardtable.games.obsession import render, selection
+from cardtable.games.obsession.actions import Action
+from cardtable.games.obsession.bots import Bot, make_bot
+from cardtable.games.obsession.cards import FACE, FACE_NAMES, TEXT
+from cardtable.games.obsession.events import Board, Drew, Ended, Event
+from cardtable.games.obsession.observation import Observation
+from cardtable.games.obsession.record import RecordListener, header
+from cardtable.games.obsession.rules import Rules
+from cardtable.games.obsession.state import Game, seat_name
+from cardtable.ui.tui.common import (
+    PRESS_ESC,
+    CommandInput,
+    ConfirmQuit,
+    FatalScreen,
+    HelpScreen,
+    TooSmall,
+    error_text,
+    guarded,
+    is_too_small,
+)
+from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
+
+HUMAN = "human"
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
+
+HELP_LINES = [
+    "Goal: play out your hand, then your visible cards, then your",
+    "  hidden cards. The last player left holding cards loses.",
+    "",
+    "Select: type card numbers (1 3 or 4,5) or click cards; Enter plays.",
+    "  Several cards go down together only when they share one face.",
+    "  At the deal choose exactly 3 cards to lie face up (VISIBLE).",
+    "  With hand and visible cards gone, pick 1 hidden card blind.",
+    "  If nothing you hold may be played, the pile is picked up.",
+    "Specials: 2 takes anything after it, on a 3 only 3 or R,",
+    "  on a 7 only 4 5 6 7 2 3 10 R, 8 plays again,",
+    "  10 kills the pile and plays again, R reverses (see-through).",
+    "  A run of run-kill equal faces on top kills the pile too.",
+    "Keys: Enter plays, Backspace edits, Esc quits (asks first),",
+    "  ? or F1 this help, arrows / PgUp / PgDn scroll it.",
+]
+
+
+def card_label(card: int, theme: Theme) -> Text:
+    text = TEXT[card]
+    if text == "R":
+        return Text("R", style=theme.style("important"))
+    return Text(theme.card(text), style=theme.card_style(text))
+
+
+def seat_label(seat: int, kinds: Sequence[str], humans: int) -> str:
+    kind = kinds[seat]
+    if kind == HUMAN:
+        return f"P{seat + 1} you" if humans == 1 else f"P{seat + 1} human"
+    return f"P{seat + 1} {kind}"
+
+
+class CardsPanel(Widget):
+    """The cards a selection is numbered against: your hand, visible row, hidden row or the
+    swap pool; the numbers typed so far are highlighted."""
+
+    DEFAULT_CSS = """
+    CardsPanel { height: auto; min-height: 3; max-height: 9; border: round $foreground 40%; }
+    CardsPanel.turn { border: heavy $success; }
+    """
+
+    def cells(self) -> tuple[list[Text], int]:
+        app = self.app
+        assert isinstance(app, ObsessionApp)
+        shown = app.shown_cards()
+        if shown is None:
+            return [], 6
+        cards, hidden = shown
+        width = len(str(max(len(cards), 1))) + 5
+        picked = set(selection.numbers(app.command_text())) if app.is_human_turn() else set()
+        out: list[Text] = []
+        for number, card in enumerate(cards, start=1):
+            cell = Text(f"{number:>{width - 5}} ", style="dim")
+            cell.append_text(Text("###") if hidden else card_label(card, app.theme_))
+            cell.pad_right(width - cell.cell_len)
+            if number in picked:
+                cell.stylize(app.theme_.style("chosen") or "reverse")
+            out.append(cell)
+        return out, width
+
+    def per_line(self, width: int) -> int:
+        return max(1, self.content_size.width // width)
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, ObsessionApp)
+        cells, width = self.cells()
+        if not cells:
+            return Text(app.cards_note(), style="dim")
+        per_line = self.per_line(width)
+        out = Text()
+        for index, cell in enumerate(cells):
+            if index and index % per_line == 0:
+                out.append("\n")
+            out.append_text(cell)
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        cells, width = self.cells()
+        if offset is None or not cells:
+            return
+        number = offset.y * self.per_line(width) + offset.x // width + 1
+        app = self.app
+        assert isinstance(app, ObsessionApp)
+        if 1 <= number <= len(cells):
+            app.toggle_number(number)
+
+
+class SelectionInput(CommandInput):
+    """The selection line. While the numbered cards fit in one digit, a digit key adds or
+    removes that card's number (so ``1`` then ``3`` selects cards 1 and 3); otherwise digits
+    are typed and the grammar reads them (``12`` is card twelve)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        character = event.character
+        if (character is not None and character.isdigit() and isinstance(app, ObsessionApp)
+                and 1 <= int(character) <= app.toggle_limit()):
+            event.stop()
+            event.prevent_default()
+            app.toggle_number(int(character))
+            return
+        await super()._on_key(event)
+
+
+class PassScreen(Screen[None]):
+    """Hot-seat: hides every hand until the next person presses Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "Go", priority=True)]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    PassScreen > Static { width: 40; height: 5; border: heavy $accent; text-align: center;
+                          content-align: center middle; }
+    """
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Pass to Player {self.seat + 1}\n\npress Enter", markup=False)
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class ObsessionApp(App[int]):
+    """The Obsession screen. ``seats`` lists ``human``, ``obsessed`` or ``random`` per seat."""
+
+    TITLE = "Obsession"
+    CSS = """
+    #main { height: 1fr; }
+    #table { width: 1fr; }
+    #seats { height: auto; border: round $foreground 40%; }
+    #pile { height: 3; padding: 0 1; }
+    #phase { height: 1; padding: 0 1; }
+    #status { height: 1; padding: 0 1; }
+    #prompt-row { height: 1; }
+    #prompt { width: auto; }
+    #command { border: none; height: 1; padding: 0; width: 1fr; }
+    #keys { height: 1; color: $text-muted; }
+    #log { width: 30; border: round $foreground 40%; }
+    .wide #log { width: 44; }
+    #too-small { display: none; }
+    .small #main { display: none; }
+    .small #too-small { display: block; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "quit_request", "Quit", priority=True),
+        Binding("f1,question_mark", "help", "Help", priority=True),
+        Binding("ctrl+r", "again", "Play again", show=False),
+    ]
+
+    def __init__(self, rules: Rules, seats: Sequence[str], seed: int, delay: float = 1.0,
+                 record: str | None = None, ascii_only: bool = False,
+                 offer_again: bool = False) -> None:
+        self.theme_: Theme = make_theme(ascii_only)  # read NO_COLOR before Textual pops it
+        super().__init__()
+        self.rules = rules
+        self.kinds = tuple(seats)
+        self.seed = seed
+        self.delay = delay
+        self.record_path = record
+        self.offer_again = offer_again
+        self.again = False
+        self.ready = False
+        self.human_seats = tuple(kind == HUMAN for kind in self.kinds)
+        self.humans = sum(self.human_seats)
+        self.game = Game.new(rules, self.human_seats, seed)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(kind, seed, seat)
+            for seat, kind in enumerate(self.kinds) if kind != HUMAN
+        }
+        self.messages: list[str] = []
+        self.important: str | None = None
+        self.thinking: str | None = None
+        self.viewer: int | None = None
+        if self.humans == 1:
+            self.viewer = self.human_seats.index(True)
+        self.writer: RecordWriter | None = None
+        self.recorder: RecordListener | None = None
+        self.ended: Ended | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                yield Static(id="seats")
+                yield Static(id="pile")
+                yield Static(id="phase")
+                yield CardsPanel(id="cards")
+                yield Static(id="status")
+                with Horizontal(id="prompt-row"):
+                    yield Label("", id="prompt")
+                    yield SelectionInput(id="command", restrict=r"[0-9 ,.\-]*", max_length=40,
+                                         placeholder="card numbers, e.g. 1 3")
+                yield Static("Enter play · Esc quit · ?/F1 help", id="keys")
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
+        yield TooSmall(id="too-small")
+
+    @guarded
+    def on_mount(self) -> None:
+        self.ready = True
+        self.query_one("#log", RichLog).border_title = " Events "
+        self.query_one("#seats", Static).border_title = " Table "
+        self._fit(self.size.width, self.size.height)
+        if self.record_path is not None:
+            try:
+                self.writer = RecordWriter(self.record_path)
+            except OSError as error:
+                self.fatal(f"--record: cannot write '{self.record_path}' "
+                           f"({error.strerror or error})")
+                return
+            self.recorder = RecordListener(self.writer.write,
+                                           header(self.game, self.seed, self.kinds))
+        self.say(f"@@@ Starting a new game with {self.game.players} players")
+        self.advance()
+
+    @guarded
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        base = self.screen_stack[0]
+        base.set_class(is_too_small(width, height), "small")
+        base.set_class(width >= WIDE_WIDTH, "wide")
+        self.query_one(TooSmall).show_size(width, height)
+
+    # ------------------------------------------------------------------- views
+
+    def view(self) -> Observation:
+        """Public view plus the viewer's own hand (a seat nobody sits at shows no hand)."""
+        seat = self.viewer if self.viewer is not None else self.game.current
+        return self.game.observe(seat)
+
+    def is_human_turn(self) -> bool:
+        turn = self.turn()
+        return turn is not None and self.human_seats[turn] and self.viewer == turn
+
+    def turn(self) -> int | None:
+        return None if self.game.over else self.game.current
+
+    def toggle_limit(self) -> int:
+        """Digit keys toggle cards 1..N when every numbered card fits in one digit, else 0."""
+        shown = self.shown_cards() if self.is_human_turn() else None
+        if shown is None or len(shown[0]) > 9:
+            return 0
+        return len(shown[0])
+
+    def command_text(self) -> str:
+        return self.query_one("#command", CommandInput).value
+
+    def shown_cards(self) -> tuple[tuple[int, ...], bool] | None:
+        """(cards, hidden?) numbered for the viewer, or None when no hand may be shown."""
+        if self.viewer is None:
+            return None
+        obs = self.game.observe(self.viewer)
+        if obs.phase == "swap" and obs.to_move == self.viewer:
+            return obs.pool, False
+        if obs.phase == "over" or self.game.out[self.viewer]:
+            return obs.hand, False
+        if obs.source == "hidden":
+            return (0,) * obs.hidden_counts[self.viewer], True
+        return obs.pool if obs.to_move == self.viewer else obs.hand, False
+
+    def cards_note(self) -> str:
+        if self.viewer is None:
+            return "(cards hidden)" if self.humans >= 2 else "(bots only: no hand shown)"
+        return "(no cards)"
+
+    def refresh_table(self) -> None:
+        if not self.ready:
+            return
+        obs = self.view()
+        self.query_one("#seats", Static).update(self._seats_text(obs))
+        self.query_one("#pile", Static).update(self._pile_text(obs))
+        self.query_one("#phase", Static).update(self._phase_text(obs))
+        self.query_one("#status", Static).update(self._status_text())
+        cards = self.query_one(CardsPanel)
+        cards.border_title = self._cards_title(obs)
+        cards.set_class(self.is_human_turn(), "turn")
+        cards.refresh(layout=True)
+        prompt = self.query_one("#prompt", Label)
+        command = self.query_one("#command", CommandInput)
+        if self.is_human_turn():
+            prompt.update(f"P{self.game.current + 1} > ")
+            command.disabled = False
+            command.focus()
+        else:
+            prompt.update("")
+            command.disabled = True
+
+    def _seats_text(self, obs: Observation) -> Text:
+        width = max(len(seat_label(s, self.kinds, self.humans)) for s in range(len(self.kinds)))
+        places = {seat: place for place, seat in enumerate(obs.placings)}
+        out = Text(f"  {'seat':<{width}}  hand  {'visible':<12} hidden", style="dim")
+        for seat in range(len(self.kinds)):
+            out.append("\n")
+            to_move = obs.to_move == seat
+            marker = ">" if to_move else " "
+            line = Text(f"{marker} {seat_label(seat, self.kinds, self.humans):<{width}}",
+                        style=self.theme_.style("turn") if to_move else "")
+            line.append(f"  {obs.hand_counts[seat]:>4}  ")
+            shown = Text()
+            for card in obs.visible[seat]:
+                shown.append_text(card_label(card, self.theme_))
+                shown.append(" ")
+            shown.pad_right(13 - shown.cell_len)
+            line.append_text(shown)
+            line.append(f"{obs.hidden_counts[seat]:>6}")
+            if seat in places:
+                line.append(f"  {ORDINALS[places[seat]]}", style=self.theme_.style("important"))
+            out.append_text(line)
+        return out
+
+    def _pile_text(self, obs: Observation) -> Text:
+        arrow = "->" if self.theme_.ascii_only else "→"
+        back = "<-" if self.theme_.ascii_only else "←"
+        direction = f"{arrow} forward" if obs.direction > 0 else f"{back} reverse"
+        out = Text(f"Direction {direction}   Draw pile {render.cards_count(obs.draw_count)}\n")
+        out.append(f"Discard {render.cards_count(len(obs.discard))}")
+        if obs.discard:
+            out.append("  top ")
+            for card in obs.discard[:render.TOP_SHOWN]:
+                out.append_text(card_label(card, self.theme_))
+                out.append(" ")
+        out.append("\n")
+        if obs.discard:
+            active = FACE_NAMES.get(obs.active_face, "none") if obs.active_face else "none"
+            top = FACE_NAMES[FACE[obs.discard[0]]]
+            out.append(f"Run {obs.run} x {top}   to beat: {active}   kill at "
+                       f"{self.rules.run_kill}")
+        else:
+            out.append(f"Empty pile: anything goes   kill at {self.rules.run_kill}")
+        return out
+
+    def _phase_text(self, obs: Observation) -> Text:
+        if self.game.over:
+            return Text("Game over. " + PRESS_ESC, style=self.theme_.style("important"))
+        seat = self.game.current
+        if not self.human_seats[seat] or self.viewer != seat:
+            return Text(f"Player {seat + 1} to play", style="dim")
+        if obs.phase == "swap":
+            return Text(render.SWAP_PROMPT.removeprefix("+++ "))
+        return Text(render.play_prompt(obs.source).removeprefix("+++ "))
+
+    def _cards_title(self, obs: Observation) -> str:
+        if self.viewer is None:
+            return " cards "
+        seat = self.viewer
+        if obs.phase == "swap" and obs.to_move == seat:
+            return f" P{seat + 1}: hand + visible, pick 3 "
+        phase = obs.source if not self.game.out[seat] else "out"
+        return f" P{seat + 1} {phase} "
+
+    def _status_text(self) -> Text:
+        if self.thinking is not None:
+            return Text(self.thinking, style=self.theme_.style("thinking"))
+        if self.important is not None:
+            return Text(self.important, style=self.theme_.style("error"))
+        return Text("")
+
+    # ----------------------------------------------------------------- messages
+
+    def say(self, message: str, style: str = "") -> None:
+        self.messages.append(message)
+        if self.ready:
+            self.query_one("#log", RichLog).write(Text(message, style=style))
+
+    def show_events(self, happened: Sequence[Event]) -> None:
+        for event in happened:
+            if isinstance(event, Board):
+                continue  # the screen shows the board itself
+            if isinstance(event, Drew) and self.humans >= 2:
+                continue  # hot-seat: the next person could read it in the log
+            if isinstance(event, Ended):
+                self.ended = event
+            for line in render.event_lines(event, self.human_seats):
+                if line:
+                    self.say(line)
+
+    # --------------------------------------------------------------------- play
+
+    def advance(self) -> None:
+        self.thinking = None
+        if self.game.over:
+            self.finish()
+            return
+        seat = self.game.current
+        if self.human_seats[seat]:
+            if self.humans >= 2 and self.viewer != seat:
+                self.viewer = None
+                self.refresh_table()
+                self.push_screen(PassScreen(seat), lambda _: self._take_seat(seat))
+                return
+        else:
+            if self.humans >= 2:
+                self.viewer = None
+            self.thinking = f"Player {seat + 1} is thinking..."
+            self.run_worker(self._bot_move(seat), name="bot", group="bot",
+                            exit_on_error=False)
+        self.refresh_table()
+
+    def _take_seat(self, seat: int) -> None:
+        self.viewer = seat
+        self.refresh_table()
+
+    async def _bot_move(self, seat: int) -> None:
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
+        observation = self.game.observe(seat)
+        action = await asyncio.to_thread(self.bots[seat].choose, observation)
+        self.call_later(self._bot_apply, seat, action)
+
+    def _bot_apply(self, seat: int, action: Action) -> None:
+        if self.game.over or self.game.current != seat:
+            return
+        try:
+            self.apply(action)
+        except Exception as error:  # a bot's refused answer or a bug: end on the error screen
+            self.fatal(error_text(error))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.fatal(error_text(event.worker.error))
+
+    @guarded
+    def on_input_changed(self, event: CommandInput.Changed) -> None:
+        if event.value:
+            self.important = None
+        if self.ready:
+            self.query_one(CardsPanel).refresh()
+            self.query_one("#status", Static).update(self._status_text())
+
+    @guarded
+    def on_input_submitted(self, event: CommandInput.Submitted) -> None:
+        self.submit(event.value)
+
+    def submit(self, line: str) -> None:
+        """A selection typed (or clicked) by the human to move: the grammar of §11.3."""
+        if not self.is_human_turn():
+            return
+        obs = self.game.observe(self.game.current)
+        size, count = selection.expected(obs)
+        positions, message = selection.parse(line, size, count)
+        command = self.query_one("#command", CommandInput)
+        if message is not None:
+            self.error(message)
+            return
+        if not positions:
+            return
+        action = selection.action_for(obs, positions)
+        try:
+            self.apply(action)
+        except IllegalAction as error:
+            self.error(error.message)
+            return
+        command.value = ""
+
+    def error(self, message: str) -> None:
+        self.important = f"!!! {message}"
+        self.say(self.important, self.theme_.style("error"))
+        self.query_one("#command", CommandInput).value = ""
+        self.refresh_table()
+
+    def apply(self, action: Action) -> None:
+        seat = self.game.current
+        happened = self.game.apply(action)
+        if self.recorder is not None:
+            self.recorder.on_action(self.game, seat_name(seat), action, happened)
+        self.important = None
+        self.show_events(happened)
+        self.advance()
+
+    def finish(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        self.say(PRESS_ESC + (" Ctrl+R: play again." if self.offer_again else ""))
+        if self.humans >= 2:
+            self.viewer = None
+        self.refresh_table()
+
+    @guarded
+    def toggle_number(self, number: int) -> None:
+        if not self.is_human_turn():
+            return
+        command = self.query_one("#command", CommandInput)
+        picked = selection.numbers(command.value)
+        if number in picked:
+            picked = [n for n in picked if n != number]
+        else:
+            picked.append(number)
+        command.value = " ".join(str(n) for n in picked)
+        command.cursor_position = len(command.value)
+
+    # ------------------------------------------------------------------ actions
+
+    @guarded
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        rules = self.rules
+        lines = [
+            *HELP_LINES,
+            "",
+            f"Rules in play: {rules.players} players, {rules.decks} deck(s),",
+            f"  run-kill {rules.run_kill}, kill order {rules.kill_order},",
+            f"  max plays {rules.max_plays}, repeat limit {rules.repeat_limit}.",
+        ]
+        self.push_screen(HelpScreen("Obsession help", lines))
+
+    def action_quit_request(self) -> None:
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        if isinstance(screen, ConfirmQuit):
+            screen.dismiss(False)
+            return
+        if isinstance(screen, FatalScreen):
+            self.exit(1)
+            return
+        if self.game.over or self.screen_stack[0].has_class("small"):
+            self._quit()
+            return
+
+        def answer(quit_now: bool | None) -> None:
+            if quit_now:
+                self._quit()
+
+        self.push_screen(ConfirmQuit(), answer)
+
+    def action_again(self) -> None:
+        if self.offer_again and self.game.over:
+            self.again = True
+            self.exit(0)
+
+    def _quit(self) -> None:
+        self.abandon()
+        self.workers.cancel_group(self, "bot")
+        self.exit(0)
+
+    def abandon(self) -> None:
+        """Close the record of an unfinished game with an ``abandoned`` line."""
+        if self.writer is None:
+            return
+        if not self.game.over and self.recorder is not None:
+            seat = seat_name(self.game.current)
+            self.recorder.on_abandon(self.game, MatchAbandoned(seat, "quit"))
+        self.writer.close()
+        self.writer = None
+
+    def fatal(self, message: str) -> None:
+        self.workers.cancel_group(self, "bot")
+        if not isinstance(self.screen, FatalScreen):
+            self.push_screen(FatalScreen(message))
+
+
+
+def run_obsession(rules: Rules, seats: Sequence[str], seed: int | None, delay: float | None,
+                  record: str | None, ascii_only: bool = False) -> int:
+    """Play one game of Obsession on the full screen and return the exit status.
+
+    The arguments are those the ``obsession`` command parses (its ``Options``): ``rules``;
+    ``seats`` one of ``human``, ``obsessed`` or ``random`` per seat; ``seed`` (None: a fresh
+    one); ``delay`` seconds before each bot play (None: 1); ``record`` a JSON Lines record
+    path; ``ascii_only`` suit letters instead of glyphs. ``NO_COLOR`` is honoured.
+    Returns 0 when the game ended or the player quit, 1 after a fatal error or when the record
+    file cannot be written.
+    """
+    status, _ = play_obsession(rules, seats, fresh_seed() if seed is None else seed,
+                               1.0 if delay is None else delay, record, ascii_only)
+    return status
+
+
+def play_obsession(rules: Rules, seats: Sequence[str], seed: int, delay: float,
+                   record: str | None, ascii_only: bool,
+                   offer_again: bool = False) -> tuple[int, bool]:
+    """Like :func:`run_obsession`; also says whether the player asked to play again."""
+    app = ObsessionApp(rules, seats, seed, delay, record, ascii_only, offer_again)
+    status: Any = app.run()
+    app.abandon()
+    return (status if isinstance(status, int) else 0), app.again

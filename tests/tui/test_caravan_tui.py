@@ -1,0 +1,280 @@
+"""The Caravan screen driven by key presses and clicks against bots (``delay`` 0)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from cardtable.games.caravan.bots import make_bot
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.ui.tui.caravan_app import CaravanApp
+from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
+
+from .snapshot import check_snapshot
+
+POWER = SeatRules.preset("power")
+
+
+def make_app(seed: int = 7, record: str | None = None, ascii_only: bool = True,
+             players: tuple[str, str] = ("human", "bot:normal")) -> CaravanApp:
+    return CaravanApp(POWER, players, seed, 0, 0.0, None, record, ascii_only)
+
+
+async def settle(app: CaravanApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def type_command(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    for key in text:
+        await pilot.press(key)
+    await pilot.press("enter")
+
+
+async def play_whole_game(app: CaravanApp, pilot, snap_mid: str | None = None) -> int:  # type: ignore[no-untyped-def]
+    """Play the human seat with the normal bot's choices, typed as commands."""
+    helper = make_bot("normal", 0, 99)
+    moves = 0
+    await settle(app, pilot)
+    while True:
+        if app.game.result is not None:
+            break
+        assert app.is_human_turn(), "the screen waits for the human"
+        move = helper.choose(app.game.observation(0))
+        await type_command(pilot, move.notation)
+        await settle(app, pilot)
+        moves += 1
+        if moves == 8 and snap_mid is not None:
+            check_snapshot(snap_mid, screen_text(app))
+        assert moves < 400
+    return moves
+
+
+def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+
+    async def scenario() -> None:
+        app = make_app(seed=7, record=str(record))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            check_snapshot("caravan_start_80x24", screen_text(app))
+            await type_command(pilot, "q1")
+            await type_command(pilot, "P9A")
+            await type_command(pilot, "P1Z")
+            await type_command(pilot, "D1")
+            await settle(app, pilot)
+            assert "Invalid option 'q', must be one of: (P)lay, (D)iscard, (C)lear." \
+                in app.messages
+            assert "Invalid hand position '9'." in app.messages
+            assert "Invalid caravan name 'Z', must be between: A-F." in app.messages
+            assert app.game.plies == 0
+            errors = [m for m in app.messages if "entered" not in m]
+            assert len(errors) == 2 + 4  # welcome lines and four refusals
+            await play_whole_game(app, pilot, snap_mid="caravan_mid_80x24")
+            assert app.game.result is not None
+            assert app.messages[-1] == "Press Esc to exit."
+            assert any(m.startswith(("WINNER: ", "DRAW")) for m in app.messages)
+            check_snapshot("caravan_end_80x24", screen_text(app))
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.return_value == 0
+
+    asyncio.run(scenario())
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines[0]["type"] == "header" and lines[0]["players"]["DEF"] == "bot:normal"
+    assert [line["type"] for line in lines[1:3]] == ["deck", "deck"]
+    assert lines[-1]["type"] == "result" and lines[-1]["reason"] != "quit"
+
+
+def test_illegal_move_keeps_the_turn() -> None:
+    async def scenario() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_command(pilot, "D1")
+            await settle(app, pilot)
+            assert app.important is not None
+            assert app.important in app.messages
+            assert app.game.plies == 0 and app.is_human_turn()
+
+    asyncio.run(scenario())
+
+
+def test_highlight_while_typing_and_mouse_play() -> None:
+    async def scenario() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            for key in "P1":
+                await pilot.press(key)
+            assert app.partial.hand == 1 and app.partial.caravan is None
+            await pilot.press("b")
+            await pilot.pause()
+            assert app.partial.caravan == 1
+            assert app.query_one("#caravan-b").has_class("chosen")
+            await pilot.press("backspace", "backspace", "backspace")
+            # Click the first hand card, then caravan A.
+            numeral = next(i for i, card in enumerate(app.game.observation(0).hand, 1)
+                           if card & 15 <= 10)
+            hand = app.query_one("#hand-abc")
+            cell = hand.cell()
+            await pilot.click("#hand-abc", offset=(1 + ((numeral - 1) % hand.per_line()) * cell,
+                                                  1 + (numeral - 1) // hand.per_line()))
+            await pilot.pause()
+            assert app.query_one("#command").value == f"P{numeral}"
+            await pilot.click("#caravan-a", offset=(3, 2))
+            await settle(app, pilot)
+            assert app.game.plies >= 1
+            assert len(app.game.caravans[0]) == 1
+
+    asyncio.run(scenario())
+
+
+def test_quit_mid_game_asks_first(tmp_path: Path) -> None:
+    record = tmp_path / "quit.jsonl"
+
+    async def scenario() -> None:
+        app = make_app(record=str(record))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_command(pilot, "P1A")
+            await settle(app, pilot)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmQuit)
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmQuit)
+            assert app.game.result is None
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.return_value == 0
+        assert app.game.result is not None and app.game.result.reason == "quit"
+
+    asyncio.run(scenario())
+    last = json.loads(record.read_text().splitlines()[-1])
+    assert last["reason"] == "quit" and last["winner"] is None
+
+
+def test_help_screen() -> None:
+    async def scenario() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            check_snapshot("caravan_help_80x24", screen_text(app))
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, (HelpScreen, ConfirmQuit))
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+
+    asyncio.run(scenario())
+
+
+def test_too_small_terminal() -> None:
+    async def scenario() -> None:
+        app = make_app()
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            for line in ("Terminal too small", "Width:  60 / 80", "Height: 20 / 24",
+                         "Resize terminal or press Esc"):
+                assert line in text
+            check_snapshot("caravan_too_small_60x20", text)
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.return_value == 0
+
+    asyncio.run(scenario())
+
+
+def test_wide_terminal_and_bots_only() -> None:
+    async def scenario() -> None:
+        app = make_app(seed=3, players=("bot:random", "bot:normal"), ascii_only=False)
+        async with app.run_test(size=(140, 40)) as pilot:
+            for _ in range(200):
+                await settle(app, pilot)
+                if app.game.result is not None:
+                    break
+            assert app.game.result is not None
+            text = screen_text(app)
+            assert "BOT1" in text and "BOT2" in text
+            check_snapshot("caravan_bvb_end_140x40", text)
+
+    asyncio.run(scenario())
+
+
+def test_no_color_keeps_text_markers(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def scenario() -> None:
+        app = make_app(seed=3, players=("bot:normal", "bot:normal"))
+        assert not app.theme_.colour
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await settle(app, pilot)
+                if app.game.result is not None:
+                    break
+            text = screen_text(app)
+            assert "WINNER: BOT" in text
+            assert "WINS" in text  # the lane marker needs no colour
+
+    asyncio.run(scenario())
+
+
+def test_bot_thinks_without_freezing_the_screen() -> None:
+    async def scenario() -> None:
+        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 0.5, None, None, True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "BOT is thinking..." in screen_text(app)
+            assert app.query_one("#command").disabled
+            await pilot.press("question_mark")  # the screen still answers keys
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert app.is_human_turn() and app.game.plies == 1
+
+    asyncio.run(scenario())
+
+
+def test_two_humans_see_only_the_hand_of_the_seat_to_move() -> None:
+    async def scenario() -> None:
+        app = make_app(players=("human", "human"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert app.visible_hand(0) is not None and app.visible_hand(1) is None
+            await type_command(pilot, "P1A")
+            await settle(app, pilot)
+            if app.game.plies == 1:
+                assert app.visible_hand(0) is None and app.visible_hand(1) is not None
+                assert "PL2 >" in screen_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_a_failing_bot_ends_on_the_error_screen() -> None:
+    class Broken:
+        def choose(self, observation: object) -> object:
+            raise RuntimeError("the bot fell over")
+
+    async def scenario() -> None:
+        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 0.0, None, None, True)
+        app.bots[0] = Broken()  # type: ignore[assignment]
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            assert "the bot fell over" in text and "Press Esc to exit." in text
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.return_value == 1
+
+    asyncio.run(scenario())
