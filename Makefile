@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src/cardtable/engine src/cardtable/games
+	$(BIN)/mypy --strict src/cardtable
 
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -142,7 +142,8 @@ def test_help_describes_every_option() -> None:
                    "--plain", "--version"):
         assert option in text
     assert "chosen at random" in text and "round robin" in text
-    assert "line mode (currently the only interface)" in text
+    assert "line mode; chosen anyway when stdin or stdout is not a terminal" in text
+    assert "--ascii" in text
     assert "3 input ended" in text
 
 

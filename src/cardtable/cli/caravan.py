@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import math
 import sys
 from dataclasses import replace
@@ -106,9 +107,9 @@ def build_parser() -> CaravanArgumentParser:
     players.add_argument("--bot-abc", metavar="NAME", help="ABC's bot in --bvb (default: --bot)")
     players.add_argument("--bot-def", metavar="NAME",
                          help="DEF's bot in --bvb and human vs bot (default: --bot)")
-    players.add_argument("-d", "--delay", metavar="SECONDS", type=_delay, default=0.0,
+    players.add_argument("-d", "--delay", metavar="SECONDS", type=_delay, default=None,
                          help="pause before each bot move and between replayed moves "
-                              "(default: 0 in line mode)")
+                              "(default: 1 on the full screen, 0 in line mode)")
     players.add_argument("-f", "--first", metavar="1|2", default="1",
                          help="1 = ABC moves first, 2 = DEF (default: 1)")
     rules = parser.add_argument_group("rules and decks")
@@ -136,7 +137,9 @@ def build_parser() -> CaravanArgumentParser:
     files.add_argument("--replay", metavar="FILE",
                        help="play back a record (ignores rule, deck and player options)")
     files.add_argument("--plain", action="store_true",
-                       help="line mode (currently the only interface)")
+                       help="line mode; chosen anyway when stdin or stdout is not a terminal")
+    files.add_argument("--ascii", action="store_true",
+                       help="full screen: suits as letters instead of symbols")
     return parser
 
 
@@ -174,7 +177,7 @@ def _common_checks(options: argparse.Namespace) -> None:
 
 def _run_replay(options: argparse.Namespace, console: Console) -> int:
     _common_checks(options)
-    if options.delay < 0:
+    if options.delay is not None and options.delay < 0:
         raise StartupError("Bot delay cannot be a negative number.")
     _bot_names(options)
     if options.record is not None:
@@ -184,7 +187,7 @@ def _run_replay(options: argparse.Namespace, console: Console) -> int:
     except RecordError as error:
         raise StartupError(error.message) from None
     humans = (replay.players["ABC"] == "human", replay.players["DEF"] == "human")
-    shell = PlainCaravan(console, humans, options.delay, reveal=True)
+    shell = PlainCaravan(console, humans, options.delay or 0.0, reveal=True)
     return shell.replay(replay)
 
 
@@ -210,7 +213,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             message = check_samples(rules, random_seats)
     if message is not None:
         raise StartupError(message)
-    if options.delay < 0:
+    if options.delay is not None and options.delay < 0:
         raise StartupError("Bot delay cannot be a negative number.")
     bot_names = _bot_names(options)
     decks: list[list[int] | None] = []
@@ -225,8 +228,16 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         raise StartupError(message)
 
     humans = (not options.bvb, options.pvp)
-    game = Game.new(rules, options.seed, int(options.first.strip()) - 1, decks)
-    shell = PlainCaravan(console, humans, options.delay)
+    first = int(options.first.strip()) - 1
+    if _full_screen(options):
+        from cardtable.ui.tui.caravan_app import run_caravan
+
+        kinds = tuple("human" if humans[seat] else f"bot:{bot_names[seat]}" for seat in (0, 1))
+        return run_caravan(rules, (kinds[0], kinds[1]), options.seed, first,
+                           1.0 if options.delay is None else options.delay,
+                           (decks[0], decks[1]), options.record, options.ascii)
+    game = Game.new(rules, options.seed, first, decks)
+    shell = PlainCaravan(console, humans, options.delay or 0.0)
     seats: dict[str, Seat] = {}
     players: dict[str, str] = {}
     for seat in (0, 1):
@@ -263,6 +274,13 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             # Closing flushes again; a file that refused the data already gave its error.
             with contextlib.suppress(OSError):
                 writer.close()
+
+
+def _full_screen(options: argparse.Namespace) -> bool:
+    """The full-screen interface is used on a terminal unless --plain asks for lines."""
+    if options.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    return importlib.util.find_spec("textual") is not None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -286,7 +286,10 @@ class CaravanApp(App[int]):
         self._fit(self.size.width, self.size.height)
         try:
             if self.record_path is not None:
-                self.record = CaravanRecord(self.record_path, self.game, self.players)
+                decks = self.decks or (None, None)
+                sources = ("random" if decks[0] is None else "file",
+                           "random" if decks[1] is None else "file")
+                self.record = CaravanRecord(self.record_path, self.game, self.players, sources)
         except OSError as error:
             self.fatal(f"Cannot open record file '{self.record_path}': "
                        f"{error.strerror or error}.")
