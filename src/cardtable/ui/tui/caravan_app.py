@@ -14,13 +14,12 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
-from textual.worker import Worker, WorkerState
 
 from cardtable.engine.randomness import fresh_seed
 from cardtable.games.caravan.board import CARAVAN_NAMES
@@ -53,10 +52,10 @@ from cardtable.ui.tui.common import (
     ConfirmQuit,
     FatalScreen,
     HelpScreen,
+    TableApp,
     TooSmall,
     error_text,
     guarded,
-    is_too_small,
 )
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
 
@@ -196,7 +195,7 @@ class HandPanel(Widget):
         app.clicked_hand(self.seat, position)
 
 
-class CaravanApp(App[int]):
+class CaravanApp(TableApp):
     """The Caravan screen. ``players`` per seat (ABC, DEF): ``human`` or ``bot:NAME``."""
 
     TITLE = "Caravan"
@@ -299,16 +298,6 @@ class CaravanApp(App[int]):
             self.say(f"{self.names[self.game.turn]} to move first.")
         self.advance()
 
-    @guarded
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width, event.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        base = self.screen_stack[0]
-        base.set_class(is_too_small(width, height), "small")
-        base.set_class(width >= WIDE_WIDTH, "wide")
-        self.query_one(TooSmall).show_size(width, height)
-
     # ------------------------------------------------------------------ views
 
     def viewer(self) -> int:
@@ -407,11 +396,6 @@ class CaravanApp(App[int]):
 
     # --------------------------------------------------------------- messages
 
-    def say(self, message: str, style: str = "") -> None:
-        self.messages.append(message)
-        if self.ready:
-            self.query_one("#log", RichLog).write(Text(message, style=style))
-
     # ------------------------------------------------------------------ play
 
     def advance(self) -> None:
@@ -443,10 +427,6 @@ class CaravanApp(App[int]):
             self.apply(move)
         except Exception as error:  # a bot's illegal answer or a bug: end on the error screen
             self.fatal(error_text(error))
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.fatal(error_text(event.worker.error))
 
     @guarded
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -582,10 +562,6 @@ class CaravanApp(App[int]):
         self.workers.cancel_group(self, "bot")
         self.exit(0)
 
-    def fatal(self, message: str) -> None:
-        self.workers.cancel_group(self, "bot")
-        if not isinstance(self.screen, FatalScreen):
-            self.push_screen(FatalScreen(message))
 
 
 

@@ -7,13 +7,16 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
+from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Input, Static
+from textual.widgets import Input, RichLog, Static
+from textual.worker import Worker, WorkerState
 
-from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH
+from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH, WIDE_WIDTH
 
 FATAL_FALLBACK = "A fatal error occurred."
 PRESS_ESC = "Press Esc to exit."
@@ -154,3 +157,35 @@ class CommandInput(Input):
         if character == "?":
             return False
         return super().check_consume_key(key, character)
+
+
+class TableApp(App[int]):
+    """What the game screens share: fitting the layout to the terminal, the message log, and
+    ending on the error screen when a bot worker or a handler fails."""
+
+    messages: list[str]
+    ready: bool
+
+    @guarded
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        base = self.screen_stack[0]
+        base.set_class(is_too_small(width, height), "small")
+        base.set_class(width >= WIDE_WIDTH, "wide")
+        self.query_one(TooSmall).show_size(width, height)
+
+    def say(self, message: str, style: str = "") -> None:
+        self.messages.append(message)
+        if self.ready:
+            self.query_one("#log", RichLog).write(Text(message, style=style))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.fatal(error_text(event.worker.error))
+
+    def fatal(self, message: str) -> None:
+        self.workers.cancel_group(self, "bot")
+        if not isinstance(self.screen, FatalScreen):
+            self.push_screen(FatalScreen(message))

@@ -14,13 +14,12 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
-from textual.worker import Worker, WorkerState
 
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned
@@ -41,12 +40,12 @@ from cardtable.ui.tui.common import (
     ConfirmQuit,
     FatalScreen,
     HelpScreen,
+    TableApp,
     TooSmall,
     error_text,
     guarded,
-    is_too_small,
 )
-from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
+from cardtable.ui.tui.theme import Theme, make_theme
 
 HUMAN = "human"
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
@@ -178,7 +177,7 @@ class PassScreen(Screen[None]):
         self.dismiss(None)
 
 
-class ObsessionApp(App[int]):
+class ObsessionApp(TableApp):
     """The Obsession screen. ``seats`` lists ``human``, ``obsessed`` or ``random`` per seat."""
 
     TITLE = "Obsession"
@@ -270,16 +269,6 @@ class ObsessionApp(App[int]):
                                            header(self.game, self.seed, self.kinds))
         self.say(f"@@@ Starting a new game with {self.game.players} players")
         self.advance()
-
-    @guarded
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width, event.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        base = self.screen_stack[0]
-        base.set_class(is_too_small(width, height), "small")
-        base.set_class(width >= WIDE_WIDTH, "wide")
-        self.query_one(TooSmall).show_size(width, height)
 
     # ------------------------------------------------------------------- views
 
@@ -417,11 +406,6 @@ class ObsessionApp(App[int]):
 
     # ----------------------------------------------------------------- messages
 
-    def say(self, message: str, style: str = "") -> None:
-        self.messages.append(message)
-        if self.ready:
-            self.query_one("#log", RichLog).write(Text(message, style=style))
-
     def show_events(self, happened: Sequence[Event]) -> None:
         for event in happened:
             if isinstance(event, Board):
@@ -474,10 +458,6 @@ class ObsessionApp(App[int]):
             self.apply(action)
         except Exception as error:  # a bot's refused answer or a bug: end on the error screen
             self.fatal(error_text(error))
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.fatal(error_text(event.worker.error))
 
     @guarded
     def on_input_changed(self, event: CommandInput.Changed) -> None:
@@ -606,10 +586,6 @@ class ObsessionApp(App[int]):
         self.writer.close()
         self.writer = None
 
-    def fatal(self, message: str) -> None:
-        self.workers.cancel_group(self, "bot")
-        if not isinstance(self.screen, FatalScreen):
-            self.push_screen(FatalScreen(message))
 
 
 
