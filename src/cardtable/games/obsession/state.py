@@ -355,6 +355,16 @@ class Game:
             name = "visible"
         if not source or not cards:
             raise IllegalAction(INVALID_SELECTION)
+        if len(cards) == 1 and type(cards) is tuple:
+            # Most plays are a single card: one membership test covers every check but
+            # legality, and the tuple is already in display order.
+            card = cards[0]
+            if card not in source or not LEGAL[self.active][FACE[card]]:
+                raise IllegalAction(INVALID_SELECTION)
+            self.plays += 1
+            source.remove(card)
+            self._lay(seat, name, cards, False, source)
+            return
         # Membership first: it also guarantees that every item is a real card id.
         for card in cards:
             if card not in source:
@@ -401,16 +411,18 @@ class Game:
         pile.extend(cards)
         face = FACE[cards[0]]
         count = len(cards)
-        self._pile_faces += _FACE_BYTES[face] * count
-        if face == self.top_face:
-            self.run += count
+        if count == 1:
+            self._pile_faces.append(face)
         else:
-            self.top_face = face
-            self.run = count
+            self._pile_faces += _FACE_BYTES[face] * count
+        # The run is kept in a local: it is read up to twice below.
+        run = self.run + count if face == self.top_face else count
+        self.top_face = face
+        self.run = run
         if face != JOKER:
             self.active = face
         reverse = kill = extra = False
-        if self._kill_first and self.run >= self._run_kill:
+        if run >= self._run_kill and self._kill_first:
             kill = True
         else:
             if face == 8:
@@ -421,7 +433,7 @@ class Game:
                 reverse = True
                 self.direction = -self.direction
             # After a 10 the pile is already dead, so there is no run left to check.
-            if not kill and self.run >= self._run_kill:
+            if not kill and run >= self._run_kill:
                 kill = True
         if kill:
             self.killed.extend(pile)
@@ -509,11 +521,17 @@ class Game:
         n = self.players
         out = self.out
         step = self.direction
+        hands = self.hands
+        visible = self.visible
+        # Neither the draw pile nor the seats change while forced pick-ups go round, so
+        # whether the repetition guard applies is decided once.
+        guard = self._repeat_limit and not self.draw and not self._humans_left
+        logged = self._events is not None
         while True:
             seat = (seat + step) % n
             while out[seat]:
                 seat = (seat + step) % n
-            if self._repeat_limit and not self.draw and not self._humans_left:
+            if guard:
                 key = self._position_key(seat)
                 seen = self._seen.get(key, 0) + 1
                 self._seen[key] = seen
@@ -523,9 +541,9 @@ class Game:
                     return
             self.turns += 1
             self.current = seat
-            if self._events is not None:
+            if logged:
                 self._emit_turn(seat)
-            cards = self.hands[seat] or self.visible[seat]
+            cards = hands[seat] or visible[seat]
             if not cards:
                 return  # a blind attempt
             row = LEGAL[self.active]
