@@ -16,7 +16,7 @@ from itertools import compress
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot
 from cardtable.games.obsession.cards import FACE
-from cardtable.games.obsession.legality import LEGAL
+from cardtable.games.obsession.legality import LEGAL_CARD
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import OVER, Game
 
@@ -42,7 +42,7 @@ def random_game(rules: Rules, seed: int) -> Game:
         getrandbits = bits[seat]
         cards = hands[seat] or visible[seat]
         if cards:
-            legal = list(compress(cards, map(LEGAL[game.active].__getitem__, map(face_of, cards))))
+            legal = list(compress(cards, map(LEGAL_CARD[game.active].__getitem__, cards)))
             count = len(legal)
             width = count.bit_length()
             last = getrandbits(width)
@@ -53,7 +53,7 @@ def random_game(rules: Rules, seed: int) -> Game:
             first = last
             while first and face_of(legal[first - 1]) == face:
                 first -= 1
-            apply(Play(tuple(legal[first:last + 1])))
+            apply(Play((legal[last],) if first == last else tuple(legal[first:last + 1])))
         else:
             count = len(hidden[seat])
             width = count.bit_length()

@@ -31,7 +31,7 @@ from cardtable.games.obsession.events import (
     TurnStarted,
     WentOut,
 )
-from cardtable.games.obsession.legality import LEGAL, NONE
+from cardtable.games.obsession.legality import LEGAL, LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import History, Observation
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.selection import (
@@ -358,7 +358,7 @@ class Game:
             # Most plays are a single card: one membership test covers every check but
             # legality, and the tuple is already in display order.
             card = cards[0]
-            if card not in source or not LEGAL[self.active][FACE[card]]:
+            if card not in source or not LEGAL_CARD[self.active][card]:
                 raise IllegalAction(INVALID_SELECTION)
             self.plays += 1
             source.remove(card)
@@ -545,9 +545,9 @@ class Game:
             cards = hands[seat] or visible[seat]
             if not cards:
                 return  # a blind attempt
-            row = LEGAL[self.active]
+            legal = LEGAL_CARD[self.active]
             for card in cards:
-                if row[FACE[card]]:
+                if legal[card]:
                     return
             self.plays += 1
             self._pick_up(seat)
