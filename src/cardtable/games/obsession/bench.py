@@ -16,7 +16,7 @@ from itertools import compress
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot
 from cardtable.games.obsession.cards import FACE
-from cardtable.games.obsession.legality import LEGAL_CARD
+from cardtable.games.obsession.legality import ALL_LEGAL, LEGAL_CARD
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import OVER, Game
 
@@ -42,7 +42,10 @@ def random_game(rules: Rules, seed: int) -> Game:
         getrandbits = bits[seat]
         cards = hands[seat] or visible[seat]
         if cards:
-            legal = list(compress(cards, map(LEGAL_CARD[game.active].__getitem__, cards)))
+            active = game.active
+            # On an empty pile, a 2, a 4 or an 8 every card is legal: no filtering needed.
+            legal = cards if ALL_LEGAL[active] else list(
+                compress(cards, map(LEGAL_CARD[active].__getitem__, cards)))
             count = len(legal)
             width = count.bit_length()
             last = getrandbits(width)

@@ -62,3 +62,6 @@ LEGAL_CARD = tuple(bytes(LEGAL[active][FACE[card]] for card in range(ID_LIMIT))
                    for active in range(len(LEGAL)))
 """``LEGAL_CARD[active][card]``: ``LEGAL`` by card id rather than by face, so that the hot
 loops test a card with one lookup instead of two."""
+
+ALL_LEGAL = tuple(all(row) for row in LEGAL)
+"""``ALL_LEGAL[active]``: is every face legal on ``active`` (no face, 2, 4, 8)."""
