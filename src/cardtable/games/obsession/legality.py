@@ -7,7 +7,7 @@ Legality never compares ranks: it is read from this table.
 
 from __future__ import annotations
 
-from cardtable.games.obsession.cards import FACE_NAMES, FACE_OF_NAME
+from cardtable.games.obsession.cards import FACE, FACE_NAMES, FACE_OF_NAME, ID_LIMIT
 
 NONE = 0
 """The active face of an empty (or jokers-only) pile."""
@@ -56,3 +56,12 @@ def matrix_rows() -> dict[str, dict[str, bool]]:
         active = NONE if active_name == "none" else FACE_OF_NAME[active_name]
         rows[active_name] = {FACE_NAMES[p]: LEGAL[active][p] for p in range(2, 16)}
     return rows
+
+
+LEGAL_CARD = tuple(bytes(LEGAL[active][FACE[card]] for card in range(ID_LIMIT))
+                   for active in range(len(LEGAL)))
+"""``LEGAL_CARD[active][card]``: ``LEGAL`` by card id rather than by face, so that the hot
+loops test a card with one lookup instead of two."""
+
+ALL_LEGAL = tuple(all(row) for row in LEGAL)
+"""``ALL_LEGAL[active]``: is every face legal on ``active`` (no face, 2, 4, 8)."""

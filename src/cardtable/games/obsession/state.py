@@ -31,7 +31,7 @@ from cardtable.games.obsession.events import (
     TurnStarted,
     WentOut,
 )
-from cardtable.games.obsession.legality import LEGAL, NONE
+from cardtable.games.obsession.legality import LEGAL, LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import History, Observation
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.selection import (
@@ -49,7 +49,6 @@ START_ORDER = (4, 5, 6, 9, 11, 12, 13, 14, 2, 3, 7, 8, 10, 15)
 """Faces in the order that decides who starts: the first seat whose hand holds one."""
 
 HAND_SIZE = 3
-_SEPARATOR = [NO_CARD]
 _FACE_BYTES = [bytes((face,)) for face in range(16)]
 _NO_EVENTS: tuple[Event, ...] = ()
 
@@ -208,7 +207,10 @@ class Game:
         # An exact type test is cheaper than isinstance on this hot path; mypy cannot narrow
         # on it, hence the ignores below.
         kind = type(action)
-        if self.phase == PLAY:
+        if kind is Play and self.phase == PLAY:
+            # The most frequent decision by far, tested first.
+            self._play(action.cards)  # type: ignore[union-attr]
+        elif self.phase == PLAY:
             if kind is Play:
                 self._play(action.cards)  # type: ignore[union-attr]
             elif kind is Blind:
@@ -355,6 +357,16 @@ class Game:
             name = "visible"
         if not source or not cards:
             raise IllegalAction(INVALID_SELECTION)
+        if len(cards) == 1 and type(cards) is tuple:
+            # Most plays are a single card: one membership test covers every check but
+            # legality, and the tuple is already in display order.
+            card = cards[0]
+            if card not in source or not LEGAL_CARD[self.active][card]:
+                raise IllegalAction(INVALID_SELECTION)
+            self.plays += 1
+            source.remove(card)
+            self._lay(seat, name, cards, False, source)
+            return
         # Membership first: it also guarantees that every item is a real card id.
         for card in cards:
             if card not in source:
@@ -401,16 +413,18 @@ class Game:
         pile.extend(cards)
         face = FACE[cards[0]]
         count = len(cards)
-        self._pile_faces += _FACE_BYTES[face] * count
-        if face == self.top_face:
-            self.run += count
+        if count == 1:
+            self._pile_faces.append(face)
         else:
-            self.top_face = face
-            self.run = count
+            self._pile_faces += _FACE_BYTES[face] * count
+        # The run is kept in a local: it is read up to twice below.
+        run = self.run + count if face == self.top_face else count
+        self.top_face = face
+        self.run = run
         if face != JOKER:
             self.active = face
         reverse = kill = extra = False
-        if self._kill_first and self.run >= self._run_kill:
+        if run >= self._run_kill and self._kill_first:
             kill = True
         else:
             if face == 8:
@@ -421,7 +435,7 @@ class Game:
                 reverse = True
                 self.direction = -self.direction
             # After a 10 the pile is already dead, so there is no run left to check.
-            if not kill and self.run >= self._run_kill:
+            if not kill and run >= self._run_kill:
                 kill = True
         if kill:
             self.killed.extend(pile)
@@ -457,6 +471,13 @@ class Game:
             self._go_out(seat)
             if self.phase == OVER:
                 return
+        elif extra and self.plays < self._max_plays:
+            # The extra play of ``_next``, taken here: it is frequent (8s, 10s and kills) and
+            # needs none of the search for the next seat.
+            self.current = seat
+            if self._events is not None:
+                self._emit(self._board(seat))
+            return
         self._next(seat, extra)
 
     def _pick_up(self, seat: int) -> None:
@@ -509,11 +530,17 @@ class Game:
         n = self.players
         out = self.out
         step = self.direction
+        hands = self.hands
+        visible = self.visible
+        # Neither the draw pile nor the seats change while forced pick-ups go round, so
+        # whether the repetition guard applies is decided once.
+        guard = self._repeat_limit and not self.draw and not self._humans_left
+        logged = self._events is not None
         while True:
             seat = (seat + step) % n
             while out[seat]:
                 seat = (seat + step) % n
-            if self._repeat_limit and not self.draw and not self._humans_left:
+            if guard:
                 key = self._position_key(seat)
                 seen = self._seen.get(key, 0) + 1
                 self._seen[key] = seen
@@ -523,14 +550,14 @@ class Game:
                     return
             self.turns += 1
             self.current = seat
-            if self._events is not None:
+            if logged:
                 self._emit_turn(seat)
-            cards = self.hands[seat] or self.visible[seat]
+            cards = hands[seat] or visible[seat]
             if not cards:
                 return  # a blind attempt
-            row = LEGAL[self.active]
+            legal = LEGAL_CARD[self.active]
             for card in cards:
-                if row[FACE[card]]:
+                if legal[card]:
                     return
             self.plays += 1
             self._pick_up(seat)
@@ -548,15 +575,18 @@ class Game:
         """
         face = FACE.__getitem__
         parts = self._parts
-        key: list[object] = [seat, self.direction, bytes(self._pile_faces)]
+        out = self.out
         for other in range(self.players):
-            if not self.out[other]:
-                part = parts[other]
-                if part is None:
-                    joined = self.hands[other] + _SEPARATOR + self.visible[other] + _SEPARATOR
-                    part = parts[other] = bytes(map(face, joined + self.hidden[other]))
-                key.append(part)
-        return tuple(key)
+            if parts[other] is None and not out[other]:
+                # One list display and one pass through ``FACE``: the fewest allocations.
+                parts[other] = bytes(map(face, [*self.hands[other], NO_CARD,
+                                                *self.visible[other], NO_CARD,
+                                                *self.hidden[other]]))
+        pile = bytes(self._pile_faces)
+        if self.remaining == self.players:
+            return (seat, self.direction, pile, *parts)
+        return (seat, self.direction, pile,
+                *[part for part, gone in zip(parts, out, strict=True) if not gone])
 
     def _stalemate(self, reason: str) -> None:
         self.stalemate = reason
