@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -217,11 +215,6 @@ class CaravanApp(TableApp):
     .small #main { display: none; }
     .small #too-small { display: block; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "quit_request", "Quit", priority=True),
-        Binding("f1,question_mark", "help", "Help", priority=True),
-        Binding("ctrl+r", "again", "Play again", show=False),
-    ]
 
     partial: reactive[Partial] = reactive(Partial, always_update=True)
 

@@ -163,6 +163,12 @@ class TableApp(App[int]):
     """What the game screens share: fitting the layout to the terminal, the message log, and
     ending on the error screen when a bot worker or a handler fails."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "quit_request", "Quit", priority=True),
+        Binding("f1,question_mark", "help", "Help", priority=True),
+        Binding("ctrl+r", "again", "Play again", show=False),
+    ]
+
     messages: list[str]
     ready: bool
 

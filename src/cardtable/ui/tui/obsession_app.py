@@ -198,11 +198,6 @@ class ObsessionApp(TableApp):
     .small #main { display: none; }
     .small #too-small { display: block; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "quit_request", "Quit", priority=True),
-        Binding("f1,question_mark", "help", "Help", priority=True),
-        Binding("ctrl+r", "again", "Play again", show=False),
-    ]
 
     def __init__(self, rules: Rules, seats: Sequence[str], seed: int, delay: float = 1.0,
                  record: str | None = None, ascii_only: bool = False,
