@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: play test lint typecheck unit bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -1,0 +1,25 @@
+"""Build the optional compiled cores next to their games.
+
+Every ``src/cardtable/games/<game>/_core.c`` becomes the extension module
+``cardtable.games.<game>._core``. The extensions are optional: where no C compiler or no
+Python headers are available the install still succeeds and the games run on their pure
+Python engines (see docs/engine.md, "Compiled cores").
+"""
+
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+CORES = sorted(Path("src/cardtable/games").glob("*/_core.c"))
+
+setup(
+    ext_modules=[
+        Extension(
+            f"cardtable.games.{source.parent.name}._core",
+            [source.as_posix()],
+            extra_compile_args=["-O2"],
+            optional=True,
+        )
+        for source in CORES
+    ]
+)
