@@ -13,7 +13,7 @@ unless that seat's observation is passed as well.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardtable.engine.protocol import Result
@@ -131,7 +131,32 @@ def result_line(result: Result, names: tuple[str, str]) -> str | None:
     return winner(names[SEATS.index(result.winners[0])])
 
 
-def history_message(entry: HistoryEntry, names: tuple[str, str]) -> str:
+CardFormat = Callable[[int], str]
+"""How a message writes a card: :func:`card_text` (ASCII codes) or a screen's own glyphs."""
+
+
+def move_message(
+    name: str, code: int, card: int | None, target: int | None,
+    text: CardFormat = card_text,
+) -> str:
+    """The log line of one move (§9.3): ``card`` is the card played, discarded or restarting
+    a destroyed caravan (None for a plain clear), ``target`` the numeral a face went on."""
+    kind, caravan, hand, _slot = unpack(code)
+    letter = caravan_name(caravan)
+    if kind == DISCARD and card is not None:
+        return discarded(name, text(card))
+    if kind == CLEAR or card is None:
+        if hand and card is not None:
+            return destroyed(name, letter, text(card))
+        return cleared(name, letter)
+    if target is not None:
+        return played_face(name, text(card), text(target), letter)
+    return played(name, text(card), letter)
+
+
+def history_message(
+    entry: HistoryEntry, names: tuple[str, str], text: CardFormat = card_text
+) -> str:
     """The log line of one public event as the viewer saw it (hidden cards as ``###``).
 
     A move's ``cards`` are, by kind: a numeral play ``(card,)``; a face play
@@ -141,18 +166,12 @@ def history_message(entry: HistoryEntry, names: tuple[str, str]) -> str:
     name = names[entry.seat]
     if entry.code is None:
         return shows_hand(name)  # followed by shown_cards() where there is room
-    kind, caravan, hand, _slot = unpack(entry.code)
-    letter = caravan_name(caravan)
+    kind, _caravan, hand, _slot = unpack(entry.code)
     cards = entry.cards
-    if kind == DISCARD:
-        return discarded(name, card_text(cards[0]))
     if kind == CLEAR:
-        if hand and cards:
-            return destroyed(name, letter, card_text(cards[-1]))
-        return cleared(name, letter)
-    if len(cards) >= 2:
-        return played_face(name, card_text(cards[0]), card_text(cards[1]), letter)
-    return played(name, card_text(cards[0]), letter)
+        return move_message(name, entry.code, cards[-1] if hand and cards else None, None, text)
+    target = cards[1] if kind != DISCARD and len(cards) >= 2 else None
+    return move_message(name, entry.code, cards[0], target, text)
 
 
 # ------------------------------------------------------------------------ board

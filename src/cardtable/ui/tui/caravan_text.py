@@ -19,23 +19,18 @@ from cardtable.games.caravan.board import (
 )
 from cardtable.games.caravan.cards import JOKER, RANK_MASK, SUITS, code
 from cardtable.games.caravan.events import MoveEvent
-from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, unpack
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
+from cardtable.games.caravan.render import HIDDEN_TEXT, display_names
+from cardtable.games.caravan.render import move_message as render_move_message
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.ui.tui.theme import Theme
 
 HUMAN = "human"
-HIDDEN_TEXT = "###"
 
 
 def seat_names(players: tuple[str, str]) -> tuple[str, str]:
     """Display names (§9.1): YOU/BOT, PL1/PL2 for two humans, BOT1/BOT2 for two bots."""
-    humans = [kind == HUMAN for kind in players]
-    if all(humans):
-        return ("PL1", "PL2")
-    if not any(humans):
-        return ("BOT1", "BOT2")
-    return ("YOU", "BOT") if humans[0] else ("BOT", "YOU")
+    return display_names((players[0] == HUMAN, players[1] == HUMAN))
 
 
 def card_text(card: int, theme: Theme) -> str:
@@ -52,19 +47,9 @@ def styled_card(card: int, theme: Theme) -> Text:
 
 
 def move_message(name: str, event: MoveEvent, theme: Theme) -> str:
-    """The log line of a successful move (§9.3)."""
-    kind, caravan, _hand, slot = unpack(event.code)
-    letter = CARAVAN_NAMES[caravan]
-    card = None if event.card is None else card_text(event.card, theme)
-    if kind == PLAY:
-        if event.target is not None and slot:
-            return f"{name} played {card} on {card_text(event.target, theme)} on Caravan {letter}."
-        return f"{name} played {card} on Caravan {letter}."
-    if kind == DISCARD:
-        return f"{name} discarded {card} from their hand."
-    if card is not None and kind == CLEAR and _hand:
-        return f"{name} destroyed Caravan {letter} and started it again with {card}."
-    return f"{name} cleared Caravan {letter}."
+    """The log line of a successful move (§9.3), with the theme's suit glyphs."""
+    return render_move_message(name, event.code, event.card, event.target,
+                               lambda card: card_text(card, theme))
 
 
 def direction_text(direction: int) -> str:
