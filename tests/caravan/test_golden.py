@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,8 @@ def test_board_block_of_the_specification() -> None:
         hand_sizes=(5, 5),
         hands=(tuple(card(text) for text in ("7S", "QH", "JO", "2C", "9D")), None),
         over=False,
+        deck_sizes=(22, 22),
+        last_moves=(None, None),
     )
     assert board_lines(view, ("YOU", "BOT")) == [
         "DEF BOT (27): ### ### ### ### ###",
@@ -107,6 +110,33 @@ def test_board_block_of_the_specification() -> None:
         "C (21, ASC, D): 1:4D 2:7D[KS]",
         "ABC YOU (27): 1:7S 2:QH 3:JO 4:2C 5:9D",
     ]
-    ended = BoardView(view.caravans, view.summaries, view.card_counts, view.hand_sizes,
-                      view.hands, over=True)
+    ended = replace(view, over=True)
     assert board_lines(ended, ("YOU", "BOT"))[-1] == "ABC YOU (27): 7S QH JO 2C 9D"
+
+
+def test_status_lines_give_deck_sizes_and_each_seats_last_move() -> None:
+    from cardtable.games.caravan.cards import make, parse_code
+    from cardtable.games.caravan.events import HistoryEntry
+    from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
+    from cardtable.games.caravan.observation import HIDDEN_CARD
+    from cardtable.games.caravan.render import BoardView, last_move_text, status_lines
+
+    def card(text: str) -> int:
+        parsed = parse_code(text)
+        assert parsed is not None
+        return make(*parsed)
+
+    numeral = HistoryEntry(0, pack(PLAY, 1, 2), (card("7S"),))
+    face = HistoryEntry(1, pack(PLAY, 5, 4, 3), (card("KH"), card("7S")))
+    assert last_move_text(None) == "-"
+    assert last_move_text(numeral) == "P2B 7S"
+    assert last_move_text(face) == "P4F3 KH on 7S"
+    assert last_move_text(HistoryEntry(0, pack(DISCARD, 0, 1), (card("4H"),))) == "D1 4H"
+    assert last_move_text(HistoryEntry(0, pack(CLEAR, 0), (card("4H"), card("5D")))) == "CA"
+    assert last_move_text(
+        HistoryEntry(1, pack(CLEAR, 4, 4), (card("4H"), card("5H")))) == "CE4 5H"
+    assert last_move_text(HistoryEntry(1, pack(PLAY, 3, 1), (HIDDEN_CARD,), True)) == "P1D ###"
+    view = BoardView((), (), (27, 27), (5, 5), (None, None), False, (22, 21), (numeral, face))
+    assert status_lines(view) == ["Decks: ABC 22, DEF 21",
+                                  "Last moves: ABC P2B 7S, DEF P4F3 KH on 7S"]
+    assert status_lines(replace(view, last_moves=(None, None)))[1] == "Last moves: ABC -, DEF -"

@@ -26,7 +26,7 @@ from cardtable.games.caravan.board import (
 )
 from cardtable.games.caravan.cards import SEATS, SUITS, code
 from cardtable.games.caravan.events import HistoryEntry
-from cardtable.games.caravan.notation import CLEAR, DISCARD, unpack
+from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, unpack
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 
 HIDDEN_TEXT = "###"
@@ -188,6 +188,8 @@ class BoardView:
     hand_sizes: tuple[int, int]
     hands: tuple[tuple[int, ...] | None, tuple[int, ...] | None]
     over: bool
+    deck_sizes: tuple[int, int]
+    last_moves: tuple[HistoryEntry | None, HistoryEntry | None]
 
     @classmethod
     def of(cls, observations: Sequence[Observation]) -> BoardView:
@@ -214,8 +216,17 @@ class BoardView:
             base.deck_sizes[0] + base.hand_sizes[0],
             base.deck_sizes[1] + base.hand_sizes[1],
         )
+        last = (_last_move(by_seat.get(0, base).history, 0),
+                _last_move(by_seat.get(1, base).history, 1))
         return cls(tuple(caravans), tuple(summaries), counts, base.hand_sizes, hands,
-                   base.result is not None)
+                   base.result is not None, base.deck_sizes, last)
+
+
+def _last_move(history: Sequence[HistoryEntry], seat: int) -> HistoryEntry | None:
+    for entry in reversed(history):
+        if entry.seat == seat and entry.code is not None:
+            return entry
+    return None
 
 
 def slot_text(position: int, slot: tuple[int, tuple[int, ...]]) -> str:
@@ -266,3 +277,26 @@ def board_lines(view: BoardView, names: tuple[str, str]) -> list[str]:
     lines.append(seat_line(view, 0, names[0]))
     return lines
 
+
+
+def last_move_text(entry: HistoryEntry | None) -> str:
+    """A seat's latest move in short form: ``P2B 7S``, ``P4F3 KH on 7S``, ``D1 4H``, ``CA``,
+    ``CB4 5H`` (``-`` before its first move)."""
+    if entry is None or entry.move is None:
+        return EMPTY_TEXT
+    move = entry.move
+    cards = entry.cards
+    if move.kind == CLEAR:
+        return f"{move.notation} {card_text(cards[-1])}" if move.hand and cards else move.notation
+    if move.kind == PLAY and len(cards) >= 2:
+        return f"{move.notation} {card_text(cards[0])} on {card_text(cards[1])}"
+    return f"{move.notation} {card_text(cards[0])}"
+
+
+def status_lines(view: BoardView) -> list[str]:
+    """The two lines under the board block: both deck sizes, and each seat's latest move."""
+    return [
+        f"Decks: ABC {view.deck_sizes[0]}, DEF {view.deck_sizes[1]}",
+        f"Last moves: ABC {last_move_text(view.last_moves[0])}, "
+        f"DEF {last_move_text(view.last_moves[1])}",
+    ]

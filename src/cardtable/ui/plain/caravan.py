@@ -79,7 +79,7 @@ class PlainCaravan(MatchListener):
 
     def show_board(self, game: Game) -> None:
         view = render.BoardView.of(self.viewers(game))
-        for line in render.board_lines(view, self.names):
+        for line in render.board_lines(view, self.names) + render.status_lines(view):
             self.say(line)
 
     def show_result(self, game: Game) -> None:
