@@ -164,8 +164,10 @@ def test_piped_moves_are_played_and_shown() -> None:
     assert out[3:9] == ["D: -", "E: -", "F: -", "A: -", "B: -", "C: -"]
     positions = " ".join(f"{n}:{card}" for n, card in enumerate(hand, 1))
     assert out[9] == f"ABC YOU (54): {positions}"
-    assert out[10] == "YOU > YOU entered: P1A"
-    assert out[11] == f"YOU played {hand[0]} on Caravan A."
+    assert out[10:12] == ["Decks: ABC 46, DEF 46", "Last moves: ABC -, DEF -"]
+    assert out[12] == "YOU > YOU entered: P1A"
+    assert out[13] == f"YOU played {hand[0]} on Caravan A."
+    assert f"Last moves: ABC P1A {hand[0]}, DEF -" in out
     assert f"A ({int(hand[0][:-1])}, ANY, {hand[0][-1]}): 1:{hand[0]}" in out
     assert "BOT to move next." in out and "BOT is thinking..." in out
     assert out[-2:] == ["YOU > ", "Input ended before the game was over."]
@@ -185,7 +187,7 @@ def test_pvp_shows_only_the_hand_of_the_seat_to_move() -> None:
     out = done.stdout.splitlines()
     assert out[2].startswith("DEF PL2 (54): ###")
     assert out[9].startswith("ABC PL1 (54): 1:")
-    after = out[out.index("PL2 to move next.") - 8: out.index("PL2 to move next.")]
+    after = out[out.index("PL2 to move next.") - 10: out.index("PL2 to move next.") - 2]
     assert after[0].startswith("DEF PL2 (54): 1:")
     assert after[-1].startswith("ABC PL1 (53): ###")
 
@@ -234,12 +236,13 @@ def test_bot_game_ends_with_final_board_and_winner() -> None:
     out = done.stdout.splitlines()
     assert done.returncode == 0 and done.stderr == ""
     assert out[-1] in ("WINNER: BOT1", "WINNER: BOT2", "DRAW")
-    final = out[-9:-1]
+    final = out[-11:-3]
     assert final[0].startswith("DEF BOT2 (") and final[-1].startswith("ABC BOT1 (")
+    assert out[-3].startswith("Decks: ABC ") and out[-2].startswith("Last moves: ABC ")
     # After the end, hand positions are no longer shown.
     assert ":" not in final[0].split(": ", 1)[1]
     assert ":" not in final[-1].split(": ", 1)[1]
-    assert "to move next" not in out[-11]
+    assert "to move next" not in out[-13]
 
 
 def test_replay_shows_the_recorded_game(record_file: Path) -> None:
