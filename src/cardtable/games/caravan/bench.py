@@ -1,25 +1,37 @@
-"""``cardtable bench caravan``: seeded random-vs-random games per second, moves per second and
-the time to clone a state, as medians over repeats.
+"""``cardtable bench caravan``: how fast Caravan games run on one core, as medians over repeats.
 
-Every move goes the way it goes in a real match: the bot gets its seat's observation, picks
-a move, and the game validates and applies it.
+Two measurements:
+
+- **Complete games through the engine** (the headline): for each seed, the game is set up
+  in Python (``Game.new``: decks, deal, mulligans) and then played to the end by uniformly
+  random moves for both seats — in the compiled core when it is built (``State.playout``),
+  else in pure Python. This is what search bots do with their simulations. The time to
+  clone a state in the middle of a game is shown for both engines.
+- **Match loop**: every move goes the way it goes in a real match: the bot gets its seat's
+  observation, picks a move, and the game validates and applies it.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from cardtable.games.caravan import fast
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.state import Game
 
+CLONE_AT = 40
+"""Clones are timed on a state this many moves into a game."""
+
 
 def play_random_game(rules: SeatRules, seed: int) -> Game:
-    """One complete game between two ``random`` bots."""
+    """One complete game between two ``random`` bots, through the match path."""
     game = Game.new(rules, seed=seed)
     bots = (make_bot("random", 0, seed), make_bot("random", 1, seed))
     while game.result is None:
@@ -29,7 +41,7 @@ def play_random_game(rules: SeatRules, seed: int) -> Game:
 
 
 def measure_games(rules: SeatRules, games: int, seed: int) -> tuple[float, int]:
-    """(seconds, moves) for ``games`` games with seeds ``seed``, ``seed + 1``, ..."""
+    """Match loop: (seconds, moves) for ``games`` games with seeds ``seed``, ``seed + 1``, ..."""
     moves = 0
     start = time.perf_counter()
     for offset in range(games):
@@ -37,32 +49,76 @@ def measure_games(rules: SeatRules, games: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, moves
 
 
-def measure_clone(rules: SeatRules, seed: int, clones: int) -> float:
-    """Seconds per clone of a state in the middle of a game (40 moves in)."""
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One repeat of the complete-games measurement."""
+
+    seconds: float
+    setup_seconds: float
+    moves: int
+
+
+def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bool) -> Run:
+    """``games`` complete games (seeds ``seed``, ``seed + 1``, ...): ``Game.new`` in Python,
+    then a random playout to the end in the compiled core (or in Python)."""
+    clock = time.perf_counter
+    moves = 0
+    setup = 0.0
+    start = clock()
+    for offset in range(games):
+        game_seed = seed + offset
+        begin = clock()
+        game = Game.new(rules, seed=game_seed)
+        setup += clock() - begin
+        if compiled:
+            state = fast.from_game(game, game_seed)
+            state.playout(game_seed)
+            moves += state.plies
+        else:
+            fast.python_playout(game, random.Random(game_seed))
+            moves += game.plies
+    return Run(clock() - start, setup, moves)
+
+
+def mid_game(rules: SeatRules, seed: int) -> Game:
+    """A game ``CLONE_AT`` random moves in (or over, if it ended sooner)."""
     game = Game.new(rules, seed=seed)
-    bots = (make_bot("random", 0, seed), make_bot("random", 1, seed))
-    while game.result is None and game.plies < 40:
-        game.apply_code(bots[game.turn].choose_code(game.observation(game.turn)))
-    clone = game.clone
+    fast.python_playout(game, random.Random(seed), limit=CLONE_AT)
+    return game
+
+
+def time_per_call(call: Callable[[], object], calls: int) -> float:
     start = time.perf_counter()
-    for _ in range(clones):
-        clone()
-    return (time.perf_counter() - start) / clones
+    for _ in range(calls):
+        call()
+    return (time.perf_counter() - start) / calls
 
 
-def _positive(text: str) -> int:
+def _count(text: str, least: int) -> int:
     value = int(text)
-    if value < 1:
+    if value < least:
         raise ValueError(text)
     return value
+
+
+def spread(values: list[float], scale: float = 1.0, digits: int = 0) -> str:
+    """``median  (min …, max …)`` of ``values`` times ``scale``."""
+    low, mid, high = (min(values) * scale, statistics.median(values) * scale,
+                      max(values) * scale)
+    return f"{mid:>10.{digits}f}  (min {low:.{digits}f}, max {high:.{digits}f})"
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="cardtable bench caravan",
-        description="Seeded random-vs-random Caravan games on one core; medians over repeats.",
+        description="Seeded random-vs-random Caravan games on one core; medians over repeats. "
+                    "Complete games are set up in Python and played to the end by the "
+                    "compiled core when it is built (CARDTABLE_PURE=1: pure Python).",
     )
-    parser.add_argument("--games", default="500", help="games per repeat (default 500)")
+    parser.add_argument("--games", default="500",
+                        help="complete games per repeat (default 500)")
+    parser.add_argument("--match-games", default="100",
+                        help="games per repeat through the match loop; 0 skips it (default 100)")
     parser.add_argument("--repeats", default="5", help="repeats; medians are shown (default 5)")
     parser.add_argument("--rules", default="power", help="rules preset (default power)")
     parser.add_argument("--cards", default="54", help="deck size of both seats (default 54)")
@@ -72,14 +128,13 @@ def main(argv: list[str]) -> int:
     except SystemExit as done:
         return 0 if done.code == 0 else 1
     try:
-        games, repeats, cards = (_positive(args.games), _positive(args.repeats),
-                                 _positive(args.cards))
-        seed = int(args.seed)
-        if seed < 0:
-            raise ValueError(args.seed)
+        games, repeats, cards = (_count(args.games, 1), _count(args.repeats, 1),
+                                 _count(args.cards, 1))
+        match_games = _count(args.match_games, 0)
+        seed = _count(args.seed, 0)
     except ValueError:
         print("cardtable bench caravan: --games, --repeats and --cards must be integers >= 1, "
-              "--seed an integer >= 0", file=sys.stderr)
+              "--match-games and --seed integers >= 0", file=sys.stderr)
         return 1
     preset = PRESETS.get(args.rules)
     if preset is None:
@@ -88,23 +143,40 @@ def main(argv: list[str]) -> int:
         return 1
     rules = SeatRules.both(replace(preset, deck_size=cards, deck_min=min(preset.deck_min, cards),
                                    deck_max=max(preset.deck_max, cards)))
+    compiled = fast.available()
     print(f"caravan bench: random vs random, {args.rules} rules, {cards}-card decks, "
-          f"{games} games x {repeats} repeats, seeds {seed}..{seed + games - 1}, one core")
-    game_rates, move_rates, clone_times = [], [], []
-    moves = 0
-    for _ in range(repeats):
-        seconds, moves = measure_games(rules, games, seed)
-        game_rates.append(games / seconds)
-        move_rates.append(moves / seconds)
-        clone_times.append(measure_clone(rules, seed, 20_000))
+          f"{repeats} repeats, seeds from {seed}, one core")
+    print(f"engine: {fast.engine_name()}")
 
-    def spread(values: list[float], scale: float = 1.0, digits: int = 0) -> str:
-        low, mid, high = min(values) * scale, statistics.median(values) * scale, \
-            max(values) * scale
-        return f"{mid:>10.{digits}f}  (min {low:.{digits}f}, max {high:.{digits}f})"
+    runs = [measure_complete_games(rules, games, seed, compiled) for _ in range(repeats)]
+    playout = "compiled playout" if compiled else "Python playout"
+    print(f"\ncomplete games ({games} per repeat): Game.new in Python + {playout} to the end")
+    print(f"  games/s          {spread([games / run.seconds for run in runs])}")
+    print(f"  moves/s          {spread([run.moves / run.seconds for run in runs])}")
+    print(f"  moves/game       {runs[-1].moves / games:>10.1f}")
+    print(f"  setup (us/game)  {spread([run.setup_seconds / games for run in runs], 1e6, 1)}")
+    print(f"  play  (us/game)  "
+          f"{spread([(run.seconds - run.setup_seconds) / games for run in runs], 1e6, 1)}")
 
-    print(f"games/s     {spread(game_rates)}")
-    print(f"moves/s     {spread(move_rates)}")
-    print(f"clone (us)  {spread(clone_times, 1e6, 2)}")
-    print(f"moves/game  {moves / games:>10.1f}")
+    game = mid_game(rules, seed)
+    print(f"\nclone of a state {game.plies} moves into a game (us)")
+    if compiled:
+        state = fast.from_game(game, seed)
+        times = [time_per_call(state.clone, 100_000) for _ in range(repeats)]
+        print(f"  compiled state   {spread(times, 1e6, 2)}")
+    times = [time_per_call(game.clone, 20_000) for _ in range(repeats)]
+    print(f"  Python Game      {spread(times, 1e6, 2)}")
+
+    if match_games:
+        print(f"\nmatch loop ({match_games} games per repeat): each bot gets its observation, "
+              "the game validates every move")
+        rates, move_rates = [], []
+        moves = 0
+        for _ in range(repeats):
+            seconds, moves = measure_games(rules, match_games, seed)
+            rates.append(match_games / seconds)
+            move_rates.append(moves / seconds)
+        print(f"  games/s          {spread(rates)}")
+        print(f"  moves/s          {spread(move_rates)}")
+        print(f"  moves/game       {moves / match_games:>10.1f}")
     return 0

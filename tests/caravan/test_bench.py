@@ -1,0 +1,46 @@
+"""``cardtable bench caravan``: complete games first, then clones and the match loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.games.caravan import bench, fast
+
+
+def lines_of(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    assert bench.main(["--games", "3", "--repeats", "2", "--match-games", "2", *args]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def rate(lines: list[str], start: str, label: str) -> float:
+    """The median on the line ``label`` in the section whose heading starts with ``start``."""
+    section = next(i for i, line in enumerate(lines) if line.startswith(start))
+    row = next(line.strip() for line in lines[section:] if line.strip().startswith(label))
+    return float(row[len(label):].split()[0])
+
+
+def test_bench_reports_complete_games_clones_and_the_match_loop(capsys):
+    lines = lines_of(capsys)
+    assert lines[1] == f"engine: {fast.engine_name()}"
+    assert rate(lines, "complete games", "games/s") > 0
+    assert rate(lines, "complete games", "moves/game") > 10
+    assert rate(lines, "clone", "Python Game") > 0
+    assert rate(lines, "match loop", "moves/s") > 0
+    assert any(line.strip().startswith("compiled state") for line in lines) == fast.available()
+
+
+def test_bench_falls_back_to_pure_python_without_the_core(capsys, monkeypatch):
+    monkeypatch.setattr(fast, "_CORE", None)
+    lines = lines_of(capsys, "--match-games", "0")
+    assert lines[1] == "engine: pure Python — core not built or CARDTABLE_PURE=1"
+    assert "Python playout" in lines[3]
+    assert rate(lines, "complete games", "games/s") > 0
+    assert not any(line.startswith("match loop") for line in lines)
+    assert not any("compiled" in line for line in lines)
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--match-games", "-1"], ["--seed", "x"],
+                                  ["--repeats", "1.5"], ["--rules", "vegas"], ["--nope"]])
+def test_bench_refuses_bad_options_with_status_1(args, capsys):
+    assert bench.main(args) == 1
+    assert capsys.readouterr().err.strip()
