@@ -278,3 +278,14 @@ def test_interrupt_is_clean_and_recorded(tmp_path: Path) -> None:
     last = json.loads(path.read_text().splitlines()[-1])
     assert (last["reason"], last["cause"]) == ("quit", "interrupt")
     assert out.startswith("Welcome to Caravan")
+
+
+def test_replay_of_a_cut_record_shows_its_moves_then_fails(
+        record_file: Path, tmp_path: Path) -> None:
+    lines = record_file.read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:6]) + "\n", encoding="utf-8")
+    done = run("--replay", str(cut), "--delay", "0")
+    assert done.returncode == 1
+    assert done.stdout.count("Last moves:") == 4  # the dealt board and three moves
+    assert done.stderr == f"Replay '{cut}', line 7: missing result line.\n"

@@ -416,3 +416,39 @@ def test_mulligan_mismatch(tmp_path: Path) -> None:
     assert isinstance(hand, list)
     edit(path, number, hand=hand[::-1])
     assert replay_message(path) == f"Replay '{path}', line {number}: card mismatch."
+
+
+def test_deck_shorter_than_the_rules_allow_is_a_card_mismatch(recorded: Path) -> None:
+    deck = lines_of(recorded)[1]
+    cards = deck["cards"]
+    assert isinstance(cards, list)
+    edit(recorded, 2, cards=cards[:29])  # power: deck_min 30
+    assert replay_message(recorded) == f"Replay '{recorded}', line 2: card mismatch."
+
+
+def test_random_deck_of_another_size_than_deck_size_is_a_card_mismatch(recorded: Path) -> None:
+    cards = lines_of(recorded)[2]["cards"]
+    assert isinstance(cards, list)
+    edit(recorded, 3, cards=cards[:-1])  # 53 cards where deck_size is 54
+    assert replay_message(recorded) == f"Replay '{recorded}', line 3: card mismatch."
+
+
+def test_deck_from_a_sample_beyond_samples_max_is_a_card_mismatch(recorded: Path) -> None:
+    cards = lines_of(recorded)[1]["cards"]
+    assert isinstance(cards, list)
+    cards[0] = str(cards[0]).split("@")[0] + "@4"  # power: samples_max 3
+    edit(recorded, 2, cards=cards)
+    assert replay_message(recorded) == f"Replay '{recorded}', line 2: card mismatch."
+
+
+def test_record_without_result_replays_then_says_so(recorded: Path) -> None:
+    count = len(lines_of(recorded))
+    rewrite(recorded, {count: None})
+    replay = load_replay(recorded)
+    assert replay.result is None
+    missing = replay.missing_result()
+    assert missing is not None
+    assert missing.message == f"Replay '{recorded}', line {count}: missing result line."
+    complete = recorded.with_name("complete.jsonl")
+    record_game(complete, SeatRules.preset("power"), 3, ("normal", "normal"))
+    assert load_replay(complete).missing_result() is None

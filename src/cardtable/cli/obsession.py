@@ -38,9 +38,9 @@ PROG = "obsession"
 EXIT_OK, EXIT_USAGE, EXIT_EOF, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 3, 4, 130
 
 DESCRIPTION = """Play Obsession: get rid of your hand, then your face-up (visible) cards, then your
-face-down (hidden) cards; the last player left with cards loses. The game runs in plain line
-full-screen interface when standard input and output are terminals, else in plain line mode
-(text in, text out, works through pipes); --plain selects the line mode explicitly."""
+face-down (hidden) cards; the last player left with cards loses. The game opens the
+full-screen interface when standard input and output are terminals, else it runs in plain
+line mode (text in, text out, works through pipes); --plain selects the line mode."""
 
 EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5).
 Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch,

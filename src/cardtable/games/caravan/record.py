@@ -35,7 +35,7 @@ from cardtable.games.caravan.cards import JOKER, RANK_MASK, SEATS, identity, par
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError, RulesError
 from cardtable.games.caravan.events import MoveEvent
 from cardtable.games.caravan.notation import Move, parse_move
-from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.rules import Rules, SeatRules
 from cardtable.games.caravan.rules_assembly import (
     rules_from_json,
     rules_to_json,
@@ -47,6 +47,7 @@ GAME_NAME = "caravan"
 SOURCES = ("random", "file")
 CARD_MISMATCH = "card mismatch"
 MALFORMED = "malformed line"
+MISSING_RESULT = "missing result line"
 
 
 class RecordWriteError(RecordError):
@@ -241,9 +242,17 @@ class Replay:
     moves: list[RecordedMove]
     result: dict[str, Any] | None = None
     result_line: int = 0
+    end_line: int = 0
+    """The number of the line after the last one: where a missing result line belongs."""
 
     def _error(self, line: int, reason: str) -> ReplayError:
         return replay_error(self.path, line, reason)
+
+    def missing_result(self) -> ReplayError | None:
+        """The complaint about a record that stops before its result line (the recording
+        program was killed, or the file was cut short), None for a complete record. The
+        moves that are there replay; the caller shows them, then this."""
+        return None if self.result is not None else self._error(self.end_line, MISSING_RESULT)
 
     def start(self) -> Game:
         """The game as dealt, with the recorded mulligans applied and checked."""
@@ -371,6 +380,7 @@ def load_replay(path: str | Path) -> Replay:
     if not entries:
         raise fail(1)
     replay = _read_setup(name, entries, fail, last_line)
+    replay.end_line = len(lines) + 1
     game = replay.start()
     for step in replay.moves:
         replay.apply(game, step)
@@ -411,6 +421,8 @@ def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],
                 or source not in SOURCES or len(set(cards)) != len(cards)):
             raise fail(number)
         assert isinstance(source, str)
+        if not _deck_fits(cards, rules.of(seat), source):
+            raise fail(number, CARD_MISMATCH)
         decks.append(cards)
         sources.append(source)
         position += 1
@@ -452,6 +464,22 @@ def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],
     return Replay(name, seed, first, rules, {str(k): str(v) for k, v in players.items()},
                   (decks[0], decks[1]), (sources[0], sources[1]), setup_line, mulligans,
                   moves, result, result_line)
+
+
+def _deck_fits(cards: Sequence[int], rules: Rules, source: str) -> bool:
+    """Whether a recorded deck is one the seat's rules can produce: a size within the
+    limits (exactly ``deck_size`` for a random deck that has one), sample decks within
+    ``samples_max``, and no more Jokers per sample deck than a random deck can hold."""
+    if not rules.deck_min <= len(cards) <= rules.deck_max:
+        return False
+    if source == "random" and rules.deck_size is not None and len(cards) != rules.deck_size:
+        return False
+    jokers = rules.jokers_per_sample if source == "random" else 2
+    return all(
+        card >> 10 <= rules.samples_max
+        and (card & RANK_MASK != JOKER or (card >> 7) & 3 <= jokers)
+        for card in cards
+    )
 
 
 def _read_move(number: int, line: dict[str, Any], rules: SeatRules, ply: int,

@@ -8,6 +8,7 @@ match loop and receive observations only.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -30,6 +31,7 @@ QUIT_WORDS = ("quit", "exit")
 
 EXIT_OK = 0
 EXIT_INPUT_ENDED = 3
+EXIT_INCOMPLETE_RECORD = 1
 
 
 class PlainCaravan(MatchListener):
@@ -159,6 +161,10 @@ class PlainCaravan(MatchListener):
         if result is not None and result.reason == "quit":
             cause = result.details.get("cause", "quit")
             self.say(f"The recorded game was not finished ({cause}).")
+        incomplete = replay.missing_result()
+        if incomplete is not None:
+            print(incomplete.message, file=sys.stderr)
+            return EXIT_INCOMPLETE_RECORD
         return EXIT_OK
 
 
