@@ -27,8 +27,8 @@ from cardtable.games.caravan.state import Game
 # Games per preset. Each game is checked at every ply; the slower checks (every packed
 # move enumerated, every legal move applied to a clone, hidden-information swaps) run on
 # every CHECK_EVERY-th ply, staggered by seed so that all plies are covered across games.
-GAMES = 500
-CHECK_EVERY = 8
+GAMES = 2000
+CHECK_EVERY = 32
 PLY_LIMIT = 3000
 
 # Under foxon, discards return to the deck (reshuffle_discards) and a uniformly random
@@ -49,9 +49,11 @@ def all_cards(game: Game) -> list[int]:
 
 
 def check_conservation(game: Game, initial: Counter[int]) -> None:
+    # Every card has its own identity, so the same set without duplicates is the same deal.
     everything = all_cards(game)
-    assert len(set(everything)) == len(everything), "a card is in two places"
-    assert Counter(everything) == initial, "a card was created or lost"
+    present = set(everything)
+    assert len(present) == len(everything), "a card is in two places"
+    assert present == initial.keys(), "a card was created or lost"
 
 
 def candidates(game: Game) -> list[int]:
