@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -56,8 +56,11 @@ class RecordWriter:
         self.close()
 
 
-def parse_lines(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)``; a line that is not a JSON object raises ``RecordError``."""
+def parse_lines(
+    lines: Sequence[str], kind_key: str = "type"
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for every non-blank line; a line that is not a JSON
+    object with a string ``kind_key`` (the line's kind) raises ``RecordError``."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -65,7 +68,7 @@ def parse_lines(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
             obj = json.loads(line)
         except json.JSONDecodeError:
             raise RecordError("malformed line", number) from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        if not isinstance(obj, dict) or not isinstance(obj.get(kind_key), str):
             raise RecordError("malformed line", number)
         yield number, obj
 

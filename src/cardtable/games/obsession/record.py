@@ -8,7 +8,6 @@ and checks that the game derives every other line exactly as recorded.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState
-from cardtable.engine.record import RECORD_FORMAT
+from cardtable.engine.record import RECORD_FORMAT, parse_lines
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import TEXT, canonical_deck
 from cardtable.games.obsession.events import (
@@ -117,17 +116,10 @@ class LoadedRecord:
 
 def load(lines: Sequence[str]) -> LoadedRecord:
     """Read a record; anything unreadable is a mismatch at its line."""
-    objects: list[tuple[int, dict[str, Any]]] = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError:
-            raise ReplayMismatch(number) from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
-            raise ReplayMismatch(number)
-        objects.append((number, obj))
+    try:
+        objects = list(parse_lines(lines, kind_key="t"))
+    except RecordError as error:
+        raise ReplayMismatch(error.line) from None
     if not objects:
         raise ReplayMismatch(1)
     number, first = objects[0]
