@@ -106,21 +106,28 @@ static void pile_sort(Pile *p)
 typedef struct {
     uint64_t hash;
     uint32_t offset, length;
-    long long count; /* 0: empty slot */
+    uint32_t epoch; /* the slot is in use only while this is the table's epoch */
+    long long count;
 } SeenEntry;
 
 typedef struct {
     SeenEntry *entries; /* open addressing, capacity a power of two (or 0) */
     size_t capacity, used;
+    uint32_t epoch; /* 0 until the first key, then 1.. */
     uint8_t *bytes; /* the keys, one after the other */
     size_t length, room;
 } Seen;
 
+/* Kills and removed 3s clear the table often, and a long stretch without them can leave it
+ * large: a new epoch empties it at once instead of wiping every slot. */
 static void seen_clear(Seen *s)
 {
     if (s->used) {
-        memset(s->entries, 0, s->capacity * sizeof *s->entries);
         s->used = 0;
+        if (++s->epoch == 0) {
+            memset(s->entries, 0, s->capacity * sizeof *s->entries);
+            s->epoch = 1;
+        }
     }
     s->length = 0;
 }
@@ -143,6 +150,7 @@ static int seen_copy(Seen *to, const Seen *from)
         to->capacity = from->capacity;
         to->used = from->used;
     }
+    to->epoch = from->epoch;
     if (from->room) {
         to->bytes = PyMem_Malloc(from->room);
         if (to->bytes == NULL)
@@ -183,11 +191,13 @@ static int seen_grow(Seen *s)
         PyErr_NoMemory();
         return -1;
     }
+    if (s->epoch == 0)
+        s->epoch = 1;
     for (size_t i = 0; i < s->capacity; i++) {
         SeenEntry *e = &s->entries[i];
-        if (e->count) {
+        if (e->epoch == s->epoch) {
             size_t j = (size_t)e->hash & (capacity - 1);
-            while (entries[j].count)
+            while (entries[j].epoch == s->epoch)
                 j = (j + 1) & (capacity - 1);
             entries[j] = *e;
         }
@@ -205,7 +215,7 @@ static int seen_bump(Seen *s, const uint8_t *key, size_t length, long long add, 
     if ((s->used + 1) * 2 > s->capacity && seen_grow(s) < 0)
         return -1;
     size_t mask = s->capacity - 1, j = (size_t)hash & mask;
-    while (s->entries[j].count) {
+    while (s->entries[j].epoch == s->epoch) {
         SeenEntry *e = &s->entries[j];
         if (e->hash == hash && e->length == length && memcmp(s->bytes + e->offset, key, length) == 0) {
             e->count += add;
@@ -231,6 +241,7 @@ static int seen_bump(Seen *s, const uint8_t *key, size_t length, long long add, 
     s->entries[j].offset = (uint32_t)s->length;
     s->entries[j].length = (uint32_t)length;
     s->entries[j].count = add;
+    s->entries[j].epoch = s->epoch;
     s->length += length;
     s->used++;
     *count = add;
@@ -1224,7 +1235,7 @@ static PyObject *seen_dict(const Seen *s)
         return NULL;
     for (size_t e = 0; e < s->capacity; e++) {
         const SeenEntry *entry = &s->entries[e];
-        if (!entry->count)
+        if (entry->epoch != s->epoch)
             continue;
         const uint8_t *key = s->bytes + entry->offset;
         size_t pile_length = (size_t)key[2] | ((size_t)key[3] << 8);
