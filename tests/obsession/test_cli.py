@@ -163,10 +163,16 @@ def test_interrupt_prints_a_message_records_it_and_exits_130(tmp_path: Path) -> 
         '{"t":"abandoned","reason":"interrupt"}')
 
 
+def bench_rows(output: str) -> list[list[str]]:
+    """The table rows of the bench output (lines that start with a seat count)."""
+    return [line.split() for line in output.splitlines() if line[:7].strip().isdigit()]
+
+
 def test_bench_command_prints_rates_for_2_and_4_players() -> None:
     import subprocess
     import sys
 
+    from cardtable.games.obsession import fast
     from cardtable.games.obsession.bench import main as bench_main
 
     cardtable = Path(sys.executable).parent / "cardtable"
@@ -175,7 +181,41 @@ def test_bench_command_prints_rates_for_2_and_4_players() -> None:
                                "--repeats", "1"], capture_output=True, text=True, check=False,
                               timeout=120)
         assert done.returncode == 0
-        rows = [line.split() for line in done.stdout.splitlines()[2:]]
-        assert [row[0] for row in rows] == ["2", "4"]
+        rows = bench_rows(done.stdout)
+        # With the core: its complete games, then the pure Python fast path.
+        sections = 2 if fast.available() else 1
+        assert [row[0] for row in rows] == ["2", "4"] * sections
         assert all(float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+        engine = "compiled core" if fast.available() else "pure Python"
+        assert done.stdout.splitlines()[1].startswith(f"engine: {engine}")
     assert bench_main(["--players", "11"]) == 1
+    assert bench_main(["--games", "0"]) == 1
+    assert bench_main(["--players", "2,x"]) == 1
+
+
+def test_bench_falls_back_to_pure_python_when_asked() -> None:
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "CARDTABLE_PURE": "1"}
+    done = subprocess.run([sys.executable, "-m", "cardtable.cli.main", "bench", "obsession",
+                           "--games", "2", "--repeats", "1", "--players", "3"],
+                          capture_output=True, text=True, check=False, timeout=120,
+                          env=environment)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == (
+        "engine: pure Python — core not built or CARDTABLE_PURE=1")
+    assert [row[0] for row in bench_rows(done.stdout)] == ["3"]
+
+
+def test_bench_core_games_are_complete() -> None:
+    from cardtable.games.obsession import fast
+    from cardtable.games.obsession.bench import core_game
+    from cardtable.games.obsession.rules import Rules
+
+    if not fast.available():
+        pytest.skip("the compiled Obsession core is not built or is switched off")
+    for seed in range(20):
+        game = core_game(Rules(players=4), seed)
+        assert game.over and sorted(game.placings) == [0, 1, 2, 3]

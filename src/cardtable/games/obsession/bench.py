@@ -1,8 +1,15 @@
 """``cardtable bench obsession``: complete seeded bot games per second, medians over repeats.
 
-Random bots take a fast path: they read the active pile straight from the state (with the
-event log off) instead of receiving an observation. Their choices are the same draws as
-``RandomBot`` makes from an observation (the tests check it), so the games are identical.
+The headline, with ``random`` bots and the compiled core built, is complete games through the
+engine: ``Game.new`` and the swaps in Python (each seat keeps its dealt split, as ``random``
+does), then the core plays every seat's ``random`` policy to the end (``fast.FastGame``). The
+core draws from its own generator, so these are not ``RandomBot``'s games, but they are games
+of the same policy under the same rules.
+
+The second section is the pure Python fast path: ``random`` bots read the active pile straight
+from the state (with the event log off) instead of receiving an observation. Their choices are
+the same draws as ``RandomBot`` makes from an observation (the tests check it), so the games
+are identical. Without the core (not built, or ``CARDTABLE_PURE=1``) it is the headline.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import sys
 import time
 from itertools import compress
 
+from cardtable.games.obsession import fast
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot
 from cardtable.games.obsession.cards import FACE
@@ -67,6 +75,18 @@ def random_game(rules: Rules, seed: int) -> Game:
     return game
 
 
+def core_game(rules: Rules, seed: int) -> fast.FastGame:
+    """A whole game of ``random`` bots seeded with ``seed``: the deal and the swaps in Python,
+    every play in the compiled core (which must be available)."""
+    players = rules.players
+    game = Game.new(rules, (False,) * players, seed, log=False)
+    for seat in range(players):
+        game.apply(Swap(tuple(game.visible[seat])))
+    core = fast.FastGame.from_game(game)
+    core.playout(seed)
+    return core
+
+
 def bot_game(rules: Rules, seed: int, bot: str) -> Game:
     """A whole game of ``bot`` seats going through observations, as in a real match."""
     players = rules.players
@@ -77,19 +97,56 @@ def bot_game(rules: Rules, seed: int, bot: str) -> Game:
     return game
 
 
-def measure(players: int, bot: str, games: int, seed: int) -> tuple[float, float, float]:
-    """(seconds, plays, stalemates) for ``games`` games with seeds ``seed``, ``seed + 1``, ..."""
+CORE, FAST_PATH, OBSERVED = "core", "fast path", "observed"
+"""The ways to play a benchmark game: compiled core, Python fast path, bots' observations."""
+
+
+def measure(players: int, way: str, games: int, seed: int) -> tuple[float, float, float]:
+    """(seconds, plays, stalemates) for ``games`` games with seeds ``seed``, ``seed + 1``, ...
+
+    ``way`` is ``CORE`` or ``FAST_PATH`` (``random`` bots) or ``OBSERVED`` with the bot's name
+    after a colon (``"observed:obsessed"``).
+    """
     rules = Rules(players=players)
     plays = stalemates = 0
+    bot = way.partition(":")[2]
     start = time.perf_counter()
     for offset in range(games):
-        if bot == "random":
+        game: Game | fast.FastGame
+        if way == CORE:
+            game = core_game(rules, seed + offset)
+        elif way == FAST_PATH:
             game = random_game(rules, seed + offset)
         else:
             game = bot_game(rules, seed + offset, bot)
         plays += game.plays
         stalemates += game.stalemate is not None
     return time.perf_counter() - start, plays, stalemates
+
+
+def sections(bot: str) -> list[tuple[str, str]]:
+    """(title, way) of each table to print, the headline first."""
+    if bot != "random":
+        return [(f"{bot} bots through their observations (pure Python)", f"{OBSERVED}:{bot}")]
+    python = ("pure Python fast path (the exact RandomBot games)", FAST_PATH)
+    if not fast.available():
+        return [python]
+    return [("complete games: Game.new and swaps in Python, play in the compiled core", CORE),
+            python]
+
+
+def table(counts: list[int], way: str, games: int, repeats: int, seed: int) -> None:
+    print("players    games/s     plays/s  plays/game  stalemates")
+    for players in counts:
+        rates, play_rates = [], []
+        plays = stalemates = 0.0
+        for _ in range(repeats):
+            seconds, plays, stalemates = measure(players, way, games, seed)
+            rates.append(games / seconds)
+            play_rates.append(plays / seconds)
+        print(f"{players:>7}  {statistics.median(rates):>9.0f}  "
+              f"{statistics.median(play_rates):>10.0f}  {plays / games:>10.1f}  "
+              f"{int(stalemates):>10}")
 
 
 def versus(games: int, seed: int) -> tuple[int, int, int]:
@@ -149,15 +206,15 @@ def main(argv: list[str]) -> int:
         return 0
     print(f"obsession bench: {args.bot} bots, {args.games} games x {args.repeats} repeats, "
           f"seeds {args.seed}..{args.seed + args.games - 1}, one core")
-    print("players    games/s     plays/s  plays/game  stalemates")
-    for players in counts:
-        rates, play_rates = [], []
-        plays = stalemates = 0.0
-        for _ in range(args.repeats):
-            seconds, plays, stalemates = measure(players, args.bot, args.games, args.seed)
-            rates.append(args.games / seconds)
-            play_rates.append(plays / seconds)
-        print(f"{players:>7}  {statistics.median(rates):>9.0f}  "
-              f"{statistics.median(play_rates):>10.0f}  {plays / args.games:>10.1f}  "
-              f"{int(stalemates):>10}")
+    if not fast.available():
+        engine = "pure Python — core not built or CARDTABLE_PURE=1"
+    elif args.bot != "random":
+        engine = "pure Python — the compiled core plays random bots only"
+    else:
+        engine = "compiled core"
+    print(f"engine: {engine}")
+    for title, way in sections(args.bot):
+        print()
+        print(title)
+        table(counts, way, args.games, args.repeats, args.seed)
     return 0

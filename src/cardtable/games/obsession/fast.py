@@ -1,0 +1,169 @@
+"""The compiled core of Obsession behind a Python face; nothing else imports ``_core``.
+
+``FastGame.from_game(game)`` copies a ``Game`` whose swaps are done (the deal and the swaps
+stay in Python) and plays on in C with the same rules, the same legal actions in the same
+order, the same refusals and the same result. ``playout(seed)`` plays the ``random`` policy
+for every seat to the end with the core's own generator: the choices are drawn like
+``RandomBot``'s (a uniform legal card, the first copies of its face up to it; a uniform
+hidden position) but from a different generator, so the games are not ``RandomBot``'s games.
+
+``available()`` tells whether the core is built and allowed (``CARDTABLE_PURE=1`` turns it
+off); without it ``FastGame`` cannot be made and callers use ``Game``.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from cardtable.engine.compiled import load_core
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.protocol import Result
+from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
+from cardtable.games.obsession.state import Game, seat_name
+
+_core: ModuleType | None = load_core("obsession")
+
+
+def available() -> bool:
+    """Whether the compiled core is built and allowed."""
+    return _core is not None
+
+
+def _to_action(choice: tuple[int, ...] | int) -> Action:
+    return Blind(choice) if isinstance(choice, int) else Play(choice)
+
+
+class FastGame:
+    """An Obsession game in its play phase, played by the compiled core."""
+
+    __slots__ = ("_state", "rules")
+
+    def __init__(self, state: Any, game: Game) -> None:
+        self._state = state
+        self.rules = game.rules
+
+    @classmethod
+    def from_game(cls, game: Game) -> FastGame:
+        """A copy of ``game`` after its swaps; raises ValueError in the swap phase or when the
+        game does not hold a consistent state, RuntimeError when the core is not available."""
+        if _core is None:
+            raise RuntimeError("the compiled Obsession core is not built or is switched off")
+        return cls(_core.State.from_game(game), game)
+
+    def clone(self) -> FastGame:
+        other = FastGame.__new__(FastGame)
+        other._state = self._state.clone()
+        other.rules = self.rules
+        return other
+
+    # --- play ----------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """As ``Game.legal_actions`` in the play phase: plays, or blind attempts."""
+        return [_to_action(choice) for choice in self._state.legal()]
+
+    def legal_plays(self) -> list[tuple[int, ...]]:
+        """As ``Game.legal_plays``: every legal set of cards, one per multiset of texts."""
+        return [choice for choice in self._state.legal() if not isinstance(choice, int)]
+
+    def is_legal(self, action: Action) -> bool:
+        if isinstance(action, Play):
+            return bool(self._state.is_legal(action.cards))
+        if isinstance(action, Blind):
+            return bool(self._state.is_legal(action.index))
+        return False
+
+    def apply(self, action: Action) -> None:
+        """Apply a decision and every automatic step after it, like ``Game.apply``.
+
+        An illegal action raises ``IllegalAction`` with the engine's message and changes
+        nothing.
+        """
+        if isinstance(action, Play):
+            self._state.apply(action.cards)
+        elif isinstance(action, Blind):
+            self._state.apply(action.index)
+        elif isinstance(action, Swap):
+            raise IllegalAction(GAME_OVER if self.over else INVALID_SELECTION)
+        else:
+            raise TypeError(f"not an Obsession action: {action!r}")
+
+    def playout(self, seed: int) -> None:
+        """Play the ``random`` policy for every seat until the game is over (by placings, or
+        as a stalemate at the play cap or by repetition)."""
+        self._state.playout(seed)
+
+    def playout_actions(self, seed: int) -> list[Action]:
+        """``playout``, returning the actions it took (to replay them elsewhere)."""
+        taken = self._state.playout(seed, True)
+        return [_to_action(choice) for choice in taken or ()]
+
+    # --- queries -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return bool(self._state.over)
+
+    @property
+    def current(self) -> int:
+        return int(self._state.current)
+
+    @property
+    def plays(self) -> int:
+        return int(self._state.plays)
+
+    @property
+    def turns(self) -> int:
+        return int(self._state.turns)
+
+    @property
+    def stalemate(self) -> str | None:
+        reason: str | None = self._state.stalemate
+        return reason
+
+    @property
+    def placings(self) -> tuple[int, ...]:
+        return tuple(self._state.placings)
+
+    @property
+    def cards_left(self) -> tuple[int, ...]:
+        return tuple(self._state.cards_left)
+
+    @property
+    def result(self) -> Result | None:
+        """As ``Game.result``."""
+        state = self._state
+        if not state.over:
+            return None
+        placings = state.placings
+        went_out = len(placings) > 0 and state.out[placings[0]]
+        winners = (seat_name(placings[0]),) if went_out else ()
+        return Result(winners, state.stalemate or "out", {
+            "placings": [seat + 1 for seat in placings],
+            "stalemate": state.stalemate is not None,
+            "plays": state.plays,
+            "turns": state.turns,
+        })
+
+    def export(self) -> dict[str, Any]:
+        """The whole state as plain values, in the shape of ``export_game``."""
+        exported: dict[str, Any] = self._state.export()
+        return exported
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """The state of a Python ``Game`` in the shape of ``FastGame.export`` (to compare them)."""
+    return {
+        "players": game.players, "phase": game.phase, "current": game.current,
+        "direction": game.direction, "active": game.active, "top_face": game.top_face,
+        "run": game.run, "remaining": game.remaining, "humans_left": game._humans_left,
+        "plays": game.plays, "turns": game.turns, "stalemate": game.stalemate,
+        "hands": tuple(tuple(row) for row in game.hands),
+        "visible": tuple(tuple(row) for row in game.visible),
+        "hidden": tuple(tuple(row) for row in game.hidden),
+        "draw": tuple(game.draw), "pile": tuple(game.pile), "removed": tuple(game.removed),
+        "killed": tuple(game.killed), "out": tuple(game.out), "placings": tuple(game.placings),
+        "seen": dict(game._seen),
+    }
