@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.engine.errors import IllegalAction
@@ -31,6 +31,7 @@ from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
 from cardtable.games.obsession.state import Game
 
 from .helpers import position
+from .strategies import rules_strategy, tuned
 
 
 @pytest.fixture(autouse=True)
@@ -42,21 +43,6 @@ def _core_built() -> Iterator[None]:
             pytest.fail(f"CI must test the compiled core: {reason}")
         pytest.skip(reason)
     yield
-
-
-def tuned(examples: int) -> settings:
-    return settings(max_examples=examples, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
-
-
-rules_strategy = st.builds(
-    Rules,
-    players=st.integers(2, 10),
-    run_kill=st.integers(2, 8),
-    kill_order=st.sampled_from(KILL_ORDERS),
-    max_plays=st.sampled_from([5000, 5000, 60, 400]),
-    repeat_limit=st.sampled_from([3, 3, 0, 2]),
-)
 
 
 def dealt(rules: Rules, seed: int, humans: tuple[bool, ...] | None = None) -> Game:

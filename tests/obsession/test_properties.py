@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.engine.errors import IllegalAction
@@ -31,25 +31,11 @@ from cardtable.games.obsession.events import (
 )
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Checker, RecordListener, Script, header, load
-from cardtable.games.obsession.rules import KILL_ORDERS, Rules
+from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
 
 from .helpers import all_cards
-
-
-def tuned(examples: int) -> settings:
-    # Derandomized: CI runs the same games every time and its duration stays predictable.
-    return settings(max_examples=examples, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
-
-rules_strategy = st.builds(
-    Rules,
-    players=st.integers(2, 10),
-    run_kill=st.integers(2, 8),
-    kill_order=st.sampled_from(KILL_ORDERS),
-    max_plays=st.sampled_from([5000, 5000, 5000, 60, 400]),
-    repeat_limit=st.sampled_from([3, 3, 0, 2]),
-)
+from .strategies import rules_strategy, tuned
 
 
 def check_conservation(game: Game) -> None:
