@@ -44,3 +44,17 @@ def test_bench_falls_back_to_pure_python_without_the_core(capsys, monkeypatch):
 def test_bench_refuses_bad_options_with_status_1(args, capsys):
     assert bench.main(args) == 1
     assert capsys.readouterr().err.strip()
+
+
+def test_output_piped_into_head_ends_quietly() -> None:
+    """The reader going away is not an error worth a traceback (status 1, stderr empty)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cardtable = Path(sys.executable).with_name("cardtable")
+    done = subprocess.run(
+        f"'{cardtable}' bench caravan --games 20 --repeats 2 --match-games 0 | head -1",
+        shell=True, capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout.startswith("caravan bench: ")
+    assert done.stderr == ""

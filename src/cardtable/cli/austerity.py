@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
+from cardtable.cli.streams import silence_stdout
 from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
 from cardtable.games.austerity.rules import Card
@@ -179,6 +180,7 @@ def main(argv: list[str]) -> int:
         try:
             return simulate(argv[1:])
         except BrokenPipeError:
+            silence_stdout()
             return 1
     if argv[0] == "hub":
         from cardtable.games.austerity.hub import main as hub_main

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import NoReturn
 
 from cardtable import __version__
+from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
 from cardtable.engine.record import RecordWriter
@@ -309,18 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our output went away (e.g. piped into head): nothing more to say.
-        _silence_stdout()
+        silence_stdout()
         return EXIT_BAD_START
-
-
-def _silence_stdout() -> None:
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 if __name__ == "__main__":

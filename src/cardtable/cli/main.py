@@ -6,6 +6,7 @@ import importlib
 import sys
 
 from cardtable import __version__
+from cardtable.cli.streams import silence_stdout
 
 # command -> (module, function, one-line description). Modules are imported only when used,
 # so that every command starts fast.
@@ -53,7 +54,12 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     module = importlib.import_module(entry[0])
-    result: int = getattr(module, entry[1])(args[1:])
+    try:
+        result: int = getattr(module, entry[1])(args[1:])
+    except BrokenPipeError:
+        # The reader of the output went away (e.g. piped into head): nothing more to say.
+        silence_stdout()
+        return 1
     return result
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import io
 import math
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from cardtable import __version__
+from cardtable.cli.streams import silence_stdout
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import RecordWriter, read_lines
@@ -197,8 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         return play(options)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, without a traceback at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        silence_stdout()
         return EXIT_USAGE
 
 
