@@ -278,3 +278,29 @@ def test_a_failing_bot_ends_on_the_error_screen() -> None:
         assert app.return_value == 1
 
     asyncio.run(scenario())
+
+
+def test_bots_that_can_no_longer_end_the_game_are_stopped(tmp_path: Path) -> None:
+    from cardtable.games.caravan.stalemate import IdleWatch
+
+    record = tmp_path / "stuck.jsonl"
+
+    async def scenario() -> None:
+        # Under foxon, seed 4, two normal bots tie two lanes and only discard from move ~75 on.
+        app = CaravanApp(SeatRules.preset("foxon"), ("bot:normal", "bot:normal"), 4, 0, 0.0,
+                         None, str(record), True)
+        app.idle = IdleWatch(limit=40)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(400):
+                await settle(app, pilot)
+                if app.game.result is not None:
+                    break
+            assert app.game.result is not None
+            assert app.game.result.details["cause"] == "stalemate"
+            assert ("No caravan has changed in 40 moves: the bots are stuck and the game is "
+                    "stopped.") in app.messages
+            assert "Game abandoned." in screen_text(app)
+
+    asyncio.run(scenario())
+    result = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
+    assert result["reason"] == "quit" and result["cause"] == "stalemate"

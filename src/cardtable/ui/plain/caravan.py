@@ -24,6 +24,7 @@ from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.record import Replay
 from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.stalemate import STALEMATE, IdleWatch
 from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.console import Console, EndOfInput
 
@@ -138,6 +139,9 @@ class PlainCaravan(MatchListener):
         self.start(game)
         if game.result is not None:
             return EXIT_OK
+        watch = IdleWatch()
+        if self.humans == (False, False):
+            listeners = (watch, *listeners)
         try:
             play_match(game, seats, (*listeners, self))
         except MatchAbandoned as abandoned:
@@ -145,6 +149,8 @@ class PlainCaravan(MatchListener):
             if abandoned.cause == "eof":
                 self.say(render.INPUT_ENDED)
                 return EXIT_INPUT_ENDED
+            if abandoned.cause == STALEMATE:
+                self.say(watch.message())
         return EXIT_OK
 
     def replay(self, replay: Replay) -> int:

@@ -28,6 +28,7 @@ from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.rules_assembly import describe_rules
+from cardtable.games.caravan.stalemate import STALEMATE, IdleWatch
 from cardtable.games.caravan.state import Game
 from cardtable.ui.tui.caravan_record import CaravanRecord
 from cardtable.ui.tui.caravan_text import (
@@ -237,6 +238,7 @@ class CaravanApp(TableApp):
         self.ready = False
         self.messages: list[str] = []
         self.last_moves: dict[int, str] = {}
+        self.idle = IdleWatch()  # stops a game between two bots that can no longer end
         self.thinking: str | None = None
         self.important: str | None = None
         self.record: CaravanRecord | None = None
@@ -398,6 +400,11 @@ class CaravanApp(TableApp):
             self.finish()
             return
         turn = self.game.turn
+        if HUMAN not in self.players and self.idle.stuck:
+            self.game.abandon(STALEMATE)
+            self.say(self.idle.message(), self.theme_.style("error"))
+            self.finish()
+            return
         if self.players[turn] != HUMAN:
             self.thinking = f"{self.names[turn]} is thinking..."
             self.run_worker(self._bot_move(turn), name="bot", group="bot",
@@ -460,6 +467,7 @@ class CaravanApp(TableApp):
             self.record.move(self.game, event)
         self.important = None
         self.last_moves[seat] = event.move.notation
+        self.idle.update(self.game)
         self.say(move_message(self.names[seat], event, self.theme_))
         self.advance()
 
