@@ -304,3 +304,65 @@ def test_bots_that_can_no_longer_end_the_game_are_stopped(tmp_path: Path) -> Non
     asyncio.run(scenario())
     result = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
     assert result["reason"] == "quit" and result["cause"] == "stalemate"
+
+
+def _recorded_game(path: Path, seed: int = 2) -> list[str]:
+    """Record a bot game through the line mode; returns its move messages."""
+    import subprocess
+    import sys
+
+    caravan = Path(sys.executable).with_name("caravan")
+    done = subprocess.run([str(caravan), "--bvb", "--seed", str(seed), "--record", str(path)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    return [line for line in done.stdout.splitlines()
+            if " played " in line or " discarded " in line or " cleared " in line
+            or " destroyed " in line]
+
+
+def test_replay_shows_every_recorded_move_and_the_winner(tmp_path: Path) -> None:
+    from cardtable.games.caravan.record import load_replay
+    from cardtable.ui.tui.caravan_replay import CaravanReplayApp
+
+    record = tmp_path / "game.jsonl"
+    moves = _recorded_game(record)
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=0.0, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(400):
+                await pilot.pause()
+                if app.game.result is not None:
+                    break
+            assert app.game.result is not None
+            shown = [line for line in app.messages if line in set(moves)]
+            assert shown == moves
+            assert any(line.startswith("WINNER: BOT") for line in app.messages)
+            assert "WINNER: BOT" in screen_text(app)
+            await pilot.press("escape")
+        assert app.return_value == 0
+
+    asyncio.run(scenario())
+
+
+def test_replay_of_a_cut_record_says_so_and_exits_1(tmp_path: Path) -> None:
+    from cardtable.games.caravan.record import load_replay
+    from cardtable.ui.tui.caravan_replay import CaravanReplayApp
+
+    record = tmp_path / "game.jsonl"
+    _recorded_game(record)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    record.write_text("\n".join(lines[:8]) + "\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=0.0, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                if app.game.result is not None:
+                    break
+            assert f"Replay '{record}', line 9: missing result line." in app.messages
+            assert "Game abandoned." in screen_text(app)
+            await pilot.press("escape")
+        assert app.return_value == 1
+
+    asyncio.run(scenario())

@@ -187,6 +187,11 @@ def _run_replay(options: argparse.Namespace, console: Console) -> int:
         replay = load_replay(options.replay)
     except RecordError as error:
         raise StartupError(error.message) from None
+    if _full_screen(options):
+        from cardtable.ui.tui.caravan_replay import run_caravan_replay
+
+        return run_caravan_replay(replay, 1.0 if options.delay is None else options.delay,
+                                  options.ascii)
     humans = (replay.players["ABC"] == "human", replay.players["DEF"] == "human")
     shell = PlainCaravan(console, humans, options.delay or 0.0, reveal=True)
     return shell.replay(replay)
