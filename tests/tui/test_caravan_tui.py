@@ -26,6 +26,14 @@ async def settle(app: CaravanApp, pilot) -> None:  # type: ignore[no-untyped-def
     await pilot.pause()
 
 
+async def until_over(app: CaravanApp, pilot, rounds: int) -> None:  # type: ignore[no-untyped-def]
+    """Let bots (or a replay) move, ``rounds`` times at most, until the game is over."""
+    for _ in range(rounds):
+        await settle(app, pilot)
+        if app.game.result is not None:
+            return
+
+
 async def type_command(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
     for key in text:
         await pilot.press(key)
@@ -199,10 +207,7 @@ def test_wide_terminal_and_bots_only() -> None:
     async def scenario() -> None:
         app = make_app(seed=3, players=("bot:random", "bot:normal"), ascii_only=False)
         async with app.run_test(size=(140, 40)) as pilot:
-            for _ in range(200):
-                await settle(app, pilot)
-                if app.game.result is not None:
-                    break
+            await until_over(app, pilot, 200)
             assert app.game.result is not None
             text = screen_text(app)
             assert "BOT1" in text and "BOT2" in text
@@ -218,10 +223,7 @@ def test_no_color_keeps_text_markers(monkeypatch) -> None:  # type: ignore[no-un
         app = make_app(seed=3, players=("bot:normal", "bot:normal"))
         assert not app.theme_.colour
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(200):
-                await settle(app, pilot)
-                if app.game.result is not None:
-                    break
+            await until_over(app, pilot, 200)
             text = screen_text(app)
             assert "WINNER: BOT" in text
             assert "WINS" in text  # the lane marker needs no colour
@@ -291,10 +293,7 @@ def test_bots_that_can_no_longer_end_the_game_are_stopped(tmp_path: Path) -> Non
                          None, str(record), True)
         app.idle = IdleWatch(limit=40)
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(400):
-                await settle(app, pilot)
-                if app.game.result is not None:
-                    break
+            await until_over(app, pilot, 400)
             assert app.game.result is not None
             assert app.game.result.details["cause"] == "stalemate"
             assert ("No caravan has changed in 40 moves: the bots are stuck and the game is "
@@ -329,10 +328,7 @@ def test_replay_shows_every_recorded_move_and_the_winner(tmp_path: Path) -> None
     async def scenario() -> None:
         app = CaravanReplayApp(load_replay(record), delay=0.0, ascii_only=True)
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(400):
-                await pilot.pause()
-                if app.game.result is not None:
-                    break
+            await until_over(app, pilot, 400)
             assert app.game.result is not None
             shown = [line for line in app.messages if line in set(moves)]
             assert shown == moves
@@ -356,10 +352,7 @@ def test_replay_of_a_cut_record_says_so_and_exits_1(tmp_path: Path) -> None:
     async def scenario() -> None:
         app = CaravanReplayApp(load_replay(record), delay=0.0, ascii_only=True)
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(100):
-                await pilot.pause()
-                if app.game.result is not None:
-                    break
+            await until_over(app, pilot, 100)
             assert f"Replay '{record}', line 9: missing result line." in app.messages
             assert "Game abandoned." in screen_text(app)
             await pilot.press("escape")
