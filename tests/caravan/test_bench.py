@@ -40,10 +40,17 @@ def test_bench_falls_back_to_pure_python_without_the_core(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--match-games", "-1"], ["--seed", "x"],
-                                  ["--repeats", "1.5"], ["--rules", "vegas"], ["--nope"]])
+                                  ["--repeats", "1.5"], ["--rules", "vegas"], ["--nope"],
+                                  ["--rules", "nv", "--cards", "216"]])
 def test_bench_refuses_bad_options_with_status_1(args, capsys):
     assert bench.main(args) == 1
     assert capsys.readouterr().err.strip()
+
+
+def test_bench_gives_the_deck_message_for_decks_the_samples_cannot_fill(capsys):
+    assert bench.main(["--cards", "100", "--games", "1"]) == 1  # power: one sample deck
+    assert capsys.readouterr().err == (
+        "There are insufficient cards to sample for the caravan deck.\n")
 
 
 def test_output_piped_into_head_ends_quietly() -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from cardtable.games.caravan import fast
 from cardtable.games.caravan.bots import make_bot
+from cardtable.games.caravan.deck import check_samples, check_supply
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.state import Game
 
@@ -143,6 +144,10 @@ def main(argv: list[str]) -> int:
         return 1
     rules = SeatRules.both(replace(preset, deck_size=cards, deck_min=min(preset.deck_min, cards),
                                    deck_max=max(preset.deck_max, cards)))
+    problem = check_samples(rules) or check_supply(rules)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     compiled = fast.available()
     print(f"caravan bench: random vs random, {args.rules} rules, {cards}-card decks, "
           f"{repeats} repeats, seeds from {seed}, one core")
