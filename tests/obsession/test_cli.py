@@ -191,6 +191,8 @@ def test_bench_command_prints_rates_for_2_and_4_players() -> None:
     assert bench_main(["--players", "11"]) == 1
     assert bench_main(["--games", "0"]) == 1
     assert bench_main(["--players", "2,x"]) == 1
+    assert bench_main(["--seed", "-1"]) == 1
+    assert bench_main(["--versus", "-3"]) == 1
 
 
 def test_bench_falls_back_to_pure_python_when_asked() -> None:

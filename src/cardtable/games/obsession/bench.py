@@ -192,9 +192,10 @@ def main(argv: list[str]) -> int:
         print("cardtable bench obsession: --players must be a comma list of 2..10",
               file=sys.stderr)
         return 1
-    if args.games < 1 or args.repeats < 1 or any(not 2 <= n <= 10 for n in counts):
-        print("cardtable bench obsession: --games and --repeats must be >= 1, "
-              "--players from 2 to 10", file=sys.stderr)
+    if (args.games < 1 or args.repeats < 1 or args.seed < 0 or args.versus < 0
+            or any(not 2 <= n <= 10 for n in counts)):
+        print("cardtable bench obsession: --games and --repeats must be >= 1, --seed and "
+              "--versus >= 0, --players from 2 to 10", file=sys.stderr)
         return 1
     if args.versus > 0:
         won, lost, undecided = versus(args.versus, args.seed)
