@@ -17,6 +17,12 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
 from cardtable.games.caravan.bots import BOTS as CARAVAN_BOTS
+from cardtable.games.caravan.deck import (
+    check_deck_size,
+    check_samples,
+    check_supply,
+    read_deck_file,
+)
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
 from cardtable.games.obsession.bots import BOT_NAMES as OBSESSION_BOTS
@@ -38,6 +44,29 @@ class Choice:
     first: int = 0
     obsession_rules: ObsessionRules | None = None
     obsession_seats: tuple[str, ...] = field(default_factory=tuple)
+    record: str | None = None
+    caravan_decks: tuple[list[int] | None, list[int] | None] | None = None
+
+
+def numbered(path: str, game: int) -> str:
+    """Where the ``game``-th game of one launch is recorded: ``path`` for the first, then
+    ``game-2.jsonl``, ``game-3.jsonl``, ... beside it, so that playing again keeps every record."""
+    if game <= 1:
+        return path
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or "/" in suffix or not stem or stem.endswith("/"):
+        return f"{path}-{game}"
+    return f"{stem}-{game}.{suffix}"
+
+
+def check_record_path(path: str) -> None:
+    """Raise ValueError with the line mode's message when ``path`` cannot be written."""
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise ValueError(
+            f"Cannot open record file '{path}': {error.strerror or error}.") from None
 
 
 def caravan_kinds() -> list[tuple[str, str]]:
@@ -60,16 +89,26 @@ def build_choice(values: dict[str, Any]) -> Choice:
     if not math.isfinite(delay) or delay < 0:
         raise ValueError("Bot delay must be a number of seconds >= 0.")
     ascii_only = bool(values.get("ascii", False))
+    record = str(values.get("record", "") or "").strip() or None
     if game == "caravan":
         rules_file = str(values.get("rules_file", "")).strip() or None
+        deck_path = str(values.get("deck", "") or "").strip() or None
         try:
             rules = assemble_rules(str(values["preset"]), rules_file)
+            decks = None if deck_path is None else (
+                read_deck_file(deck_path, rules.abc, 0), read_deck_file(deck_path, rules.def_, 1))
         except GameError as error:
             raise ValueError(error.message) from None
+        if decks is None:
+            problem = check_deck_size(rules) or check_samples(rules) or check_supply(rules)
+            if problem is not None:
+                raise ValueError(problem)
+        if record is not None:
+            check_record_path(record)
         kinds = (str(values["abc"]), str(values["def"]))
         first = 1 if str(values.get("first", "1")) == "2" else 0
         return Choice(game, seed, delay, ascii_only, caravan_rules=rules,
-                      caravan_players=kinds, first=first)
+                      caravan_players=kinds, first=first, record=record, caravan_decks=decks)
     text = str(values.get("players", "4")).strip()
     humans_text = str(values.get("humans", "1")).strip()
     if not text.isdigit() or not 2 <= int(text) <= 10:
@@ -83,9 +122,11 @@ def build_choice(values: dict[str, Any]) -> Choice:
         raise ValueError("Run-kill must be from 2 to 8.")
     bot = str(values.get("bot", "obsessed"))
     seats = ("human",) * humans + (bot,) * (players - humans)
+    if record is not None:
+        check_record_path(record)
     return Choice(game, seed, delay, ascii_only,
                   obsession_rules=ObsessionRules(players=players, run_kill=int(kill_text)),
-                  obsession_seats=seats)
+                  obsession_seats=seats, record=record)
 
 
 class LauncherApp(App[Choice | None]):
@@ -96,7 +137,7 @@ class LauncherApp(App[Choice | None]):
     Screen { align: center top; }
     #form { width: 80; height: auto; max-height: 100%; }
     #title { height: 1; text-align: center; text-style: bold; }
-    Grid { grid-size: 2; grid-columns: 15 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; }
+    Grid { grid-size: 2; grid-columns: 15 1fr; grid-rows: 1; grid-gutter: 0 0; height: auto; }
     Grid Label { padding: 0 1; }
     Input { border: none; height: 1; padding: 0 1; background: $boost; }
     Input:focus { background: $accent 30%; }
@@ -106,6 +147,7 @@ class LauncherApp(App[Choice | None]):
     SelectOverlay { max-height: 8; }
     .column { width: 1fr; height: auto; border: round $foreground 40%; }
     #shared { height: auto; border: round $foreground 40%; }
+    #columns { height: auto; }
     Checkbox { border: none; height: 1; padding: 0 1; }
     #buttons { height: 1; align: center middle; }
     Button { border: none; height: 1; min-width: 12; margin: 0 2; }
@@ -131,7 +173,9 @@ class LauncherApp(App[Choice | None]):
                 yield Input(placeholder="empty = random", id="seed", restrict=r"[0-9]*")
                 yield Label("Bot delay (s)")
                 yield Input("1", id="delay", restrict=r"[0-9.]*")
-            with Horizontal():
+                yield Label("Record to")
+                yield Input(placeholder="optional .jsonl file", id="record")
+            with Horizontal(id="columns"):
                 with Grid(classes="column", id="caravan"):
                     yield Label("ABC (bottom)")
                     yield Select(caravan_kinds(), value="human", allow_blank=False, id="abc")
@@ -143,6 +187,8 @@ class LauncherApp(App[Choice | None]):
                                  allow_blank=False, id="preset")
                     yield Label("Rules file")
                     yield Input(placeholder="optional TOML file", id="rules_file")
+                    yield Label("Deck file")
+                    yield Input(placeholder="optional, both seats", id="deck")
                     yield Label("First")
                     yield Select([("ABC", "1"), ("DEF", "2")], value="1", allow_blank=False,
                                  id="first")
@@ -200,20 +246,23 @@ class LauncherApp(App[Choice | None]):
         self.exit(None)
 
 
-def play_choice(choice: Choice) -> tuple[int, bool]:
-    """Play the chosen game once; returns (status, play again?)."""
+def play_choice(choice: Choice, game: int = 1) -> tuple[int, bool]:
+    """Play the chosen game once (the ``game``-th of this choice, which numbers its record);
+    returns (status, play again?)."""
     seed = fresh_seed() if choice.seed is None else choice.seed
+    record = None if choice.record is None else numbered(choice.record, game)
     if choice.game == "caravan":
         from cardtable.ui.tui.caravan_app import play_caravan
 
         assert choice.caravan_rules is not None
         return play_caravan(choice.caravan_rules, choice.caravan_players, seed, choice.first,
-                            choice.delay, None, None, choice.ascii_only, offer_again=True)
+                            choice.delay, choice.caravan_decks, record, choice.ascii_only,
+                            offer_again=True)
     from cardtable.ui.tui.obsession_app import play_obsession
 
     assert choice.obsession_rules is not None
     return play_obsession(choice.obsession_rules, choice.obsession_seats, seed, choice.delay,
-                          None, choice.ascii_only, offer_again=True)
+                          record, choice.ascii_only, offer_again=True)
 
 
 def main() -> int:
@@ -225,8 +274,10 @@ def main() -> int:
             return 0
         last = choice
         again = True
+        played = 0
         while again:
-            status, again = play_choice(choice)
+            played += 1
+            status, again = play_choice(choice, played)
             if status:
                 return status
             # Play again: the same table with a fresh seed.
