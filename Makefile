@@ -6,7 +6,8 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: play test lint typecheck unit bench clean
 
-$(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c)
+$(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
+          src/cardtable/engine/xoshiro.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -17,6 +17,8 @@ setup(
         Extension(
             f"cardtable.games.{source.parent.name}._core",
             [source.as_posix()],
+            include_dirs=["src/cardtable/engine"],  # xoshiro.h, shared by the cores
+            depends=["src/cardtable/engine/xoshiro.h"],
             extra_compile_args=["-O2"],
             optional=True,
         )

@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "xoshiro.h"
+
 /* ------------------------------------------------------------------ cards */
 
 #define RANK(card) ((int)((card) & 15u))
@@ -119,7 +121,7 @@ typedef struct {
     unsigned char jack_as_joker[2];
     int reason;             /* R_NONE while the game runs */
     int winners;            /* bit 0: ABC, bit 1: DEF */
-    uint64_t rng[4];
+    Xoshiro rng;
     uint32_t cards[];       /* N_LISTS lists of cap cards each */
 } State;
 
@@ -136,47 +138,9 @@ static inline const uint32_t *clist_of(const State *s, int list) {
 
 /* ------------------------------------------------------------------ random source */
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(uint64_t *st) {
-    uint64_t result = rotl(st[1] * 5, 7) * 9;
-    uint64_t t = st[1] << 17;
-    st[2] ^= st[0];
-    st[3] ^= st[1];
-    st[1] ^= st[2];
-    st[0] ^= st[3];
-    st[2] ^= t;
-    st[3] = rotl(st[3], 45);
-    return result;
-}
-
-static void rng_seed(uint64_t *st, uint64_t seed) {
-    /* splitmix64 spreads any seed, 0 included, over the whole state */
-    for (int i = 0; i < 4; i++) {
-        uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        st[i] = z ^ (z >> 31);
-    }
-}
-
-/* A uniform integer in [0, n), n >= 1 (Lemire's method, unbiased). */
-static uint32_t rng_below(uint64_t *st, uint32_t n) {
-    uint64_t m = (rng_next(st) >> 32) * (uint64_t)n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
-        while (low < threshold) {
-            m = (rng_next(st) >> 32) * (uint64_t)n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-static void shuffle(uint64_t *st, uint32_t *items, int n) {
+static void shuffle(Xoshiro *rng, uint32_t *items, int n) {
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(st, (uint32_t)i + 1);
+        int j = (int)xoshiro_below(rng, (uint32_t)i + 1);
         uint32_t t = items[i];
         items[i] = items[j];
         items[j] = t;
@@ -557,7 +521,7 @@ static void draw(State *s, int seat, int64_t count) {
             memcpy(list_of(s, deck), list_of(s, pile), (size_t)s->len[pile] * sizeof(uint32_t));
             s->len[deck] = s->len[pile];
             s->len[pile] = 0;
-            shuffle(s->rng, list_of(s, deck), s->len[deck]);
+            shuffle(&s->rng, list_of(s, deck), s->len[deck]);
         }
         push(s, L_HAND + seat, list_of(s, deck)[--s->len[deck]]);
     }
@@ -1207,7 +1171,7 @@ static PyObject *State_from_game(PyObject *cls, PyObject *args, PyObject *kwargs
     }
     if (!(s = new_state(total > 0 ? (int)total : 1))) goto fail;
     if (fill_state(s, game, pairs, caravans) < 0) goto fail;
-    rng_seed(s->rng, seed);
+    xoshiro_seed(&s->rng, seed);
     for (int p = 0; p < 3; p++) Py_DECREF(pairs[p]);
     Py_DECREF(caravans);
     return (PyObject *)s;
@@ -1329,7 +1293,7 @@ static PyObject *State_seed_random(PyObject *self, PyObject *seed) {
     }
     uint64_t value = PyLong_AsUnsignedLongLongMask(seed);
     if (value == (uint64_t)-1 && PyErr_Occurred()) return NULL;
-    rng_seed(((State *)self)->rng, value);
+    xoshiro_seed(&((State *)self)->rng, value);
     Py_RETURN_NONE;
 }
 
@@ -1365,7 +1329,7 @@ static PyObject *State_playout(PyObject *self, PyObject *args, PyObject *kwargs)
         }
         size_t n = legal_moves(s, codes);
         if (!n) break; /* only an imported position can be stuck without a result */
-        Move m = unpack((uint64_t)codes[n == 1 ? 0 : rng_below(s->rng, (uint32_t)n)]);
+        Move m = unpack((uint64_t)codes[n == 1 ? 0 : xoshiro_below(&s->rng, (uint32_t)n)]);
         apply_move(s, &m);
         /* very long games (rules that never force an end) can still be interrupted */
         if (++played % 65536 == 0 && PyErr_CheckSignals() < 0) {

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "xoshiro.h"
+
 #define MAX_PLAYERS 10
 #define MAX_DECKS 5
 #define JOKER 15
@@ -509,54 +511,11 @@ static int do_blind(Core *g, int index)
 /* ---------------------------------------------------------------------------------------- */
 /* The random policy and its generator                                                       */
 
-typedef struct {
-    uint64_t s[4];
-} Rng; /* xoshiro256** */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(Rng *r, uint64_t seed)
-{
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(Rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Uniform in 0..n-1 (n >= 1), without modulo bias. */
-static int rng_below(Rng *r, int n)
-{
-    uint64_t bound = (uint64_t)n, limit = UINT64_MAX - UINT64_MAX % bound, x;
-    do
-        x = rng_next(r);
-    while (x >= limit);
-    return (int)(x % bound);
-}
-
 /* One decision of the ``random`` policy (bots.random_play): a uniform index among the legal
  * cards of the active pile in display order, playing the first copies of that face up to it;
  * or a uniform hidden position. Sets ``*count`` to 0 for a blind attempt (index in
  * ``*blind``). Returns -1 when the seat has no card at all (a broken state). */
-static int random_choice(const Core *g, Rng *r, uint16_t *cards, int *count, int *blind)
+static int random_choice(const Core *g, Xoshiro *r, uint16_t *cards, int *count, int *blind)
 {
     int seat = g->current;
     const Pile *source = g->hands[seat].n ? &g->hands[seat] : &g->visible[seat];
@@ -564,7 +523,7 @@ static int random_choice(const Core *g, Rng *r, uint16_t *cards, int *count, int
         if (g->hidden[seat].n == 0)
             return -1;
         *count = 0;
-        *blind = rng_below(r, g->hidden[seat].n);
+        *blind = (int)xoshiro_below(r, (uint32_t)g->hidden[seat].n);
         return 0;
     }
     uint16_t legal[MAX_CARDS];
@@ -575,7 +534,7 @@ static int random_choice(const Core *g, Rng *r, uint16_t *cards, int *count, int
             legal[k++] = source->c[i];
     if (k == 0)
         return -1; /* cannot happen: forced pick-ups are taken before a decision */
-    int last = rng_below(r, k), first = last;
+    int last = (int)xoshiro_below(r, (uint32_t)k), first = last;
     int face = FACE[legal[last]];
     while (first && FACE[legal[first - 1]] == face)
         first--;
@@ -1161,8 +1120,8 @@ static PyObject *State_playout(StateObject *self, PyObject *args, PyObject *kwar
     uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
     if (seed == (uint64_t)-1 && PyErr_Occurred())
         return NULL;
-    Rng rng;
-    rng_seed(&rng, seed);
+    Xoshiro rng;
+    xoshiro_seed(&rng, seed);
     PyObject *actions = record ? PyList_New(0) : NULL;
     if (record && actions == NULL)
         return NULL;
