@@ -48,8 +48,6 @@ from cardtable.ui.tui.caravan_text import (
 from cardtable.ui.tui.common import (
     PRESS_ESC,
     CommandInput,
-    ConfirmQuit,
-    FatalScreen,
     HelpScreen,
     TableApp,
     TooSmall,
@@ -529,31 +527,8 @@ class CaravanApp(TableApp):
             lines += ["", "Rules in play, DEF:", *("  " + x for x in describe_rules(def_))]
         self.push_screen(HelpScreen("Caravan help", lines))
 
-    def action_quit_request(self) -> None:
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
-            screen.dismiss(None)
-            return
-        if isinstance(screen, ConfirmQuit):
-            screen.dismiss(False)
-            return
-        if isinstance(screen, FatalScreen):
-            self.exit(1)
-            return
-        if self.game.result is not None or self.screen_stack[0].has_class("small"):
-            self._quit()
-            return
-
-        def answer(quit_now: bool | None) -> None:
-            if quit_now:
-                self._quit()
-
-        self.push_screen(ConfirmQuit(), answer)
-
-    def action_again(self) -> None:
-        if self.offer_again and self.game.result is not None:
-            self.again = True
-            self.exit(0)
+    def game_over(self) -> bool:
+        return self.game.result is not None
 
     def _quit(self) -> None:
         if self.game.result is None:

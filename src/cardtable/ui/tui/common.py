@@ -171,6 +171,45 @@ class TableApp(App[int]):
 
     messages: list[str]
     ready: bool
+    offer_again: bool
+    again: bool
+
+    def game_over(self) -> bool:
+        """Whether the game on the screen has ended (then Esc leaves without asking)."""
+        raise NotImplementedError
+
+    def _quit(self) -> None:
+        """Leave the screen, closing an unfinished game's record first."""
+        raise NotImplementedError
+
+    def action_quit_request(self) -> None:
+        """Esc: close the help or the question, leave the error screen, or leave the game
+        (asking first while it is still going on)."""
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        if isinstance(screen, ConfirmQuit):
+            screen.dismiss(False)
+            return
+        if isinstance(screen, FatalScreen):
+            self.exit(1)
+            return
+        if self.game_over() or self.screen_stack[0].has_class("small"):
+            self._quit()
+            return
+
+        def answer(quit_now: bool | None) -> None:
+            if quit_now:
+                self._quit()
+
+        self.push_screen(ConfirmQuit(), answer)
+
+    def action_again(self) -> None:
+        """Ctrl+R after the end: the caller plays the same table again."""
+        if self.offer_again and self.game_over():
+            self.again = True
+            self.exit(0)
 
     @guarded
     def on_resize(self, event: events.Resize) -> None:

@@ -37,8 +37,6 @@ from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.tui.common import (
     PRESS_ESC,
     CommandInput,
-    ConfirmQuit,
-    FatalScreen,
     HelpScreen,
     TableApp,
     TooSmall,
@@ -540,31 +538,8 @@ class ObsessionApp(TableApp):
         ]
         self.push_screen(HelpScreen("Obsession help", lines))
 
-    def action_quit_request(self) -> None:
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
-            screen.dismiss(None)
-            return
-        if isinstance(screen, ConfirmQuit):
-            screen.dismiss(False)
-            return
-        if isinstance(screen, FatalScreen):
-            self.exit(1)
-            return
-        if self.game.over or self.screen_stack[0].has_class("small"):
-            self._quit()
-            return
-
-        def answer(quit_now: bool | None) -> None:
-            if quit_now:
-                self._quit()
-
-        self.push_screen(ConfirmQuit(), answer)
-
-    def action_again(self) -> None:
-        if self.offer_again and self.game.over:
-            self.again = True
-            self.exit(0)
+    def game_over(self) -> bool:
+        return self.game.over
 
     def _quit(self) -> None:
         self.abandon()
