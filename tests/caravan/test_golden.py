@@ -93,7 +93,6 @@ def test_board_block_of_the_specification() -> None:
     view = BoardView(
         caravans=caravans,
         summaries=tuple(summaries),
-        card_counts=(27, 27),
         hand_sizes=(5, 5),
         hands=(tuple(card(text) for text in ("7S", "QH", "JO", "2C", "9D")), None),
         over=False,
@@ -136,7 +135,7 @@ def test_status_lines_give_deck_sizes_and_each_seats_last_move() -> None:
     assert last_move_text(
         HistoryEntry(1, pack(CLEAR, 4, 4), (card("4H"), card("5H")))) == "CE4 5H"
     assert last_move_text(HistoryEntry(1, pack(PLAY, 3, 1), (HIDDEN_CARD,), True)) == "P1D ###"
-    view = BoardView((), (), (27, 27), (5, 5), (None, None), False, (22, 21), (numeral, face))
+    view = BoardView((), (), (22, 21), (5, 5), (None, None), False, (numeral, face))
     assert status_lines(view) == ["Decks: ABC 22, DEF 21",
                                   "Last moves: ABC P2B 7S, DEF P4F3 KH on 7S"]
     assert status_lines(replace(view, last_moves=(None, None)))[1] == "Last moves: ABC -, DEF -"

@@ -179,17 +179,22 @@ def history_message(
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """What a board shows: the six caravans, each seat's card count and the hands that may
-    be shown (None for a hidden hand, drawn as ``###`` per card)."""
+    """What a board shows: the six caravans, each seat's deck and hand sizes, the hands that
+    may be shown (None for a hidden hand, drawn as ``###`` per card) and each seat's latest
+    move."""
 
     caravans: tuple[Caravan, ...]
     summaries: tuple[Summary, ...]
-    card_counts: tuple[int, int]
+    deck_sizes: tuple[int, int]
     hand_sizes: tuple[int, int]
     hands: tuple[tuple[int, ...] | None, tuple[int, ...] | None]
     over: bool
-    deck_sizes: tuple[int, int]
     last_moves: tuple[HistoryEntry | None, HistoryEntry | None]
+
+    @property
+    def card_counts(self) -> tuple[int, int]:
+        """The cards each seat has left: deck plus hand."""
+        return (self.deck_sizes[0] + self.hand_sizes[0], self.deck_sizes[1] + self.hand_sizes[1])
 
     @classmethod
     def of(cls, observations: Sequence[Observation]) -> BoardView:
@@ -212,14 +217,10 @@ class BoardView:
             by_seat[0].hand if 0 in by_seat else None,
             by_seat[1].hand if 1 in by_seat else None,
         )
-        counts = (
-            base.deck_sizes[0] + base.hand_sizes[0],
-            base.deck_sizes[1] + base.hand_sizes[1],
-        )
         last = (_last_move(by_seat.get(0, base).history, 0),
                 _last_move(by_seat.get(1, base).history, 1))
-        return cls(tuple(caravans), tuple(summaries), counts, base.hand_sizes, hands,
-                   base.result is not None, base.deck_sizes, last)
+        return cls(tuple(caravans), tuple(summaries), base.deck_sizes, base.hand_sizes, hands,
+                   base.result is not None, last)
 
 
 def _last_move(history: Sequence[HistoryEntry], seat: int) -> HistoryEntry | None:
