@@ -27,8 +27,8 @@ NEVER = 1000.0
 
 def record_game(path: Path, *options: str) -> None:
     subprocess.run([str(OBSESSION), "--plain", "--delay", "0", "--record", str(path),
-                    *options], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
-                   check=False)
+                    *options], capture_output=True, text=True, timeout=120,
+                   stdin=subprocess.DEVNULL, check=False)
 
 
 def checked(path: Path) -> CheckedReplay:

@@ -54,13 +54,6 @@ class CheckedReplay:
         """The game as dealt from the recorded deck, before the first decision."""
         return Game(self.loaded.rules, self.loaded.deck, self.humans)
 
-    def position(self, moves: int) -> Game:
-        """The game after the first ``moves`` decisions, each applied (and checked) by the game."""
-        game = self.start()
-        for action in self.actions[:moves]:
-            game.apply(action)
-        return game
-
 
 class _ScriptSeat:
     """Hands out the recorded decisions and keeps the ones the game accepted."""
