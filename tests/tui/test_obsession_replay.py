@@ -197,3 +197,27 @@ def test_a_tampered_record_is_refused_before_the_screen(bots_record: Path,
     with pytest.raises(ReplayMismatch) as refused:
         checked(tampered)
     assert refused.value.line == 21
+
+
+def test_hands_that_do_not_fit_keep_the_seat_to_move_in_view(tmp_path: Path) -> None:
+    path = tmp_path / "ten.jsonl"
+    record_game(path, "--players", "10", "--humans", "0", "--seed", "4")
+    replay = checked(path)
+
+    async def scenario() -> None:
+        app = ObsessionReplayApp(replay, delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(40):
+                await pilot.press("n")
+            await pilot.pause()
+            seat = app.game.current
+            hand = " ".join(TEXT[card] for card in app.game.hands[seat])
+            screen = screen_text(app)
+            assert any(line.split(f"P{seat + 1} obsessed", 1)[1].lstrip(" ").startswith(hand)
+                       for line in screen.splitlines() if f"P{seat + 1} obsessed" in line
+                       and "│ P" in line)
+            assert "more seats" in screen
+            await pilot.press("escape")
+
+    asyncio.run(scenario())

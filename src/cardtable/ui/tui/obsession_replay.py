@@ -39,32 +39,55 @@ def ending(checked: CheckedReplay) -> tuple[str | None, int]:
 
 
 class HandsPanel(Widget):
-    """Every seat's hand, in display order (the replay shows them all)."""
+    """Every seat's hand, in display order (the replay shows them all). When they do not all
+    fit, the seats around the one to move are shown, with how many more there are."""
 
     DEFAULT_CSS = """
     HandsPanel { height: 1fr; border: round $foreground 40%; padding: 0 1; }
     """
 
-    def render(self) -> Text:
+    def seat_text(self, seat: int, width: int) -> Text:
         app = self.app
         assert isinstance(app, ObsessionReplayApp)
         game = app.game
-        kinds = app.kinds
-        width = max(len(seat_label(seat, kinds, app.humans)) for seat in range(len(kinds)))
-        out = Text()
-        for seat in range(len(kinds)):
-            if seat:
-                out.append("\n")
-            turn = not game.over and game.current == seat
-            out.append(f"{seat_label(seat, kinds, app.humans):<{width}} ",
-                       style=app.theme_.style("turn") if turn else "")
-            hand = game.hands[seat]
-            if not hand:
-                out.append("out" if game.out[seat] else "-", style="dim")
-            for number, card in enumerate(hand):
-                if number:
-                    out.append(" ")
-                out.append_text(card_label(card, app.theme_))
+        turn = not game.over and game.current == seat
+        line = Text(f"{seat_label(seat, app.kinds, app.humans):<{width}} ",
+                    style=app.theme_.style("turn") if turn else "")
+        hand = game.hands[seat]
+        if not hand:
+            line.append("out" if game.out[seat] else "-", style="dim")
+        for number, card in enumerate(hand):
+            if number:
+                line.append(" ")
+            line.append_text(card_label(card, app.theme_))
+        return line
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, ObsessionReplayApp)
+        seats = range(len(app.kinds))
+        width = max(len(seat_label(seat, app.kinds, app.humans)) for seat in seats)
+        texts = [self.seat_text(seat, width) for seat in seats]
+        columns = max(self.content_size.width, 1)
+        heights = [len(text.wrap(app.console, columns)) for text in texts]
+        room = max(self.content_size.height, 1)
+        first, last = 0, len(texts)
+        if sum(heights) > room:
+            # A window of seats that fits and holds the seat to move (one row says what is cut).
+            room = max(room - 1, 1)
+            first = last = 0 if app.game.over else app.game.current
+            used = 0
+            while last < len(texts) and used + heights[last] <= room:
+                used += heights[last]
+                last += 1
+            while first > 0 and used + heights[first - 1] <= room:
+                first -= 1
+                used += heights[first]
+            last = max(last, first + 1)
+        out = Text("\n").join(texts[first:last])
+        hidden = len(texts) - (last - first)
+        if hidden:
+            out.append(f"\n+{hidden} more seat{'s' if hidden != 1 else ''}", style="dim")
         return out
 
 
