@@ -215,8 +215,7 @@ def test_hands_that_do_not_fit_keep_the_seat_to_move_in_view(tmp_path: Path) -> 
             hand = " ".join(TEXT[card] for card in app.game.hands[seat])
             screen = screen_text(app)
             assert any(line.split(f"P{seat + 1} obsessed", 1)[1].lstrip(" ").startswith(hand)
-                       for line in screen.splitlines() if f"P{seat + 1} obsessed" in line
-                       and "│ P" in line)
+                       for line in screen.splitlines() if f"P{seat + 1} obsessed" in line)
             assert "more seats" in screen
             await pilot.press("escape")
 
