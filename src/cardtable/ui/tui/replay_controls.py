@@ -221,6 +221,12 @@ class ReplayControls(TableApp):
         """Replay keys act on the board only (not under the help page or the error screen)."""
         return self.replay_started and self.screen is self.screen_stack[0]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Under the help page the keys go to the page (Space, arrows, Home and End scroll it).
+        if action.startswith("replay_") and not self._on_board():
+            return False
+        return super().check_action(action, parameters)
+
     @guarded
     def action_replay_toggle(self) -> None:
         if not self._on_board():
