@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import time
@@ -48,3 +49,18 @@ def test_obsession_replay_with_plain_prints_the_transcript(session: str,
     screen = wait_for(session, "=== Game Over ===")
     assert "*** Played a" in screen
     assert "end of record" not in screen and "Hands" not in screen
+
+
+def test_a_record_that_does_not_replay_is_refused_before_the_screen(session: str,
+                                                                    tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    bots_record(record)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    line = json.loads(lines[20])
+    line["seat"] = line["seat"] % 4 + 1
+    lines[20] = json.dumps(line)
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    start(session, f"{OBSESSION} --replay {shlex.quote(str(record))}; echo status=$?")
+    screen = wait_for(session, "status=")
+    assert "!!! Replay mismatch at line 21\nstatus=4" in screen
+    assert "*** Played" not in screen
