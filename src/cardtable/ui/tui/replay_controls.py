@@ -208,6 +208,9 @@ class ReplayControls(TableApp):
         self.replay_timer = None
         if not self.playing or not self.is_running:
             return
+        if not self._on_board():
+            self.schedule()  # the help page is open: the next move waits for the board
+            return
         self.forward()
         self.schedule()
 
