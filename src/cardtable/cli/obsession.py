@@ -23,6 +23,7 @@ from cardtable.games.obsession.bots import BOT_NAMES, make_bot
 from cardtable.games.obsession.record import (
     SEAT_KINDS,
     Checker,
+    LoadedRecord,
     RecordListener,
     ReplayMismatch,
     Script,
@@ -292,6 +293,10 @@ def replay(options: Options) -> int:
     except ReplayMismatch as mismatch:
         print(f"!!! Replay mismatch at line {mismatch.line}")
         return EXIT_MISMATCH
+    if _full_screen(options) and options.record is None:
+        status = replay_full_screen(loaded, options)
+        if status is not None:
+            return status
     script = Script(loaded)
     console = ReplayConsole(script)
     try:
@@ -323,3 +328,24 @@ def replay(options: Options) -> int:
         console.say(f"!!! Replay mismatch at line {mismatch.line}")
         return EXIT_MISMATCH
     return status
+
+
+def replay_full_screen(loaded: LoadedRecord, options: Options) -> int | None:
+    """Show a replay on the full screen (None without Textual: the line mode shows it).
+
+    The whole record is checked first; a record that does not replay is refused as in the
+    line mode, before the screen opens.
+    """
+    try:
+        from cardtable.ui.tui.obsession_replay import run_obsession_replay
+    except ImportError:
+        return None
+    from cardtable.games.obsession.checked_replay import check_replay
+
+    try:
+        checked = check_replay(loaded)
+    except ReplayMismatch as mismatch:
+        print(f"!!! Replay mismatch at line {mismatch.line}")
+        return EXIT_MISMATCH
+    return run_obsession_replay(checked, 1.0 if options.delay is None else options.delay,
+                                options.ascii_only)

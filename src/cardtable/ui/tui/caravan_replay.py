@@ -2,23 +2,24 @@
 
 The record has been read and checked completely before the screen opens (``load_replay``
 replays it once), so showing it can no longer fail. Every hand is shown, as in the line
-mode's replay; moves follow each other ``delay`` seconds apart.
+mode's replay; moves follow each other ``delay`` seconds apart, and the keys of
+:mod:`cardtable.ui.tui.replay_controls` pause, step in both directions and jump to either end.
 """
 
 from __future__ import annotations
 
-from textual.widgets import Input
-
 from cardtable.games.caravan.record import Replay
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.caravan_text import move_message, seat_names
-from cardtable.ui.tui.common import FatalScreen, HelpScreen
+from cardtable.ui.tui.replay_controls import REPLAY_CSS, ReplayControls
 
 INCOMPLETE = "incomplete"
 
 
-class CaravanReplayApp(CaravanApp):
+class CaravanReplayApp(ReplayControls, CaravanApp):
     """The Caravan screen driven by a checked record instead of by players."""
+
+    CSS = CaravanApp.CSS + REPLAY_CSS
 
     def __init__(self, replay: Replay, delay: float = 1.0, ascii_only: bool = False) -> None:
         # Built as a game between two people (no bots to make), then given the record's game.
@@ -29,8 +30,7 @@ class CaravanReplayApp(CaravanApp):
         self.names = seat_names(self.players)
         self.game = replay.start()
         self.bots = {}
-        self.shown = 0
-        self.exit_status = 0
+        self.replay_setup(delay, ascii_only, 0 if replay.missing_result() is None else 1)
 
     def is_human_turn(self, seat: int | None = None) -> bool:
         return False
@@ -41,31 +41,24 @@ class CaravanReplayApp(CaravanApp):
     def visible_hand(self, seat: int) -> tuple[int, ...] | None:
         return self.game.observation(seat).hand
 
-    def advance(self) -> None:
-        """Show the next recorded move after ``delay`` seconds, or the end of the record."""
-        self.thinking = None
-        if self.ready:
-            self.query_one("#command", Input).placeholder = "replay (Esc leaves)"
-        if self.shown >= len(self.replay.moves):
-            self._end_of_record()
-        elif self.delay > 0:
-            self.set_timer(self.delay, self._show_next)
-        else:
-            self.call_later(self._show_next)
+    # ------------------------------------------------------------ replay hooks
 
-    def _show_next(self) -> None:
-        if not self.is_running or self.shown >= len(self.replay.moves):
-            return
-        step = self.replay.moves[self.shown]
-        self.shown += 1
+    def replay_length(self) -> int:
+        return len(self.replay.moves)
+
+    def replay_reset(self) -> None:
+        self.game = self.replay.start()
+        self.last_moves = {}
+        self.important = None
+
+    def replay_step(self, index: int) -> None:
+        step = self.replay.moves[index]
         event = self.replay.apply(self.game, step)
         seat = step.move.seat
         self.last_moves[seat] = event.move.notation
         self.say(move_message(self.names[seat], event, self.theme_))
-        self.advance()
-        self.refresh_board()
 
-    def _end_of_record(self) -> None:
+    def replay_finish(self) -> None:
         self.replay.finish(self.game)
         result = self.game.result
         if result is not None and result.reason == "quit":
@@ -74,19 +67,13 @@ class CaravanReplayApp(CaravanApp):
         missing = self.replay.missing_result()
         if missing is not None:
             self.say(missing.message, self.theme_.style("error"))
-            self.exit_status = 1
             if self.game.result is None:
                 self.game.abandon(INCOMPLETE)  # for the screen only: the end line, no input
         if self.game.result is not None:
             self.finish()
-        self.refresh_board()
 
-    def action_quit_request(self) -> None:
-        """Esc leaves at once: a replay has nothing to lose (help closes first)."""
-        if isinstance(self.screen, HelpScreen):
-            self.screen.dismiss(None)
-            return
-        self.exit(1 if isinstance(self.screen, FatalScreen) else self.exit_status)
+    def replay_redraw(self) -> None:
+        self.refresh_board()
 
 
 def run_caravan_replay(replay: Replay, delay: float, ascii_only: bool) -> int:
@@ -94,4 +81,3 @@ def run_caravan_replay(replay: Replay, delay: float, ascii_only: bool) -> int:
     app = CaravanReplayApp(replay, delay, ascii_only)
     status = app.run()
     return status if isinstance(status, int) else app.exit_status
-

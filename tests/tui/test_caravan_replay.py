@@ -1,0 +1,143 @@
+"""The Caravan replay's controls: pause, a step either way reaches the engine's own position,
+and the ends (pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from cardtable.games.caravan.record import load_replay
+from cardtable.games.caravan.state import Game
+from cardtable.ui.tui.caravan_replay import CaravanReplayApp
+from cardtable.ui.tui.common import screen_text
+
+from .test_caravan_tui import _recorded_game
+
+NEVER = 1000.0
+"""A delay no test waits for: the replay only moves when a key says so."""
+
+
+def board(game: Game) -> tuple[object, ...]:
+    """What the screen draws of a position: both seats' views of the table."""
+    views = [game.observation(seat) for seat in (0, 1)]
+    return tuple((view.hand, view.caravans, view.deck_sizes, view.hand_sizes, view.to_move,
+                  view.piles, view.moves_made) for view in views)
+
+
+def engine_after(record: Path, moves: int) -> Game:
+    """The position after ``moves`` recorded moves, stepped by the engine alone."""
+    replay = load_replay(record)
+    game = replay.start()
+    for step in replay.moves[:moves]:
+        replay.apply(game, step)
+    return game
+
+
+def bar(app: CaravanReplayApp) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+def test_steps_forward_and_back_reach_the_engines_positions(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    moves = _recorded_game(record)
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.position == 0 and app.game.plies == 0
+            for _ in range(5):
+                await pilot.press("right")
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.position == 6
+            assert board(app.game) == board(engine_after(record, 6))
+            assert f"move 6 of {len(moves)}, paused" in bar(app)
+            await pilot.press("left")
+            await pilot.press("p")
+            await pilot.pause()
+            assert app.position == 4
+            assert board(app.game) == board(engine_after(record, 4))
+            # The message panel went back too: the first four moves, nothing after them.
+            shown = [line for line in app.messages if line in set(moves)]
+            assert shown == moves[:4]
+            await pilot.press("home")
+            await pilot.pause()
+            assert app.position == 0 and board(app.game) == board(engine_after(record, 0))
+            await pilot.press("escape")
+        assert app.return_value == 0
+
+    asyncio.run(scenario())
+
+
+def test_jump_to_the_end_shows_the_result(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    moves = _recorded_game(record)
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            assert app.position == len(moves)
+            assert app.game.result is not None
+            assert board(app.game) == board(engine_after(record, len(moves)))
+            assert "WINNER: BOT" in screen_text(app)
+            assert f"move {len(moves)} of {len(moves)}, end of record" in bar(app)
+            await pilot.press("left")
+            await pilot.pause()
+            assert app.game.result is None and app.position == len(moves) - 1
+            await pilot.press("e")
+            await pilot.pause()
+            assert app.game.result is not None
+            assert sum(line.startswith("WINNER") for line in app.messages) == 1
+            await pilot.press("escape")
+        assert app.return_value == 0
+
+    asyncio.run(scenario())
+
+
+def test_space_pauses_and_resumes_the_paced_replay(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    _recorded_game(record)
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=0.05, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.2)
+            await pilot.press("space")
+            stopped = app.position
+            assert 0 < stopped < len(app.replay.moves)
+            assert "paused" in bar(app)
+            await pilot.pause(0.4)
+            assert app.position == stopped
+            await pilot.press("space")
+            assert "playing" in bar(app)
+            await pilot.pause(0.4)
+            assert app.position > stopped
+            await pilot.press("escape")
+
+    asyncio.run(scenario())
+
+
+def test_a_cut_record_still_steps_and_ends_with_its_complaint(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    _recorded_game(record)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    record.write_text("\n".join(lines[:12]) + "\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("e")
+            await pilot.pause()
+            assert f"Replay '{record}', line 13: missing result line." in app.messages
+            await pilot.press("p")
+            await pilot.pause()
+            assert f"Replay '{record}', line 13: missing result line." not in app.messages
+            await pilot.press("escape")
+        assert app.return_value == 1
+
+    asyncio.run(scenario())
