@@ -92,7 +92,7 @@ def test_obsession_replay_onto_itself_is_refused(tmp_path: Path) -> None:
                                                              tmp_path / "hard.jsonl")):
         done = run("obsession", "--plain", "--replay", str(replay), "--record", str(record),
                    "--overwrite")
-        assert one_line(done) == (f"Record file '{record}' is the file of --replay; "
+        assert one_line(done) == (f"Record file '{record}' is the --replay file; "
                                   f"record to another file.")
         assert done.stdout == ""
     assert path.read_bytes() == before
@@ -112,7 +112,7 @@ def test_caravan_record_onto_its_deck_or_rules_file_is_refused(tmp_path: Path) -
         before = read.read_bytes()
         done = run("caravan", *CARAVAN_BOTS, option, str(read), "--record", str(record),
                    "--overwrite")
-        assert one_line(done) == (f"Record file '{record}' is the file of {option}; "
+        assert one_line(done) == (f"Record file '{record}' is the {option} file; "
                                   f"record to another file.")
         assert read.read_bytes() == before
 

@@ -240,8 +240,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
     if message is not None:
         raise StartupError(message)
     if options.record is not None:
-        reads = [("--rules-file", options.rules_file), ("--deck", options.deck),
-                 ("--deck-abc", options.deck_abc), ("--deck-def", options.deck_def)]
+        reads = [(f"the {option} file", getattr(options, option[2:].replace("-", "_")))
+                 for option in ("--rules-file", "--deck", "--deck-abc", "--deck-def")]
         message = check_record_target(options.record, reads, options.overwrite)
         if message is not None:
             raise StartupError(message)

@@ -247,7 +247,7 @@ def _record_refusal(options: Options) -> str | None:
     without ``--overwrite``), checked before anything is opened for writing; or None."""
     if options.record is None:
         return None
-    return check_record_target(options.record, [("--replay", options.replay)],
+    return check_record_target(options.record, [("the --replay file", options.replay)],
                                options.overwrite)
 
 

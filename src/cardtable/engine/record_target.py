@@ -29,8 +29,8 @@ def same_file(first: str | Path, second: str | Path) -> bool:
 
 
 def reads_record(path: str | Path, reads: Iterable[tuple[str, str | Path | None]]) -> str | None:
-    """The name of the first input (``(name, path)`` pairs such as ``("--replay", R)``)
-    whose file is ``path``, or None."""
+    """What the first input whose file is ``path`` is called, or None; ``reads`` are
+    ``(name, path)`` pairs such as ``("the --replay file", R)``."""
     for name, read in reads:
         if read is not None and same_file(path, read):
             return name
@@ -50,13 +50,13 @@ def check_record_target(path: str | Path, reads: Iterable[tuple[str, str | Path 
                         overwrite: bool) -> str | None:
     """The one-line refusal for recording to ``path``, or None when the record may go there.
 
-    ``reads`` are the files the same command reads, as ``(option, path)`` pairs; recording
-    onto one of them is always refused. An existing record is replaced only with
-    ``overwrite`` (the ``--overwrite`` option).
+    ``reads`` are the files the same command reads, as ``(name, path)`` pairs (the name as
+    in "the --deck file"); recording onto one of them is always refused. An existing record
+    is replaced only with ``overwrite`` (the ``--overwrite`` option).
     """
-    option = reads_record(path, reads)
-    if option is not None:
-        return f"Record file '{path}' is the file of {option}; record to another file."
+    name = reads_record(path, reads)
+    if name is not None:
+        return f"Record file '{path}' is {name}; record to another file."
     if not overwrite and would_overwrite(path):
         return f"Record file '{path}' already exists; add {OVERWRITE_OPTION} to replace it."
     return None
