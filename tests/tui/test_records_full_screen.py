@@ -10,6 +10,7 @@ import os
 import shlex
 import shutil
 import signal
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -74,7 +75,32 @@ def session() -> Iterator[str]:
     tmux("kill-server")
 
 
-@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def _start_and_stop(session: str, tmp_path: Path, program: str, args: str, ready: str,
+                    number: int) -> str:
+    """Run ``program args`` in a terminal, send ``number`` once ``ready`` shows, and return the
+    screen after the program ended (checking that the normal screen is back)."""
+    pid = tmp_path / "pid"
+    command = (f"echo $$ > {shlex.quote(str(pid))}; exec env TERM=xterm-256color "
+               f"{shlex.quote(str(BIN / program))} {args}")
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session,
+         f"sh -c {shlex.quote(command)}; echo status=$?; sleep 30")
+    wait_for(session, ready)
+    assert tmux("display-message", "-p", "-t", session, "#{alternate_on}").strip() == "1"
+    os.kill(int(pid.read_text().strip()), number)
+    screen = wait_for(session, f"status={128 + number}")
+    assert f"Game interrupted by {signal.Signals(number).name}." in screen
+    # The terminal is back to its normal screen, with the shell's lines on it.
+    deadline = time.monotonic() + 5
+    while tmux("display-message", "-p", "-t", session, "#{alternate_on}").strip() != "0":
+        assert time.monotonic() < deadline, "the alternate screen is still on"
+        time.sleep(0.1)
+    return screen
+
+
+needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+
+@needs_tmux
 @pytest.mark.parametrize(("game", "ready"), [
     ("obsession", "Select your 3 VISIBLE cards"),
     ("caravan", "Welcome to Caravan"),
@@ -83,25 +109,26 @@ def session() -> Iterator[str]:
 def test_a_stopping_signal_closes_the_full_screen(game: str, ready: str, number: int,
                                                   session: str, tmp_path: Path) -> None:
     record = tmp_path / "game.jsonl"
-    pid = tmp_path / "pid"
-    command = (f"echo $$ > {shlex.quote(str(pid))}; exec env TERM=xterm-256color "
-               f"{shlex.quote(str(BIN / game))} --seed 1 --delay 0 --ascii "
-               f"--record {shlex.quote(str(record))}")
-    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session,
-         f"sh -c {shlex.quote(command)}; echo status=$?; sleep 30")
-    wait_for(session, ready)
-    assert tmux("display-message", "-p", "-t", session, "#{alternate_on}").strip() == "1"
-    os.kill(int(pid.read_text().strip()), number)
-    name = signal.Signals(number).name
-    screen = wait_for(session, f"status={128 + number}")
-    assert f"Game interrupted by {name}." in screen
-    # The terminal is back to its normal screen, with the shell's lines on it.
-    deadline = time.monotonic() + 5
-    while tmux("display-message", "-p", "-t", session, "#{alternate_on}").strip() != "0":
-        assert time.monotonic() < deadline, "the alternate screen is still on"
-        time.sleep(0.1)
+    _start_and_stop(session, tmp_path, game,
+                    f"--seed 1 --delay 0 --ascii --record {shlex.quote(str(record))}",
+                    ready, number)
+    cause = signal.Signals(number).name.lower()
     last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
     if game == "caravan":
-        assert (last["reason"], last["cause"]) == ("quit", name.lower())
+        assert (last["reason"], last["cause"]) == ("quit", cause)
     else:
-        assert last == {"t": "abandoned", "reason": name.lower()}
+        assert last == {"t": "abandoned", "reason": cause}
+
+
+@needs_tmux
+def test_a_stopping_signal_closes_a_replay_and_the_launcher(session: str,
+                                                            tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    done = subprocess.run([str(BIN / "caravan"), "--bvb", "--seed", "1", "--record",
+                           str(record)], capture_output=True, check=False, timeout=60)
+    assert done.returncode == 0
+    _start_and_stop(session, tmp_path, "caravan",
+                    f"--replay {shlex.quote(str(record))} --delay 5", "Welcome to Caravan",
+                    signal.SIGTERM)
+    tmux("kill-session", "-t", session)
+    _start_and_stop(session, tmp_path, "cardtable", "", "choose a game", signal.SIGTERM)

@@ -377,6 +377,8 @@ def replay(options: Options) -> int:
         finally:
             if writer is not None:
                 writer.close()
+        if status != EXIT_OK:
+            return status  # interrupted while showing the record: the rest was not checked
         checker.finish()
     except ReplayMismatch as mismatch:
         console.say(f"!!! Replay mismatch at line {mismatch.line}")

@@ -6,6 +6,7 @@ After a game, Ctrl+R plays again with a fresh seed and Esc returns here; Esc her
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -29,6 +30,7 @@ from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
 from cardtable.games.obsession.bots import BOT_NAMES as OBSESSION_BOTS
 from cardtable.games.obsession.rules import Rules as ObsessionRules
+from cardtable.ui.stop_signals import Stopped, say_stopped, stop_signals_for_app, stop_status
 from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, records_to_replace
 
 GAMES = ("caravan", "obsession")
@@ -296,7 +298,12 @@ def main() -> int:
     """Run the launcher until the player leaves it; returns the exit status (0)."""
     last: Choice | None = None
     while True:
-        choice = LauncherApp(last).run()
+        form = LauncherApp(last)
+        with stop_signals_for_app(functools.partial(form.exit, None)) as received:
+            choice = form.run()
+        if received:  # SIGTERM or SIGHUP: the screen is closed, say why and stop
+            say_stopped(Stopped(received[0]))
+            return stop_status(Stopped(received[0]))
         if choice is None:
             return 0
         last = choice
