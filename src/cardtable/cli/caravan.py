@@ -2,7 +2,8 @@
 
 Exit status: 0 the game finished or a player quit; 1 bad options, rules, deck or record
 files, a record that does not replay, a record that cannot be written; 3 input ended
-before the game was over; 130 interrupted (Ctrl-C). Every startup problem is one line on
+before the game was over; 130 interrupted (Ctrl-C); 143 and 129 SIGTERM and SIGHUP, handled
+like Ctrl-C. Every startup problem is one line on
 standard error, checked in the order of the specification (§8).
 """
 
@@ -53,8 +54,10 @@ notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, 
 EPILOG = f"""\
 rules presets: {", ".join(PRESETS)} (see docs/caravan.md for the differences).
 bots: {", ".join(BOTS)}.
+--record never replaces an existing file without --overwrite, nor a file it reads.
 exit status: 0 game finished or quit; 1 bad options, rules, deck or record files, or a
-record that does not replay; 3 input ended before the game was over; 130 interrupted."""
+record that does not replay; 3 input ended before the game was over; 130 interrupted;
+143 and 129 stopped by SIGTERM or SIGHUP (recorded like Ctrl-C)."""
 
 
 class CaravanArgumentParser(argparse.ArgumentParser):

@@ -1,7 +1,8 @@
 """``obsession`` (also ``cardtable obsession``): play, record and replay Obsession in line mode.
 
 Exit status: 0 the game ended (or ended before input did), 1 invalid options or files,
-3 input ended before the game did, 4 replay mismatch, 130 interrupted.
+3 input ended before the game did, 4 replay mismatch or a record cut short, 130 interrupted,
+143 and 129 SIGTERM and SIGHUP (handled like Ctrl-C).
 """
 
 from __future__ import annotations
@@ -55,8 +56,10 @@ full-screen interface when standard input and output are terminals, else it runs
 line mode (text in, text out, works through pipes); --plain selects the line mode."""
 
 EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5).
-Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch,
-130 interrupted. See docs/obsession.md for the rules."""
+--record never replaces an existing file without --overwrite, nor the --replay file.
+Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch or a
+record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like
+Ctrl-C). See docs/obsession.md for the rules."""
 
 
 class UsageError(Exception):
