@@ -64,12 +64,11 @@ def test_replay_prints_the_same_transcript(tmp_path: Path) -> None:
 
 
 def _unfinished(transcript: str, cause: str) -> str:
-    """The replay of an unfinished game: the original transcript up to the question where it
-    stopped, then what the record says about the end instead of the original's last line."""
+    """The replay of a game that ended at the end of input: the original transcript up to the
+    question where it stopped, then what the record says about the end (as in Caravan)."""
     lines = transcript.splitlines()
-    assert lines[-1] in ("!!! End of input, game abandoned", "!!! Interrupted")
-    head = lines[:-2] if lines[-1] == "!!! Interrupted" else lines[:-1]
-    return "".join(line + "\n" for line in head) + (
+    assert lines[-1] == "!!! End of input, game abandoned"
+    return "".join(line + "\n" for line in lines[:-1]) + (
         f"!!! The recorded game was not finished ({cause}).\n")
 
 
