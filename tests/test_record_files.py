@@ -40,11 +40,17 @@ def run(game: str, *args: str, stdin: str = "",
                           env={**os.environ, "PYTHONIOENCODING": "utf-8"})
 
 
+def stderr_text(done: subprocess.CompletedProcess[str] | tuple[str, str], game: str) -> str:
+    """Standard error without the program's name before each line (``caravan: ``)."""
+    text = done[1] if isinstance(done, tuple) else done.stderr
+    return "".join(line.removeprefix(f"{game}: ") for line in text.splitlines(keepends=True))
+
+
 def one_line(done: subprocess.CompletedProcess[str], status: int = 1) -> str:
     assert done.returncode == status, done
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
-    return done.stderr.rstrip("\n").removeprefix(f"{Path(done.args[0]).name}: ")
+    return stderr_text(done, Path(done.args[0]).name).rstrip("\n")
 
 
 def record_of(tmp_path: Path, game: str, name: str = "game.jsonl") -> Path:
@@ -76,7 +82,8 @@ def test_disk_full_in_mid_game_keeps_the_complete_lines(game: str, tmp_path: Pat
     assert whole.startswith(kept)  # every line written is there, and no piece of a line
     lines = kept.count("\n")
     replayed = run(game, "--plain", "--replay", str(path))
-    assert replayed.stderr == f"Replay '{path}', line {lines + 1}: missing result line.\n"
+    assert stderr_text(replayed, game) == (
+        f"Replay '{path}', line {lines + 1}: missing result line.\n")
 
 
 # ------------------------------------------------------------ files the command reads
@@ -181,7 +188,7 @@ def test_stopping_signals_end_the_game_like_ctrl_c(game: str, number: int, cause
     process.send_signal(number)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 128 + number
-    assert err == f"Game interrupted by {signal.Signals(number).name}.\n"
+    assert stderr_text((out, err), game) == f"Game interrupted by {signal.Signals(number).name}.\n"
     last = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
     if game == "caravan":
         assert (last["type"], last["reason"], last["cause"]) == ("result", "quit", cause)
@@ -205,7 +212,8 @@ def test_obsession_replay_of_a_cut_record_says_the_record_ends_first(tmp_path: P
         cut.write_text("".join(line + "\n" for line in lines[:keep]), encoding="utf-8")
         done = run("obsession", "--replay", str(cut))
         assert done.returncode == 4
-        assert done.stderr == f"Replay '{cut}', line {keep + 1}: missing result line.\n"
+        assert stderr_text(done, "obsession") == (
+            f"Replay '{cut}', line {keep + 1}: missing result line.\n")
         assert "Replay mismatch" not in done.stdout
     # A record that has its last line but does not match the game is still a mismatch.
     tampered = tmp_path / "tampered.jsonl"
