@@ -41,7 +41,8 @@ def test_version() -> None:
     (["--quiet"], "--quiet is for bots-only games"),
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["--players"], "expected one argument"),
-    (["--record", "/nonexistent/dir/r.jsonl", "--humans", "0"], "--record: cannot write"),
+    (["--record", "/nonexistent/dir/r.jsonl", "--humans", "0"],
+     "Cannot open record file '/nonexistent/dir/r.jsonl': No such file"),
     (["--replay", "/nonexistent/r.jsonl"], "--replay: cannot read"),
 ])
 def test_invalid_values_give_one_line_and_status_1(args: list[str], message: str) -> None:

@@ -2,7 +2,8 @@
 
 Exit status: 0 the game finished or a player quit; 1 bad options, rules, deck or record
 files, a record that does not replay, a record that cannot be written; 3 input ended
-before the game was over; 130 interrupted (Ctrl-C). Every startup problem is one line on
+before the game was over; 130 interrupted (Ctrl-C); 143 and 129 SIGTERM and SIGHUP, handled
+like Ctrl-C. Every startup problem is one line on
 standard error, checked in the order of the specification (§8).
 """
 
@@ -20,7 +21,8 @@ from cardtable import __version__
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
-from cardtable.engine.record import RecordWriter
+from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
+from cardtable.engine.record_target import check_record_target
 from cardtable.games.caravan.bots import BOTS, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (
@@ -30,16 +32,13 @@ from cardtable.games.caravan.deck import (
     read_deck_file,
 )
 from cardtable.games.caravan.errors import DeckError, RulesError
-from cardtable.games.caravan.record import (
-    GameRecorder,
-    RecordWriteError,
-    load_replay,
-)
+from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
 from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.caravan import PlainCaravan
 from cardtable.ui.plain.console import Console
+from cardtable.ui.stop_signals import say_stopped, stop_cause, stop_signals, stop_status
 
 PROG = "caravan"
 EXIT_BAD_START = 1
@@ -55,8 +54,10 @@ notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, 
 EPILOG = f"""\
 rules presets: {", ".join(PRESETS)} (see docs/caravan.md for the differences).
 bots: {", ".join(BOTS)}.
+--record never replaces an existing file without --overwrite, nor a file it reads.
 exit status: 0 game finished or quit; 1 bad options, rules, deck or record files, or a
-record that does not replay; 3 input ended before the game was over; 130 interrupted."""
+record that does not replay; 3 input ended before the game was over; 130 interrupted;
+143 and 129 stopped by SIGTERM or SIGHUP (recorded like Ctrl-C)."""
 
 
 class CaravanArgumentParser(argparse.ArgumentParser):
@@ -134,7 +135,11 @@ def build_parser() -> CaravanArgumentParser:
     rules.add_argument("--seed", metavar="N", type=_seed,
                        help="integer >= 0 seeding all randomness (default: random)")
     files = parser.add_argument_group("records and interface")
-    files.add_argument("--record", metavar="FILE", help="write a record of the game (JSON Lines)")
+    files.add_argument("--record", metavar="FILE",
+                       help="write a record of the game (JSON Lines); an existing record is "
+                            "kept unless --overwrite is given")
+    files.add_argument("--overwrite", action="store_true",
+                       help="let --record replace an existing file")
     files.add_argument("--replay", metavar="FILE",
                        help="play back a record (ignores rule, deck and player options)")
     files.add_argument("--plain", action="store_true",
@@ -194,7 +199,12 @@ def _run_replay(options: argparse.Namespace, console: Console) -> int:
                                   options.ascii)
     humans = (replay.players["ABC"] == "human", replay.players["DEF"] == "human")
     shell = PlainCaravan(console, humans, options.delay or 0.0, reveal=True)
-    return shell.replay(replay)
+    try:
+        with stop_signals():
+            return shell.replay(replay)
+    except KeyboardInterrupt as stopped:
+        say_stopped(stopped)
+        return stop_status(stopped)
 
 
 def _run_game(options: argparse.Namespace, console: Console) -> int:
@@ -232,6 +242,12 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
     message = check_supply(rules, random_seats)
     if message is not None:
         raise StartupError(message)
+    if options.record is not None:
+        reads = [(f"the {option} file", getattr(options, option[2:].replace("-", "_")))
+                 for option in ("--rules-file", "--deck", "--deck-abc", "--deck-def")]
+        message = check_record_target(options.record, reads, options.overwrite)
+        if message is not None:
+            raise StartupError(message)
 
     humans = (not options.bvb, options.pvp)
     first = int(options.first.strip()) - 1
@@ -260,26 +276,25 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         try:
             writer = RecordWriter(options.record)
         except OSError as error:
-            reason = error.strerror or str(error)
-            raise StartupError(f"Cannot open record file '{options.record}': {reason}.") from None
+            raise StartupError(open_error_message(options.record, error)) from None
         sources = ("random" if decks[0] is None else "file",
                    "random" if decks[1] is None else "file")
         recorder = GameRecorder(writer, options.record, players, sources)
     try:
-        if recorder is not None:
-            recorder.start(game)
-        return shell.play(game, seats, () if recorder is None else (recorder,))
-    except KeyboardInterrupt:
+        # SIGTERM and SIGHUP end the game as Ctrl-C does (with their own cause and status).
+        with stop_signals():
+            if recorder is not None:
+                recorder.start(game)
+            return shell.play(game, seats, () if recorder is None else (recorder,))
+    except KeyboardInterrupt as stopped:
         if recorder is not None:
             with contextlib.suppress(RecordWriteError):
-                recorder.abandon(game, "interrupt")
-        print("Game interrupted.", file=sys.stderr)
-        return EXIT_INTERRUPTED
+                recorder.abandon(game, stop_cause(stopped))
+        say_stopped(stopped)
+        return stop_status(stopped)
     finally:
         if writer is not None:
-            # Closing flushes again; a file that refused the data already gave its error.
-            with contextlib.suppress(OSError):
-                writer.close()
+            writer.close()
 
 
 def _full_screen(options: argparse.Namespace) -> bool:

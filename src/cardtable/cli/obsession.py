@@ -1,12 +1,14 @@
 """``obsession`` (also ``cardtable obsession``): play, record and replay Obsession in line mode.
 
 Exit status: 0 the game ended (or ended before input did), 1 invalid options or files,
-3 input ended before the game did, 4 replay mismatch, 130 interrupted.
+3 input ended before the game did, 4 replay mismatch or a record cut short, 130 interrupted,
+143 and 129 SIGTERM and SIGHUP (handled like Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import math
 import sys
@@ -16,14 +18,24 @@ from typing import Any, NoReturn
 
 from cardtable import __version__
 from cardtable.cli.streams import silence_stdout
+from cardtable.engine.errors import RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.randomness import fresh_seed
-from cardtable.engine.record import RecordWriter, read_lines
+from cardtable.engine.record import (
+    RecordWriteError,
+    RecordWriter,
+    not_finished_message,
+    open_error_message,
+    other_game_message,
+    read_lines,
+)
+from cardtable.engine.record_target import check_record_target
 from cardtable.games.obsession.bots import BOT_NAMES, make_bot
 from cardtable.games.obsession.record import (
     SEAT_KINDS,
     Checker,
     LoadedRecord,
+    RecordCutShort,
     RecordListener,
     ReplayMismatch,
     Script,
@@ -34,6 +46,7 @@ from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplayConsole, ReplaySeat, Table
+from cardtable.ui.stop_signals import Stopped, say_stopped, stop_cause, stop_signals, stop_status
 
 PROG = "obsession"
 EXIT_OK, EXIT_USAGE, EXIT_EOF, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 3, 4, 130
@@ -44,8 +57,10 @@ full-screen interface when standard input and output are terminals, else it runs
 line mode (text in, text out, works through pipes); --plain selects the line mode."""
 
 EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5).
-Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch,
-130 interrupted. See docs/obsession.md for the rules."""
+--record never replaces an existing file without --overwrite, nor the --replay file.
+Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch or a
+record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like
+Ctrl-C). See docs/obsession.md for the rules."""
 
 
 class UsageError(Exception):
@@ -97,7 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="plain line mode even on a terminal (the full screen is the default there)")
     add("--ascii", action="store_true",
         help="full screen: suit letters instead of suit symbols (NO_COLOR turns colour off)")
-    add("--record", metavar="FILE", help="write a JSON Lines record of the game to FILE")
+    add("--record", metavar="FILE",
+        help="write a JSON Lines record of the game to FILE (an existing record is kept "
+             "unless --overwrite is given)")
+    add("--overwrite", action="store_true", help="let --record replace an existing file")
     add("--replay", metavar="FILE", help="replay a record, checking every line")
     add("--quiet", action="store_true", help="bots-only games: print only the final placings")
     add("--delay", metavar="SECONDS",
@@ -117,6 +135,7 @@ class Options:
     delay: float | None
     plain: bool = False
     ascii_only: bool = False
+    overwrite: bool = False
 
 
 def _integer(option: str, text: str, low: int, high: int | None) -> int:
@@ -174,7 +193,7 @@ def parse_options(argv: Sequence[str]) -> Options | None:
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
     return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay,
-                   args.plain, args.ascii)
+                   args.plain, args.ascii, args.overwrite)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,6 +229,9 @@ def _full_screen(options: Options) -> bool:
 
 
 def play_full_screen(options: Options) -> int:
+    refusal = _record_refusal(options)
+    if refusal is not None:
+        return _fail(refusal)
     try:
         from cardtable.ui.tui.obsession_app import run_obsession
     except ImportError:
@@ -219,16 +241,33 @@ def play_full_screen(options: Options) -> int:
                          options.record, options.ascii_only)
 
 
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _record_refusal(options: Options) -> str | None:
+    """Why ``--record`` may not write its file (one the command reads, or an existing record
+    without ``--overwrite``), checked before anything is opened for writing; or None."""
+    if options.record is None:
+        return None
+    return check_record_target(options.record, [("the --replay file", options.replay)],
+                               options.overwrite)
+
+
 def _open_record(path: str | None) -> RecordWriter | None:
     if path is None:
         return None
     try:
         return RecordWriter(path)
     except OSError as error:
-        raise UsageError(f"--record: cannot write '{path}' ({error.strerror or error})") from None
+        raise UsageError(open_error_message(path, error)) from None
 
 
 def play(options: Options) -> int:
+    refusal = _record_refusal(options)
+    if refusal is not None:
+        return _fail(refusal)
     # A closed standard input (``<&-``) reads as an immediate end of input.
     console = Console(stdin=sys.stdin if sys.stdin is not None else io.StringIO())
     humans = tuple(kind == "human" for kind in options.seats)
@@ -247,49 +286,69 @@ def play(options: Options) -> int:
     try:
         writer = _open_record(options.record)
     except UsageError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(str(error))
     listeners: list[MatchListener] = []
-    if writer is not None:
-        listeners.append(RecordListener(writer.write, header(game, options.seed, options.seats)))
-    listeners.append(Table(console, humans, quiet=options.quiet))
     try:
+        if writer is not None:
+            listeners.append(RecordListener(writer.write,
+                                            header(game, options.seed, options.seats)))
+        listeners.append(Table(console, humans, quiet=options.quiet))
         return run(game, seats, listeners, console, options.quiet)
+    except RecordWriteError as error:
+        # What was written stays in the file; the game cannot go on unrecorded.
+        return _fail(error.message)
     finally:
         if writer is not None:
             writer.close()
 
 
 def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], console: Console,
-        quiet: bool) -> int:
+        quiet: bool, replaying: bool = False) -> int:
+    """Play ``game`` to its end; Ctrl-C, SIGTERM and SIGHUP record the interruption (cause
+    ``interrupt``, ``sigterm``, ``sighup``) and return 128 plus the signal's number."""
     if not quiet:
         console.say(f"@@@ Starting a new game with {game.players} players")
     try:
-        play_match(game, seats, tuple(listeners))
-    except MatchAbandoned:
+        with stop_signals():
+            play_match(game, seats, tuple(listeners))
+    except MatchAbandoned as abandoned:
+        if replaying:
+            # The record of an unfinished game has been shown to its end: as in Caravan.
+            console.say(f"!!! {not_finished_message(abandoned.cause)}")
+            return EXIT_OK
         console.say("!!! End of input, game abandoned")
         return EXIT_EOF
-    except KeyboardInterrupt:
-        interrupted = MatchAbandoned(game.to_move or "", "interrupt")
+    except KeyboardInterrupt as stopped:
+        interrupted = MatchAbandoned(game.to_move or "", stop_cause(stopped))
         for listener in listeners:
-            listener.on_abandon(game, interrupted)
-        console.say()
-        console.say("!!! Interrupted")
-        return EXIT_INTERRUPTED
+            with contextlib.suppress(RecordError):
+                listener.on_abandon(game, interrupted)
+        with contextlib.suppress(OSError, ValueError):
+            console.say()
+            console.say("!!! Interrupted")
+        if isinstance(stopped, Stopped):
+            say_stopped(stopped)
+        return stop_status(stopped)
     return EXIT_OK
 
 
 def replay(options: Options) -> int:
     path = options.replay
     assert path is not None
+    refusal = _record_refusal(options)
+    if refusal is not None:
+        return _fail(refusal)
     try:
         lines = read_lines(path)
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         print(f"{PROG}: --replay: cannot read '{path}' ({reason or error})", file=sys.stderr)
         return EXIT_USAGE
+    other = other_game_message(path, lines, "obsession")
+    if other is not None:
+        return _fail(other)
     try:
-        loaded = load(lines)
+        loaded = load(lines, path)
     except ReplayMismatch as mismatch:
         print(f"!!! Replay mismatch at line {mismatch.line}")
         return EXIT_MISMATCH
@@ -313,19 +372,28 @@ def replay(options: Options) -> int:
         try:
             writer = _open_record(options.record)
         except UsageError as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        if writer is not None:
-            listeners.append(RecordListener(writer.write, header(game, loaded.seed, loaded.seats)))
-        listeners.append(Table(console, humans, quiet=options.quiet, pass_screens=pass_screens))
+            return _fail(str(error))
         try:
-            status = run(game, seats, listeners, console, options.quiet)
+            if writer is not None:
+                listeners.append(RecordListener(writer.write,
+                                                header(game, loaded.seed, loaded.seats)))
+            listeners.append(Table(console, humans, quiet=options.quiet,
+                                   pass_screens=pass_screens))
+            status = run(game, seats, listeners, console, options.quiet, replaying=True)
+        except RecordWriteError as error:
+            return _fail(error.message)
         finally:
             if writer is not None:
                 writer.close()
+        if status != EXIT_OK:
+            return status  # interrupted while showing the record: the rest was not checked
         checker.finish()
     except ReplayMismatch as mismatch:
         console.say(f"!!! Replay mismatch at line {mismatch.line}")
+        return EXIT_MISMATCH
+    except RecordCutShort as cut:
+        # The transcript shows the game as far as the record goes; then why it stops.
+        print(cut.message, file=sys.stderr)
         return EXIT_MISMATCH
     return status
 

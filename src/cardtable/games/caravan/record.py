@@ -30,7 +30,15 @@ from cardtable import __version__
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
-from cardtable.engine.record import RECORD_FORMAT, RecordWriter, parse_lines, read_lines
+from cardtable.engine.record import (
+    MISSING_RESULT,
+    RECORD_FORMAT,
+    RecordWriter,
+    other_game_message,
+    parse_lines,
+    read_lines,
+    replay_message,
+)
 from cardtable.games.caravan.cards import JOKER, RANK_MASK, SEATS, identity, parse_identity
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError, RulesError
 from cardtable.games.caravan.events import MoveEvent
@@ -47,13 +55,6 @@ GAME_NAME = "caravan"
 SOURCES = ("random", "file")
 CARD_MISMATCH = "card mismatch"
 MALFORMED = "malformed line"
-MISSING_RESULT = "missing result line"
-
-
-class RecordWriteError(RecordError):
-    """The record file could not be written; the message names the file and the reason."""
-
-
 class ReplayError(RecordError):
     """A record that does not replay: "Replay 'FILE', line L: REASON." (``line`` is L)."""
 
@@ -85,7 +86,7 @@ class GameRecorder(MatchListener):
 
     Call :meth:`start` once the game is set up, pass the recorder to ``play_match`` as a
     listener, and call :meth:`abandon` if the match stops for a reason the match loop does
-    not see (an interrupt). Every write error becomes :class:`RecordWriteError`.
+    not see (an interrupt). A write error raises the writer's ``RecordWriteError``.
     """
 
     def __init__(self, target: RecordWriter, path: str, players: dict[str, str],
@@ -97,13 +98,7 @@ class GameRecorder(MatchListener):
         self.finished = False
 
     def _write(self, obj: dict[str, Any]) -> None:
-        try:
-            self.writer.write(obj)
-        except (OSError, ValueError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise RecordWriteError(
-                f"Cannot write record file '{self.path}': {reason}."
-            ) from error
+        self.writer.write(obj)  # RecordWriteError names the file and the reason
 
     def start(self, game: Game) -> None:
         rules = game.seat_rules
@@ -318,7 +313,7 @@ class Replay:
 
 def replay_error(path: str, line: int, reason: str) -> ReplayError:
     """"Replay 'FILE', line L: REASON." (a game error text keeps a single final period)."""
-    return ReplayError(f"Replay '{path}', line {line}: {reason.rstrip('.')}.", line)
+    return ReplayError(replay_message(path, line, reason), line)
 
 
 def _seat(value: object) -> int | None:
@@ -369,6 +364,9 @@ def load_replay(path: str | Path) -> Replay:
     name = str(path)
     lines = _read(name)
     last_line = max(1, len(lines))
+    other = other_game_message(name, lines, GAME_NAME)
+    if other is not None:
+        raise ReplayError(other, 1)
 
     def fail(line: int, reason: str = MALFORMED) -> ReplayError:
         return replay_error(name, line, reason)

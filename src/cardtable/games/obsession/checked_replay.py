@@ -21,6 +21,7 @@ from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import (
     Checker,
     LoadedRecord,
+    RecordCutShort,
     RecordListener,
     ReplayMismatch,
     Script,
@@ -107,6 +108,9 @@ def check_replay(loaded: LoadedRecord) -> CheckedReplay:
             checker.finish()
             return CheckedReplay(loaded, tuple(taken), "abandoned", abandoned.cause)
         checker.finish()
+    except RecordCutShort as cut:
+        # The record stops before the game did: what it holds is shown, then that it ends.
+        return CheckedReplay(loaded, tuple(taken[:checked.count]), "cut", line=cut.line)
     except ReplayMismatch as mismatch:
         if mismatch.line > last_line(loaded):
             # Every line there is matched; the game simply went on past the end of the file.

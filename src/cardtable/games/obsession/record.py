@@ -15,7 +15,7 @@ from typing import Any
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState
-from cardtable.engine.record import RECORD_FORMAT, parse_lines
+from cardtable.engine.record import MISSING_RESULT, RECORD_FORMAT, parse_lines, replay_message
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import TEXT, canonical_deck
 from cardtable.games.obsession.events import (
@@ -102,6 +102,19 @@ class ReplayMismatch(RecordError):
         super().__init__(f"Replay mismatch at line {line}", line)
 
 
+class RecordCutShort(RecordError):
+    """The record ends before the game did (its program was killed, or the file was cut
+    short): "Replay 'FILE', line L: missing result line.", L the line where the record's
+    last line (``end`` or ``abandoned``) belongs."""
+
+    def __init__(self, path: str, line: int) -> None:
+        super().__init__(replay_message(path, line, MISSING_RESULT), line)
+
+
+LAST_LINES = ("end", "abandoned")
+"""The kinds of line that close a record: a record without one at its end was cut short."""
+
+
 @dataclass(frozen=True)
 class LoadedRecord:
     seed: int
@@ -112,10 +125,29 @@ class LoadedRecord:
     header_line: int
     lines: tuple[tuple[int, dict[str, Any]], ...]
     """Every non-blank line after the header: (line number, object)."""
+    path: str = ""
+
+    @property
+    def end_line(self) -> int:
+        """The number of the line after the last one (where a missing last line belongs)."""
+        return (self.lines[-1][0] if self.lines else self.header_line) + 1
+
+    @property
+    def cut_short(self) -> bool:
+        """Whether the record stops without its ``end`` or ``abandoned`` line."""
+        return not self.lines or self.lines[-1][1].get("t") not in LAST_LINES
+
+    def ended_early(self) -> RecordError:
+        """What running past the record's last line means: the record was cut short, or
+        (when it does have its ``end`` or ``abandoned`` line) that line does not match the
+        game, which goes on."""
+        if self.cut_short:
+            return RecordCutShort(self.path, self.end_line)
+        return ReplayMismatch(self.end_line - 1)
 
 
-def load(lines: Sequence[str]) -> LoadedRecord:
-    """Read a record; anything unreadable is a mismatch at its line."""
+def load(lines: Sequence[str], path: str = "") -> LoadedRecord:
+    """Read a record (from the file ``path``); anything unreadable is a mismatch at its line."""
     try:
         objects = list(parse_lines(lines, kind_key="t"))
     except RecordError as error:
@@ -127,7 +159,7 @@ def load(lines: Sequence[str]) -> LoadedRecord:
         seed, rules, seats, deck = _read_header(first)
     except (ValueError, KeyError, TypeError):
         raise ReplayMismatch(number) from None
-    return LoadedRecord(seed, rules, seats, deck, first, number, tuple(objects[1:]))
+    return LoadedRecord(seed, rules, seats, deck, first, number, tuple(objects[1:]), path)
 
 
 def _read_header(first: dict[str, Any]) -> tuple[int, Rules, tuple[str, ...], tuple[int, ...]]:
@@ -167,12 +199,13 @@ class Checker:
     """A record sink that compares each produced line with the recorded one."""
 
     def __init__(self, loaded: LoadedRecord) -> None:
+        self.loaded = loaded
         self.expected = ((loaded.header_line, loaded.header), *loaded.lines)
         self.position = 0
 
     def __call__(self, line: dict[str, Any]) -> None:
         if self.position >= len(self.expected):
-            raise ReplayMismatch(self.expected[-1][0] + 1)
+            raise self.loaded.ended_early()
         number, expected = self.expected[self.position]
         if line != expected:
             raise ReplayMismatch(number)
@@ -193,11 +226,11 @@ class Script:
             if obj["t"] in ("swap", "blind")
             or (obj["t"] == "play" and obj.get("auto") is not True and obj.get("from") != "hidden")
         ]
+        self.loaded = loaded
         last = loaded.lines[-1] if loaded.lines else (0, {})
         self.abandoned: str | None = None
         if last[1].get("t") == "abandoned":
             self.abandoned = str(last[1].get("reason", "eof"))
-        self.end_line = (last[0] or 1) + 1
         self.position = 0
         self.line = 0
 
@@ -210,7 +243,7 @@ class Script:
         if self.exhausted:
             if self.abandoned is not None:
                 raise MatchAbandoned(f"P{observation.seat + 1}", self.abandoned)
-            raise ReplayMismatch(self.end_line)
+            raise self.loaded.ended_early()
         number, obj = self.decisions[self.position]
         self.position += 1
         self.line = number

@@ -9,6 +9,7 @@ thread. The screen only ever draws observations; the game decides every legality
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -19,6 +20,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
 
+from cardtable.engine.errors import RecordError
 from cardtable.engine.randomness import fresh_seed
 from cardtable.games.caravan.board import CARAVAN_NAMES
 from cardtable.games.caravan.bots import Bot, make_bot
@@ -30,6 +32,13 @@ from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.rules_assembly import describe_rules
 from cardtable.games.caravan.stalemate import STALEMATE, IdleWatch
 from cardtable.games.caravan.state import Game
+from cardtable.ui.stop_signals import (
+    Stopped,
+    say_stopped,
+    stop_cause,
+    stop_signals_for_app,
+    stop_status,
+)
 from cardtable.ui.tui.caravan_record import CaravanRecord
 from cardtable.ui.tui.caravan_text import (
     HELP_COMMANDS,
@@ -582,8 +591,14 @@ def play_caravan(rules: SeatRules, players: tuple[str, str], seed: int, first: i
     """Like :func:`run_caravan`; also says whether the player asked to play again."""
     app = CaravanApp(rules, parse_players(players), seed, first, delay, decks, record,
                      ascii_only, offer_again)
-    status = app.run()
+    with stop_signals_for_app(app.exit) as received:
+        status = app.run()
+    stopped = Stopped(received[0]) if received else None
     if app.record is not None and app.game.result is None:
-        app.game.abandon("quit")
-        app.record.finish(app.game)
+        app.game.abandon("quit" if stopped is None else stop_cause(stopped))
+        with contextlib.suppress(RecordError):  # a write error was shown already
+            app.record.finish(app.game)
+    if stopped is not None:
+        say_stopped(stopped)
+        return stop_status(stopped), False
     return (status if isinstance(status, int) else 0), app.again

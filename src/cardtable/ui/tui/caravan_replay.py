@@ -9,6 +9,7 @@ mode's replay; moves follow each other ``delay`` seconds apart, and the keys of
 from __future__ import annotations
 
 from cardtable.games.caravan.record import Replay
+from cardtable.ui.stop_signals import Stopped, say_stopped, stop_signals_for_app, stop_status
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.caravan_text import move_message, seat_names
 from cardtable.ui.tui.replay_controls import REPLAY_CSS, ReplayControls
@@ -79,5 +80,9 @@ class CaravanReplayApp(ReplayControls, CaravanApp):
 def run_caravan_replay(replay: Replay, delay: float, ascii_only: bool) -> int:
     """Show ``replay`` on the full screen; 0, or 1 for a record without its result line."""
     app = CaravanReplayApp(replay, delay, ascii_only)
-    status = app.run()
+    with stop_signals_for_app(app.exit) as received:
+        status = app.run()
+    if received:
+        say_stopped(Stopped(received[0]))
+        return stop_status(Stopped(received[0]))
     return status if isinstance(status, int) else app.exit_status

@@ -5,6 +5,8 @@ After a game, Ctrl+R plays again with a fresh seed and Esc returns here; Esc her
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -16,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
+from cardtable.engine.record_target import check_record_target
 from cardtable.games.caravan.bots import BOTS as CARAVAN_BOTS
 from cardtable.games.caravan.deck import (
     check_deck_size,
@@ -27,6 +30,8 @@ from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
 from cardtable.games.obsession.bots import BOT_NAMES as OBSESSION_BOTS
 from cardtable.games.obsession.rules import Rules as ObsessionRules
+from cardtable.ui.stop_signals import Stopped, say_stopped, stop_signals_for_app, stop_status
+from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, records_to_replace
 
 GAMES = ("caravan", "obsession")
 
@@ -46,6 +51,8 @@ class Choice:
     obsession_seats: tuple[str, ...] = field(default_factory=tuple)
     record: str | None = None
     caravan_decks: tuple[list[int] | None, list[int] | None] | None = None
+    overwrite: bool = False
+    """The player agreed to replace existing record files."""
 
 
 def numbered(path: str, game: int) -> str:
@@ -104,6 +111,10 @@ def build_choice(values: dict[str, Any]) -> Choice:
             if problem is not None:
                 raise ValueError(problem)
         if record is not None:
+            refusal = check_record_target(
+                record, [("the rules file", rules_file), ("the deck file", deck_path)], True)
+            if refusal is not None:
+                raise ValueError(refusal)
             check_record_path(record)
         kinds = (str(values["abc"]), str(values["def"]))
         first = 1 if str(values.get("first", "1")) == "2" else 0
@@ -240,9 +251,24 @@ class LauncherApp(App[Choice | None]):
         except ValueError as error:
             self.query_one("#message", Static).update(str(error))
             return
-        self.exit(choice)
+        existing = [] if choice.record is None else records_to_replace(choice.record, numbered)
+        if not existing:
+            self.exit(choice)
+            return
+
+        def answer(replace: bool | None) -> None:
+            if replace:
+                self.exit(dataclasses.replace(choice, overwrite=True))
+            else:
+                self.query_one("#message", Static).update(
+                    "The record files were kept: choose another record file.")
+
+        self.push_screen(ConfirmOverwrite(existing), answer)
 
     def action_leave(self) -> None:
+        if isinstance(self.screen, ConfirmOverwrite):
+            self.screen.dismiss(False)
+            return
         self.exit(None)
 
 
@@ -250,7 +276,10 @@ def play_choice(choice: Choice, game: int = 1) -> tuple[int, bool]:
     """Play the chosen game once (the ``game``-th of this choice, which numbers its record);
     returns (status, play again?)."""
     seed = fresh_seed() if choice.seed is None else choice.seed
-    record = None if choice.record is None else numbered(choice.record, game)
+    record = None
+    if choice.record is not None:
+        record = (numbered(choice.record, game) if choice.overwrite
+                  else free_record(choice.record, game, numbered))
     if choice.game == "caravan":
         from cardtable.ui.tui.caravan_app import play_caravan
 
@@ -269,7 +298,12 @@ def main() -> int:
     """Run the launcher until the player leaves it; returns the exit status (0)."""
     last: Choice | None = None
     while True:
-        choice = LauncherApp(last).run()
+        form = LauncherApp(last)
+        with stop_signals_for_app(functools.partial(form.exit, None)) as received:
+            choice = form.run()
+        if received:  # SIGTERM or SIGHUP: the screen is closed, say why and stop
+            say_stopped(Stopped(received[0]))
+            return stop_status(Stopped(received[0]))
         if choice is None:
             return 0
         last = choice

@@ -9,6 +9,7 @@ log says so. With two or more human seats a pass screen hides the cards between 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -21,10 +22,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
 
-from cardtable.engine.errors import IllegalAction
+from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import MatchAbandoned
 from cardtable.engine.randomness import fresh_seed
-from cardtable.engine.record import RecordWriter
+from cardtable.engine.record import RecordWriter, open_error_message
 from cardtable.games.obsession import render, selection
 from cardtable.games.obsession.actions import Action
 from cardtable.games.obsession.bots import Bot, make_bot
@@ -34,6 +35,13 @@ from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import RecordListener, header
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
+from cardtable.ui.stop_signals import (
+    Stopped,
+    say_stopped,
+    stop_cause,
+    stop_signals_for_app,
+    stop_status,
+)
 from cardtable.ui.tui.common import (
     PRESS_ESC,
     CommandInput,
@@ -255,8 +263,7 @@ class ObsessionApp(TableApp):
             try:
                 self.writer = RecordWriter(self.record_path)
             except OSError as error:
-                self.fatal(f"--record: cannot write '{self.record_path}' "
-                           f"({error.strerror or error})")
+                self.fatal(open_error_message(self.record_path, error))
                 return
             self.recorder = RecordListener(self.writer.write,
                                            header(self.game, self.seed, self.kinds))
@@ -546,13 +553,14 @@ class ObsessionApp(TableApp):
         self.workers.cancel_group(self, "bot")
         self.exit(0)
 
-    def abandon(self) -> None:
+    def abandon(self, cause: str = "quit") -> None:
         """Close the record of an unfinished game with an ``abandoned`` line."""
         if self.writer is None:
             return
         if not self.game.over and self.recorder is not None:
             seat = seat_name(self.game.current)
-            self.recorder.on_abandon(self.game, MatchAbandoned(seat, "quit"))
+            with contextlib.suppress(RecordError):  # a write error was shown already
+                self.recorder.on_abandon(self.game, MatchAbandoned(seat, cause))
         self.writer.close()
         self.writer = None
 
@@ -580,6 +588,11 @@ def play_obsession(rules: Rules, seats: Sequence[str], seed: int, delay: float,
                    offer_again: bool = False) -> tuple[int, bool]:
     """Like :func:`run_obsession`; also says whether the player asked to play again."""
     app = ObsessionApp(rules, seats, seed, delay, record, ascii_only, offer_again)
-    status: Any = app.run()
-    app.abandon()
+    with stop_signals_for_app(app.exit) as received:
+        status: Any = app.run()
+    stopped = Stopped(received[0]) if received else None
+    app.abandon("quit" if stopped is None else stop_cause(stopped))
+    if stopped is not None:
+        say_stopped(stopped)
+        return stop_status(stopped), False
     return (status if isinstance(status, int) else 0), app.again

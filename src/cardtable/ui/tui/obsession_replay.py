@@ -13,29 +13,25 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from cardtable.engine.record import MISSING_RESULT, not_finished_message, replay_message
 from cardtable.games.obsession.checked_replay import CheckedReplay
 from cardtable.ui.tui.common import PRESS_ESC
 from cardtable.ui.tui.obsession_app import ObsessionApp, card_label, seat_label
 from cardtable.ui.tui.replay_controls import REPLAY_CSS, ReplayControls
 
-EXIT_OK, EXIT_EOF, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 3, 4, 130
-ABANDONED = {
-    "eof": ("!!! End of input, game abandoned", EXIT_EOF),
-    "interrupt": ("!!! Interrupted", EXIT_INTERRUPTED),
-}
-"""How the recorded game ended, for the causes the line mode names, and its exit status."""
+EXIT_OK, EXIT_MISMATCH = 0, 4
 
 
 def ending(checked: CheckedReplay) -> tuple[str | None, int]:
     """The closing message of a record that has no end line (None if it has), and the exit
-    status of the replay: the recorded game's own, 4 for a record cut short."""
+    status of the replay, as the line mode gives them: 0 for a finished or an unfinished game,
+    4 for a record cut short."""
     if checked.ending == "over":
         return None, EXIT_OK
     if checked.ending == "cut":
-        return (f"!!! The record ends before the game did (line {checked.line} is missing)",
+        return (replay_message(checked.loaded.path, checked.line, MISSING_RESULT),
                 EXIT_MISMATCH)
-    cause = checked.cause or "eof"
-    return ABANDONED.get(cause, (f"!!! Game abandoned ({cause})", EXIT_OK))
+    return f"!!! {not_finished_message(checked.cause or 'eof')}", EXIT_OK
 
 
 class HandsPanel(Widget):
