@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from cardtable.games.obsession.actions import Action, Blind, Swap
@@ -19,6 +23,7 @@ from cardtable.ui.tui.obsession_app import ObsessionApp, PassScreen
 from obsession.helpers import position
 
 from .snapshot import check_snapshot
+from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
 
 def selection_text(observation: Observation, action: Action) -> str:
@@ -431,3 +436,24 @@ def test_fast_forward_once_every_human_is_out() -> None:
             assert app.game.over and app.delay == 0
 
     asyncio.run(scenario())
+
+
+@pytest.fixture
+def terminal() -> Iterator[str]:
+    name = f"cardtable-{uuid.uuid4().hex[:8]}"
+    yield name
+    tmux("kill-session", "-t", name)
+    tmux("kill-server")
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_moves_seed_and_typed_quit_in_a_real_terminal(terminal: str) -> None:
+    session = terminal
+    start(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
+    screen = wait_for(session, "Select your 3 VISIBLE cards")
+    assert "Seed 1 " in screen and "F2 moves" in screen
+    tmux("send-keys", "-t", session, "F2")
+    wait_for(session, "Moves: any 3 different numbers from 1 to 6")
+    tmux("send-keys", "-t", session, "quit", "Enter")
+    wait_for(session, "Quit this game?")
+    tmux("send-keys", "-t", session, "y")
