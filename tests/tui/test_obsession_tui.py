@@ -361,6 +361,7 @@ def test_moves_key_and_command_list_the_legal_moves() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             assert "F2 moves" in str(app.query_one("#keys", Static).render())
+            await type_line(pilot, "1")  # 4C on 9S: refused; the moves replace the message
             await pilot.press("f2")
             await pilot.pause()
             assert app.messages[-1] == listed
@@ -404,7 +405,8 @@ def test_seed_and_rules_are_shown_and_bots_only_games_show_no_move_hints() -> No
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             text = screen_text(app)
-            assert "Seed 5" in text and "run-kill 3" in text and "kill-first" in text
+            assert "seed 5" in text and "run-kill 3" in text and "kill-first" in text
+            assert "max 5000 plays" in text and "repeat limit 3" in text
             assert "hidden  place" in text  # every count beside a name has a column head
             assert "card numbers" not in text and "Enter play" not in text
             assert "F2" not in text
@@ -451,7 +453,7 @@ def test_moves_seed_and_typed_quit_in_a_real_terminal(terminal: str) -> None:
     session = terminal
     start(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
     screen = wait_for(session, "Select your 3 VISIBLE cards")
-    assert "Seed 1 " in screen and "F2 moves" in screen
+    assert "seed 1 " in screen and "F2 moves" in screen
     tmux("send-keys", "-t", session, "F2")
     wait_for(session, "Moves: any 3 different numbers from 1 to 6")
     tmux("send-keys", "-t", session, "quit", "Enter")

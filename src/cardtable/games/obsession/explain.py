@@ -65,7 +65,7 @@ def next_play(active: int, top: int | None) -> str:
     """The status line's answer to "what may I play now?" for the pile's active face and its
     top card (None for an empty pile)."""
     if top is None:
-        return "Empty pile: play anything"
+        return "Next: anything (empty pile)"
     if active == NONE:
         return "Only jokers: play anything"
     under = f" (the {FACE_NAMES[active]} under the joker)" if FACE[top] == JOKER else ""

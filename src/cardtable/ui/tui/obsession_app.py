@@ -195,7 +195,6 @@ class ObsessionApp(TableApp):
     #table { width: 1fr; }
     #seats { height: auto; border: round $foreground 40%; }
     #pile { height: auto; padding: 0 1; }
-    #rules { height: auto; padding: 0 1; color: $text-muted; }
     #phase { height: 1; padding: 0 1; }
     #status { height: auto; padding: 0 1; }
     #prompt-row { height: 1; }
@@ -252,7 +251,6 @@ class ObsessionApp(TableApp):
             with Vertical(id="table"):
                 yield Static(id="seats")
                 yield Static(id="pile")
-                yield Static(self._rules_text(), id="rules")
                 yield Static(id="phase")
                 yield CardsPanel(id="cards")
                 yield Static(id="status")
@@ -269,7 +267,11 @@ class ObsessionApp(TableApp):
     def on_mount(self) -> None:
         self.ready = True
         self.query_one("#log", RichLog).border_title = " Events "
-        self.query_one("#seats", Static).border_title = " Table "
+        seats = self.query_one("#seats", Static)
+        rules = self.rules
+        seats.border_title = f" Table · seed {self.seed} "
+        seats.border_subtitle = (f" max {rules.max_plays} plays · "
+                                 f"repeat limit {rules.repeat_limit} ")
         self._fit(self.size.width, self.size.height)
         if self.record_path is not None:
             try:
@@ -385,19 +387,17 @@ class ObsessionApp(TableApp):
                 out.append_text(card_label(card, self.theme_))
                 out.append(" ")
         out.append("\n")
+        # The rules that act on the pile, beside it; the seed and the guards are on the table.
+        kill = f"run-kill {self.rules.run_kill} · {self.rules.kill_order}"
         if obs.discard:
-            top = FACE_NAMES[FACE[obs.discard[0]]]
-            out.append(f"Run {obs.run} x {top}, a run of {self.rules.run_kill} kills the pile\n")
+            out.append(f"Run {obs.run} x {FACE_NAMES[FACE[obs.discard[0]]]} · {kill}\n")
+        else:
+            out.append(f"Empty pile · {kill}\n")
         if not self.game.over:
             out.append(explain.next_play(obs.active_face,
                                          obs.discard[0] if obs.discard else None))
         out.rstrip()
         return out
-
-    def _rules_text(self) -> Text:
-        rules = self.rules
-        return Text(f"Seed {self.seed} · run-kill {rules.run_kill} · {rules.kill_order} · "
-                    f"max {rules.max_plays} plays · repeat limit {rules.repeat_limit}")
 
     def _keys_text(self) -> str:
         keys = ["Enter play", "F2 moves"] if self.humans and not self.game.over else []
@@ -468,7 +468,8 @@ class ObsessionApp(TableApp):
             if self.fast_forward_available():
                 if not self.fast_forward_offered:
                     self.fast_forward_offered = True
-                    self.say("No human is left in the game: press f to fast-forward.")
+                    who = "No human is left in the game" if self.humans else "Bots only"
+                    self.say(f"{who}: press f to fast-forward.")
                 self.thinking += " (f: fast-forward)"
             self.run_worker(self._bot_move(seat), name="bot", group="bot",
                             exit_on_error=False)
@@ -590,6 +591,7 @@ class ObsessionApp(TableApp):
         obs = self.game.observe(self.game.current)
         moves = explain.legal_moves(obs, self.game.legal_actions(), self.card_texts.__getitem__,
                                     separator=" · ")
+        self.important = None
         self.note = f"Moves: {moves}"
         self.say(self.note)
         self.refresh_table()
