@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import FACE, FACE_NAMES, JOKER, PLAIN_FACES, SPECIAL_FACES
 from cardtable.games.obsession.events import Ended, Played, WentOut
-from cardtable.games.obsession.legality import ALL_LEGAL, LEGAL, NONE
+from cardtable.games.obsession.legality import ALL_LEGAL, LEGAL, NONE, matrix_rows
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.selection import INVALID_SELECTION
 
@@ -20,6 +20,10 @@ CLIMB = tuple(sorted(PLAIN_FACES))
 SPECIALS = tuple(sorted(SPECIAL_FACES))
 
 MIXED_FACES = "cards played together must share one face"
+
+ANYTHING_FACES = tuple(name for name, row in matrix_rows().items()
+                      if name != "none" and all(row.values()))
+"""The active faces that let anything follow (2, 4 and 8; a 10 never stays on the pile)."""
 
 
 def ordinal(number: int) -> str:
