@@ -95,7 +95,8 @@ def test_play_errors_repeat_the_whole_prompt() -> None:
     # Its hand is 7D 7H 10C on a 9S: "1 3" mixes faces, "5" is out of range.
     done = run(["--players", "2", "--seed", "4", "--bot", "random"], stdin="4 5 6\n1 3\n5\n1\n")
     prompt = "+++ Enter card number(s): "
-    assert (f"+++ Select cards from your hand\n{prompt}!!! Invalid selection\n"
+    assert (f"+++ Select cards from your hand\n{prompt}!!! Invalid selection: cards played "
+            "together must share one face\n"
             f"+++ Select cards from your hand\n{prompt}!!! Invalid card selection\n"
             f"{prompt}*** Played a 7D\n") in done.stdout
     assert done.returncode == 3
@@ -222,3 +223,14 @@ def test_bench_core_games_are_complete() -> None:
     for seed in range(20):
         game = core_game(Rules(players=4), seed)
         assert game.over and sorted(game.placings) == [0, 1, 2, 3]
+
+
+def test_moves_lists_the_legal_moves_at_the_swap_and_in_play() -> None:
+    # Seed 4: P1's swap pool is 7D 7H 10C JS QD R; after "4 5 6" its hand is 7D 7H 10C on a 9S.
+    done = run(["--players", "2", "--seed", "4", "--bot", "random"],
+               stdin="moves\n4 5 6\nmoves\n")
+    prompt = "+++ Enter card number(s): "
+    assert (f"{prompt}+++ Legal moves: any 3 different numbers from 1 to 6 (20 moves), "
+            "e.g. 1 2 3\n") in done.stdout
+    assert f"{prompt}+++ Legal moves: 1 (7D), 1 2 (7D 7H), 2 (7H), 3 (10C)\n" in done.stdout
+    assert done.returncode == 3

@@ -58,7 +58,8 @@ def test_e2_seven_and_the_visible_row_through_the_line_interface() -> None:
         play_match(game, seats, (Table(console, game.humans),))  # type: ignore[arg-type]
     assert out.getvalue().splitlines() == [
         "+++ Select cards from your visible cards",
-        "+++ Enter card number(s): !!! Invalid selection",
+        "+++ Enter card number(s): !!! Invalid selection: cards played together must share "
+        "one face",
         "+++ Select cards from your visible cards",
         "+++ Enter card number(s): *** Played a 5C",
         "*** Played a 5H",
@@ -142,7 +143,7 @@ def test_e7_going_out_and_the_next_seat() -> None:
     game = position(5, hands={1: "10S", 2: "AC", 3: "AD", 4: "AH", 0: "AS KS"}, pile="KD",
                     to_move=1)
     events = play(game, "10S")
-    assert "*** Player 2 wins!" in lines(events, [False] * 5)
+    assert "*** Player 2 goes out in 1st place and wins!" in lines(events, [False] * 5)
     assert WentOut(1, 1) in events and game.to_move == "P3"
     later = position(5, hands={0: "KC", 2: "AC", 3: "AD", 4: "AH"}, pile="9S", direction=-1,
                      out=[1])

@@ -293,7 +293,8 @@ def test_blind_index_out_of_range_is_refused() -> None:
 def test_going_out_prints_wins_and_play_goes_on_until_one_seat_is_left() -> None:
     game = position(3, hands={0: "KC", 1: "AC", 2: "5C 5D"}, pile="9S")
     events = play(game, "KC")
-    assert WentOut(0, 1) in events and "*** Player 1 wins!" in lines(events, [False] * 3)
+    assert WentOut(0, 1) in events
+    assert "*** Player 1 goes out in 1st place and wins!" in lines(events, [False] * 3)
     assert not game.over and game.to_move == "P2"
     events = play(game, "AC")
     ended = events[-1]

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from textual.widgets import Static
 
 from cardtable.games.obsession.actions import Action, Blind, Swap
 from cardtable.games.obsession.bots import make_bot
 from cardtable.games.obsession.cards import FACE
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
+from cardtable.games.obsession.state import Game
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 from cardtable.ui.tui.obsession_app import ObsessionApp, PassScreen
+from obsession.helpers import position
 
 from .snapshot import check_snapshot
+from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
 
 def selection_text(observation: Observation, action: Action) -> str:
@@ -109,7 +118,8 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
                 other = next(i for i, face in enumerate(faces, 1) if face != faces[0])
                 await type_line(pilot, f"{first} {other}")
                 await settle(app, pilot)
-                assert app.messages[-1] == "!!! Invalid selection"
+                assert app.messages[-1] == ("!!! Invalid selection: cards played together "
+                                            "must share one face")
             await play_out(app, pilot, snap_mid="obsession_mid_80x24")
             assert app.game.over
             assert "=== Game Over ===" in app.messages
@@ -241,3 +251,211 @@ def test_an_unexpected_error_shows_the_error_screen() -> None:
         assert app.return_value == 1
 
     asyncio.run(scenario())
+
+
+# --- the screen explains the game --------------------------------------------------------
+
+
+def crafted(game: Game, seats: tuple[str, ...], delay: float = 0.0,
+            ascii_only: bool = True) -> ObsessionApp:
+    """An app playing ``game`` (a crafted position) with these seats."""
+    app = ObsessionApp(game.rules, seats, 7, delay, ascii_only=ascii_only)
+    app.game = game
+    return app
+
+
+def status_text(app: ObsessionApp) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+def pile_text(app: ObsessionApp) -> str:
+    return str(app.query_one("#pile", Static).render())
+
+
+def test_an_extra_turn_is_announced_and_an_8_lets_anything_follow() -> None:
+    game = position(3, hands={0: "8C 9D", 1: "KC", 2: "KD"}, pile="9S", draw="5C 5D 5H 5S",
+                    humans=[True, False, False])
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed"), ascii_only=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert "Next: a 9 or higher, or 2, 3, 7, 8, 10 or R" in pile_text(app)
+            await type_line(pilot, "1")
+            await settle(app, pilot)
+            # The log writes cards as the table does.
+            assert "*** Played a 8♣" in app.messages
+            assert "*** Player 1 plays again after the 8." in app.messages
+            assert app.is_human_turn() and app.game.current == 0
+            assert "Next: anything" in pile_text(app)
+            assert "to beat" not in screen_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_ascii_event_log_uses_letters() -> None:
+    game = position(3, hands={0: "8C 9D", 1: "KC", 2: "KD"}, pile="9S", draw="5C 5D 5H 5S",
+                    humans=[True, False, False])
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed"), ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "1")
+            await settle(app, pilot)
+            assert "*** Played a 8C" in app.messages
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_play_says_what_may_be_played_and_the_status_keeps_it_whole() -> None:
+    game = position(3, hands={0: "4C KD", 1: "KC", 2: "KH"}, pile="9S", draw="5C 5D 5H",
+                    humans=[True, False, False])
+    message = ("!!! Invalid selection: a 4 cannot be played on a 9; play a 9 or higher, "
+               "or 2, 3, 7, 8, 10 or R")
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "1")
+            await settle(app, pilot)
+            assert app.messages[-1] == message
+            assert status_text(app) == message
+            # The status line wraps instead of cutting the message at the panel's edge.
+            shown = " ".join(line.strip() for line in screen_text(app).splitlines()
+                             if "│" not in line[:2])
+            assert "or 2, 3, 7, 8, 10 or R" in shown
+            assert app.query_one("#status").size.height >= 2
+
+    asyncio.run(scenario())
+
+
+def test_going_out_names_the_place_and_the_last_one_loses() -> None:
+    game = position(3, hands={0: "KC", 1: "AC", 2: "AD AH"}, pile="9S",
+                    humans=[True, False, False])
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "1")
+            await settle(app, pilot)
+            assert app.game.over
+            assert "*** Player 1 goes out in 1st place and wins!" in app.messages
+            assert "*** Player 2 goes out in 2nd place." in app.messages
+            assert "*** Player 3 is the last one left and loses (3rd place)." in app.messages
+            assert not any(line.endswith("wins!") and "1st" not in line
+                           for line in app.messages)
+
+    asyncio.run(scenario())
+
+
+def test_moves_key_and_command_list_the_legal_moves() -> None:
+    game = position(3, hands={0: "4C 9D 9H KS", 1: "KC", 2: "KH"}, pile="9S",
+                    draw="5C 5D 5H", humans=[True, False, False])
+    listed = "Moves: 2 (9D) · 2 3 (9D 9H) · 3 (9H) · 4 (KS)"
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert "F2 moves" in str(app.query_one("#keys", Static).render())
+            await type_line(pilot, "1")  # 4C on 9S: refused; the moves replace the message
+            await pilot.press("f2")
+            await pilot.pause()
+            assert app.messages[-1] == listed
+            assert status_text(app) == listed
+            await type_line(pilot, "moves")
+            await pilot.pause()
+            assert app.messages[-2:] == [listed, listed]
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            assert "F2" in "\n".join(app.screen.lines)
+
+    asyncio.run(scenario())
+
+
+def test_typing_quit_or_exit_asks_like_escape() -> None:
+    async def scenario() -> None:
+        app = ObsessionApp(Rules(players=2), ("human", "obsessed"), 4, 0.0, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "quit")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmQuit)
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmQuit)
+            await type_line(pilot, "exit")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmQuit)
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.return_value == 0
+
+    asyncio.run(scenario())
+
+
+def test_seed_and_rules_are_shown_and_bots_only_games_show_no_move_hints() -> None:
+    async def scenario() -> None:
+        rules = Rules(players=3, run_kill=3, kill_order="kill-first")
+        app = ObsessionApp(rules, ("random",) * 3, 5, 60.0, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            assert "seed 5" in text and "run-kill 3" in text and "kill-first" in text
+            assert "max 5000 plays" in text and "repeat limit 3" in text
+            assert "hidden  place" in text  # every count beside a name has a column head
+            assert "card numbers" not in text and "Enter play" not in text
+            assert "F2" not in text
+            app.workers.cancel_group(app, "bot")
+
+    asyncio.run(scenario())
+
+
+def test_fast_forward_once_every_human_is_out() -> None:
+    game = position(3, hands={0: "KC", 1: "AC 5C", 2: "AD AH 6C"}, pile="9S",
+                    humans=[True, False, False])
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed"), delay=60.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "fast-forward" not in str(app.query_one("#keys", Static).render())
+            await type_line(pilot, "1")
+            await pilot.pause()
+            assert app.game.out[0] and not app.game.over
+            assert "f fast-forward" in str(app.query_one("#keys", Static).render())
+            assert "f: fast-forward" in status_text(app)
+            await pilot.press("f")
+            await asyncio.wait_for(settle(app, pilot), 20)
+            for _ in range(50):
+                if app.game.over:
+                    break
+                await asyncio.wait_for(settle(app, pilot), 20)
+            assert app.game.over and app.delay == 0
+
+    asyncio.run(scenario())
+
+
+@pytest.fixture
+def terminal() -> Iterator[str]:
+    name = f"cardtable-{uuid.uuid4().hex[:8]}"
+    yield name
+    tmux("kill-session", "-t", name)
+    tmux("kill-server")
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_moves_seed_and_typed_quit_in_a_real_terminal(terminal: str) -> None:
+    session = terminal
+    start(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
+    screen = wait_for(session, "Select your 3 VISIBLE cards")
+    assert "seed 1 " in screen and "F2 moves" in screen
+    tmux("send-keys", "-t", session, "F2")
+    wait_for(session, "Moves: any 3 different numbers from 1 to 6")
+    tmux("send-keys", "-t", session, "quit", "Enter")
+    wait_for(session, "Quit this game?")
+    tmux("send-keys", "-t", session, "y")

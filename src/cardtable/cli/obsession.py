@@ -280,7 +280,8 @@ def play(options: Options) -> int:
     seats: dict[str, Seat] = {}
     for index, kind in enumerate(options.seats):
         if kind == "human":
-            seats[seat_name(index)] = HumanSeat(console, pass_screens=pass_screens)
+            seats[seat_name(index)] = HumanSeat(console, pass_screens=pass_screens,
+                                                legal=game.legal_actions)
         else:
             seats[seat_name(index)] = BotSeat(make_bot(kind, options.seed, index), delay)
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cardtable.games.obsession import explain
 from cardtable.games.obsession.cards import TEXT
 from cardtable.games.obsession.events import (
     BlindTurned,
@@ -77,35 +78,42 @@ def pass_prompt(seat: int) -> str:
     return f"+++ Pass to Player {seat + 1}, press Enter: "
 
 
-def event_lines(event: Event, humans: Sequence[bool]) -> list[str]:
-    """The lines of one event; ``humans`` decides what only a human owner is shown."""
+def event_lines(event: Event, humans: Sequence[bool],
+                texts: Sequence[str] = TEXT) -> list[str]:
+    """The lines of one event; ``humans`` decides what only a human owner is shown.
+
+    ``texts`` writes a card id (the line mode's ``9H``; the full screen passes ``9♥``).
+    """
     if isinstance(event, Board):
         return board_lines(event, humans[event.seat])
     if isinstance(event, Played):
         lines = []
         if event.source == "visible" and not humans[event.seat]:
             lines.append(f"*** Drawing from visible cards ({event.left} left)")
-        lines += [f"*** Played a {TEXT[card]}" for card in event.cards]
+        lines += [f"*** Played a {texts[card]}" for card in event.cards]
         for effect in event.effects:
             if effect == "reverse":
                 lines.append("*** Direction reversed!")
             elif effect == "kill":
                 lines.append("*** Killed pile")
+        again = explain.plays_again(event)
+        if again is not None:
+            lines.append(f"*** {again}")
         return lines
     if isinstance(event, TurnStarted):
         return ["", f"=== PLAYER {event.seat + 1}"]
     if isinstance(event, Drew):
         if not humans[event.seat]:
             return []
-        return [f"*** Drew a {TEXT[card]} from the draw pile" for card in event.cards]
+        return [f"*** Drew a {texts[card]} from the draw pile" for card in event.cards]
     if isinstance(event, PickedUp):
         return [f"*** No valid moves, picked up {cards_count(event.count)}"]
     if isinstance(event, BlindTurned):
         if humans[event.seat]:
-            return [f"*** Drew a {TEXT[event.card]} from your hidden cards"]
+            return [f"*** Drew a {texts[event.card]} from your hidden cards"]
         return [f"*** Drawing from hidden cards ({event.left} left)"]
     if isinstance(event, WentOut):
-        return [f"*** Player {event.seat + 1} wins!"]
+        return [f"*** {explain.went_out(event)}"]
     if isinstance(event, Started):
         return [f"*** Starting with Player {event.seat + 1}"]
     if isinstance(event, Stalemate):
@@ -113,7 +121,8 @@ def event_lines(event: Event, humans: Sequence[bool]) -> list[str]:
             return [f"*** Stalemate after {event.plays} plays"]
         return [f"*** Stalemate: position repeated {event.limit} times"]
     if isinstance(event, Ended):
-        return ["", *placings_block(event)]
+        last = explain.last_left(event)
+        return [*([f"*** {last}"] if last is not None else []), "", *placings_block(event)]
     return []
 
 

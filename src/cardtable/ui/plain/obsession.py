@@ -7,20 +7,22 @@ accepts or refuses the resulting action.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
 from cardtable.engine.protocol import GameState
-from cardtable.games.obsession import render, selection
+from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
+from cardtable.games.obsession.cards import TEXT
 from cardtable.games.obsession.events import Ended, TurnStarted
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Script
 from cardtable.ui.plain.console import Console, EndOfInput
 
 EOF_CAUSE = "eof"
+MOVES_COMMAND = "moves"
 
 
 class Table(MatchListener):
@@ -35,12 +37,12 @@ class Table(MatchListener):
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
         for item in event:
-            if self.quiet and not isinstance(item, Ended):
+            if self.quiet:
+                if isinstance(item, Ended):
+                    for line in render.placings_block(item):
+                        self.console.say(line)
                 continue
-            lines = render.event_lines(item, self.humans)
-            if self.quiet and isinstance(item, Ended):
-                lines = lines[1:]
-            for line in lines:
+            for line in render.event_lines(item, self.humans):
                 self.console.say(line)
             if isinstance(item, TurnStarted) and self.pass_screens and self.humans[item.seat]:
                 pass_screen(self.console, item.seat)
@@ -54,11 +56,18 @@ def pass_screen(console: Console, seat: int) -> None:
 
 
 class HumanSeat:
-    """A person at this console: prompts, reads a selection, repeats until it is accepted."""
+    """A person at this console: prompts, reads a selection, repeats until it is accepted.
 
-    def __init__(self, console: Console, *, pass_screens: bool = False) -> None:
+    ``moves`` lists the legal moves (``legal`` gives the game's legal list for the seat to
+    move); a refused play is explained from the legality table.
+    """
+
+    def __init__(self, console: Console, *, pass_screens: bool = False,
+                 legal: Callable[[], Sequence[Action]] | None = None) -> None:
         self.console = console
         self.pass_screens = pass_screens
+        self.legal = legal
+        self.last: tuple[Observation, Action] | None = None
 
     def choose(self, observation: Observation) -> Action:
         if observation.phase == "swap" and self.pass_screens:
@@ -71,15 +80,24 @@ class HumanSeat:
                 answer = self.console.ask(render.INPUT_PROMPT)
             except EndOfInput:
                 raise MatchAbandoned(f"P{observation.seat + 1}", EOF_CAUSE) from None
+            if answer.strip().lower() == MOVES_COMMAND and self.legal is not None:
+                moves = explain.legal_moves(observation, self.legal(), TEXT.__getitem__)
+                self.console.say(f"+++ Legal moves: {moves}")
+                continue
             positions, message = selection.parse(answer, size, count)
             if message is not None:
                 self.console.say("!!! " + message)
             elif positions:
-                return selection.action_for(observation, positions)
+                action = selection.action_for(observation, positions)
+                self.last = (observation, action)
+                return action
 
     def rejected(self, error: IllegalAction) -> None:
         # The next choose() repeats the whole prompt, as the rules of the interface ask.
-        self.console.say("!!! " + error.message)
+        message = error.message
+        if self.last is not None:
+            message = explain.explain_refusal(message, *self.last)
+        self.console.say("!!! " + message)
 
 
 class BotSeat:

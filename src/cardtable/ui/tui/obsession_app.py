@@ -4,6 +4,8 @@ The same selection grammar and messages as the line mode (``games.obsession.sele
 number keys type positions (``1 3``, ``4,5``), a click on a card adds or removes its number,
 Enter plays. Pick-ups are never chosen: the game makes them when nothing is legal, and the
 log says so. With two or more human seats a pass screen hides the cards between human turns.
+F2 (or typing ``moves``) lists the legal moves; ``quit`` or ``exit`` asks like Esc; once no
+human is left in the game, ``f`` fast-forwards the bots.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import MatchAbandoned
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import RecordWriter, open_error_message
-from cardtable.games.obsession import render, selection
+from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
 from cardtable.games.obsession.bots import Bot, make_bot
 from cardtable.games.obsession.cards import FACE, FACE_NAMES, TEXT
@@ -54,7 +56,9 @@ from cardtable.ui.tui.common import (
 from cardtable.ui.tui.theme import Theme, make_theme
 
 HUMAN = "human"
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
+MOVES_COMMAND = "moves"
+QUIT_COMMANDS = ("quit", "exit")
+HELP_COMMAND = "help"
 
 HELP_LINES = [
     "Goal: play out your hand, then your visible cards, then your",
@@ -65,11 +69,18 @@ HELP_LINES = [
     "  At the deal choose exactly 3 cards to lie face up (VISIBLE).",
     "  With hand and visible cards gone, pick 1 hidden card blind.",
     "  If nothing you hold may be played, the pile is picked up.",
-    "Specials: 2 takes anything after it, on a 3 only 3 or R,",
-    "  on a 7 only 4 5 6 7 2 3 10 R, 8 plays again,",
-    "  10 kills the pile and plays again, R reverses (see-through).",
+    # What goes on which face is read from the legality table, as in the game's messages.
+    f"Legal: on {explain.words(explain.ANYTHING_FACES)} anything goes;",
+    f"  plain faces climb ({' < '.join(FACE_NAMES[face] for face in explain.CLIMB)}),",
+    f"  so on a 9: {explain.allowed(9)};",
+    f"  on a 3 only {explain.allowed(3)}; on a 7 only {explain.allowed(7)}.",
+    "  Jokers (R) are see-through: the face under them counts.",
+    "Specials: 8 plays again, 10 kills the pile and plays again,",
+    "  R reverses the direction.",
     "  A run of run-kill equal faces on top kills the pile too.",
-    "Keys: Enter plays, Backspace edits, Esc quits (asks first),",
+    "Keys: Enter plays, Backspace edits, F2 (or type moves) lists",
+    "  your legal moves, Esc (or type quit / exit) quits (asks first),",
+    "  f fast-forwards the bots once no human is left in the game,",
     "  ? or F1 this help, arrows / PgUp / PgDn scroll it.",
 ]
 
@@ -187,14 +198,19 @@ class ObsessionApp(TableApp):
     """The Obsession screen. ``seats`` lists ``human``, ``obsessed`` or ``random`` per seat."""
 
     TITLE = "Obsession"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "moves", "Moves"),
+        Binding("f", "fast_forward", "Fast-forward"),
+    ]
     CSS = """
     #main { height: 1fr; }
     #table { width: 1fr; }
     #seats { height: auto; border: round $foreground 40%; }
-    #pile { height: 3; padding: 0 1; }
+    #pile { height: auto; padding: 0 1; }
     #phase { height: 1; padding: 0 1; }
-    #status { height: 1; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
     #prompt-row { height: 1; }
+    #prompt-row.bots-only { display: none; }
     #prompt { width: auto; }
     #command { border: none; height: 1; padding: 0; width: 1fr; }
     #keys { height: 1; color: $text-muted; }
@@ -227,7 +243,12 @@ class ObsessionApp(TableApp):
         }
         self.messages: list[str] = []
         self.important: str | None = None
+        self.note: str | None = None
         self.thinking: str | None = None
+        self.card_texts = tuple(self.theme_.card(text) for text in TEXT)
+        self.fast_forward_offered = False
+        self.wake = asyncio.Event()
+        """Set by fast-forward to cut short a bot's pause."""
         self.viewer: int | None = None
         if self.humans == 1:
             self.viewer = self.human_seats.index(True)
@@ -245,11 +266,12 @@ class ObsessionApp(TableApp):
                 yield Static(id="phase")
                 yield CardsPanel(id="cards")
                 yield Static(id="status")
-                with Horizontal(id="prompt-row"):
+                with Horizontal(id="prompt-row", classes="" if self.humans else "bots-only"):
                     yield Label("", id="prompt")
-                    yield SelectionInput(id="command", restrict=r"[0-9 ,.\-]*", max_length=40,
-                                         placeholder="card numbers, e.g. 1 3")
-                yield Static("Enter play · Esc quit · ?/F1 help", id="keys")
+                    yield SelectionInput(id="command", restrict=r"[0-9A-Za-z ,.\-]*",
+                                         max_length=40,
+                                         placeholder="card numbers, e.g. 1 3 (F2: moves)")
+                yield Static(self._keys_text(), id="keys")
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield TooSmall(id="too-small")
 
@@ -257,7 +279,11 @@ class ObsessionApp(TableApp):
     def on_mount(self) -> None:
         self.ready = True
         self.query_one("#log", RichLog).border_title = " Events "
-        self.query_one("#seats", Static).border_title = " Table "
+        seats = self.query_one("#seats", Static)
+        rules = self.rules
+        seats.border_title = f" Table · seed {self.seed} "
+        seats.border_subtitle = (f" max {rules.max_plays} plays · "
+                                 f"repeat limit {rules.repeat_limit} ")
         self._fit(self.size.width, self.size.height)
         if self.record_path is not None:
             try:
@@ -320,6 +346,7 @@ class ObsessionApp(TableApp):
         self.query_one("#pile", Static).update(self._pile_text(obs))
         self.query_one("#phase", Static).update(self._phase_text(obs))
         self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#keys", Static).update(self._keys_text())
         cards = self.query_one(CardsPanel)
         cards.border_title = self._cards_title(obs)
         cards.set_class(self.is_human_turn(), "turn")
@@ -336,8 +363,9 @@ class ObsessionApp(TableApp):
 
     def _seats_text(self, obs: Observation) -> Text:
         width = max(len(seat_label(s, self.kinds, self.humans)) for s in range(len(self.kinds)))
-        places = {seat: place for place, seat in enumerate(obs.placings)}
-        out = Text(f"  {'seat':<{width}}  hand  {'visible':<12} hidden", style="dim")
+        places = {seat: place for place, seat in enumerate(obs.placings, start=1)}
+        # The column heads say what each count counts: cards in hand, face-down cards.
+        out = Text(f"  {'seat':<{width}}  hand  {'visible':<12} hidden  place", style="dim")
         for seat in range(len(self.kinds)):
             out.append("\n")
             to_move = obs.to_move == seat
@@ -353,7 +381,8 @@ class ObsessionApp(TableApp):
             line.append_text(shown)
             line.append(f"{obs.hidden_counts[seat]:>6}")
             if seat in places:
-                line.append(f"  {ORDINALS[places[seat]]}", style=self.theme_.style("important"))
+                line.append(f"  {explain.ordinal(places[seat]):>5}",
+                            style=self.theme_.style("important"))
             out.append_text(line)
         return out
 
@@ -369,14 +398,23 @@ class ObsessionApp(TableApp):
                 out.append_text(card_label(card, self.theme_))
                 out.append(" ")
         out.append("\n")
+        # The rules that act on the pile, beside it; the seed and the guards are on the table.
+        kill = f"run-kill {self.rules.run_kill} · {self.rules.kill_order}"
         if obs.discard:
-            active = FACE_NAMES.get(obs.active_face, "none") if obs.active_face else "none"
-            top = FACE_NAMES[FACE[obs.discard[0]]]
-            out.append(f"Run {obs.run} x {top}   to beat: {active}   kill at "
-                       f"{self.rules.run_kill}")
+            out.append(f"Run {obs.run} x {FACE_NAMES[FACE[obs.discard[0]]]} · {kill}\n")
         else:
-            out.append(f"Empty pile: anything goes   kill at {self.rules.run_kill}")
+            out.append(f"Empty pile · {kill}\n")
+        if not self.game.over:
+            out.append(explain.next_play(obs.active_face,
+                                         obs.discard[0] if obs.discard else None))
+        out.rstrip()
         return out
+
+    def _keys_text(self) -> str:
+        keys = ["Enter play", "F2 moves"] if self.humans and not self.game.over else []
+        if self.fast_forward_available():
+            keys.append("f fast-forward")
+        return " · ".join([*keys, "Esc quit", "?/F1 help"])
 
     def _phase_text(self, obs: Observation) -> Text:
         if self.game.over:
@@ -402,6 +440,8 @@ class ObsessionApp(TableApp):
             return Text(self.thinking, style=self.theme_.style("thinking"))
         if self.important is not None:
             return Text(self.important, style=self.theme_.style("error"))
+        if self.note is not None:
+            return Text(self.note)
         return Text("")
 
     # ----------------------------------------------------------------- messages
@@ -414,7 +454,7 @@ class ObsessionApp(TableApp):
                 continue  # hot-seat: the next person could read it in the log
             if isinstance(event, Ended):
                 self.ended = event
-            for line in render.event_lines(event, self.human_seats):
+            for line in render.event_lines(event, self.human_seats, self.card_texts):
                 if line:
                     self.say(line)
 
@@ -436,6 +476,12 @@ class ObsessionApp(TableApp):
             if self.humans >= 2:
                 self.viewer = None
             self.thinking = f"Player {seat + 1} is thinking..."
+            if self.fast_forward_available():
+                if not self.fast_forward_offered:
+                    self.fast_forward_offered = True
+                    who = "No human is left in the game" if self.humans else "Bots only"
+                    self.say(f"{who}: press f to fast-forward.")
+                self.thinking += " (f: fast-forward)"
             self.run_worker(self._bot_move(seat), name="bot", group="bot",
                             exit_on_error=False)
         self.refresh_table()
@@ -446,7 +492,9 @@ class ObsessionApp(TableApp):
 
     async def _bot_move(self, seat: int) -> None:
         if self.delay > 0:
-            await asyncio.sleep(self.delay)
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.delay)
         observation = self.game.observe(seat)
         action = await asyncio.to_thread(self.bots[seat].choose, observation)
         self.call_later(self._bot_apply, seat, action)
@@ -463,6 +511,7 @@ class ObsessionApp(TableApp):
     def on_input_changed(self, event: CommandInput.Changed) -> None:
         if event.value:
             self.important = None
+            self.note = None
         if self.ready:
             self.query_one(CardsPanel).refresh()
             self.query_one("#status", Static).update(self._status_text())
@@ -475,10 +524,23 @@ class ObsessionApp(TableApp):
         """A selection typed (or clicked) by the human to move: the grammar of §11.3."""
         if not self.is_human_turn():
             return
+        command = self.query_one("#command", CommandInput)
+        word = line.strip().lower()
+        if word in QUIT_COMMANDS:
+            command.value = ""
+            self.action_quit_request()
+            return
+        if word == MOVES_COMMAND:
+            command.value = ""
+            self.action_moves()
+            return
+        if word == HELP_COMMAND:
+            command.value = ""
+            self.action_help()
+            return
         obs = self.game.observe(self.game.current)
         size, count = selection.expected(obs)
         positions, message = selection.parse(line, size, count)
-        command = self.query_one("#command", CommandInput)
         if message is not None:
             self.error(message)
             return
@@ -488,7 +550,7 @@ class ObsessionApp(TableApp):
         try:
             self.apply(action)
         except IllegalAction as error:
-            self.error(error.message)
+            self.error(explain.explain_refusal(error.message, obs, action))
             return
         command.value = ""
 
@@ -504,6 +566,7 @@ class ObsessionApp(TableApp):
         if self.recorder is not None:
             self.recorder.on_action(self.game, seat_name(seat), action, happened)
         self.important = None
+        self.note = None
         self.show_events(happened)
         self.advance()
 
@@ -532,6 +595,43 @@ class ObsessionApp(TableApp):
     # ------------------------------------------------------------------ actions
 
     @guarded
+    def action_moves(self) -> None:
+        """F2: the legal moves of the person to move, as selections, from the game's list."""
+        if not self.is_human_turn() or self.screen is not self.screen_stack[0]:
+            return
+        obs = self.game.observe(self.game.current)
+        moves = explain.legal_moves(obs, self.game.legal_actions(), self.card_texts.__getitem__,
+                                    separator=" · ")
+        self.important = None
+        self.note = f"Moves: {moves}"
+        self.say(self.note)
+        self.refresh_table()
+
+    def fast_forward_available(self) -> bool:
+        """Once no human is left in a game still going on, the bots may play without pauses."""
+        if self.game.over or self.delay <= 0:
+            return False
+        return all(self.game.out[seat] for seat in range(self.game.players)
+                   if self.human_seats[seat])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "fast_forward":
+            return self.fast_forward_available()
+        return True
+
+    @guarded
+    def action_fast_forward(self) -> None:
+        """f: no more pauses before bot plays for the rest of this game."""
+        if not self.fast_forward_available():
+            return
+        self.delay = 0.0
+        self.wake.set()
+        if self.thinking is not None:
+            self.thinking = self.thinking.removesuffix(" (f: fast-forward)")
+        self.say("Fast-forward: the bots play without pauses.")
+        self.refresh_table()
+
+    @guarded
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -539,7 +639,7 @@ class ObsessionApp(TableApp):
         lines = [
             *HELP_LINES,
             "",
-            f"Rules in play: {rules.players} players, {rules.decks} deck(s),",
+            f"Seed {self.seed}. Rules in play: {rules.players} players, {rules.decks} deck(s),",
             f"  run-kill {rules.run_kill}, kill order {rules.kill_order},",
             f"  max plays {rules.max_plays}, repeat limit {rules.repeat_limit}.",
         ]
