@@ -552,7 +552,7 @@ class ObsessionApp(TableApp):
             return
         if not self.game.over and self.recorder is not None:
             seat = seat_name(self.game.current)
-            self.recorder.on_abandon(self.game, MatchAbandoned(seat, "quit"))
+            self.recorder.on_abandon(self.game, MatchAbandoned(seat, self.quit_cause))
         self.writer.close()
         self.writer = None
 
