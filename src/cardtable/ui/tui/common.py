@@ -230,6 +230,9 @@ class TableApp(App[int]):
     ]
     DEFAULT_CSS = NO_COLOUR_CSS
 
+    last_closed: ClassVar[TableApp | None] = None
+    """The game screen that closed last (the launcher counts its wins)."""
+
     messages: list[str]
     ready: bool
     offer_again: bool
@@ -373,6 +376,7 @@ class TableApp(App[int]):
     def run(self, *args: Any, **kwargs: Any) -> int | None:
         """Run the screen; once it has closed, print the game's result on the terminal."""
         status = super().run(*args, **kwargs)
+        TableApp.last_closed = self
         from cardtable.ui.tui.result_lines import result_lines
 
         out, err = result_lines(self)

@@ -2,15 +2,19 @@
 text, taken from the app's final state, so the outcome stays in view after the screen is gone.
 
 Caravan prints ``WINNER: NAME`` or ``DRAW`` (as its line mode does), Obsession the placings
-block of its line mode. A game left with Esc or Ctrl+Q says "Game abandoned."; one left with
-a confirmed Ctrl+C says what the line mode says when interrupted, on standard error.
+block of its line mode, Austerity the hub's ``Winner(s) A,C`` line. A game left with Esc or
+Ctrl+Q says "Game abandoned."; one left with a confirmed Ctrl+C says what the line mode says
+when interrupted, on standard error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardtable.games.austerity.codec import winners_text
+from cardtable.games.austerity.rules import Game as AusterityGame
 from cardtable.games.caravan import render as caravan_render
+from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.state import Game as CaravanGame
 from cardtable.games.obsession import render as obsession_render
 from cardtable.games.obsession.events import Ended
@@ -30,7 +34,38 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
         return caravan_lines(game, tuple(app.names), interrupted)
     if isinstance(game, ObsessionGame):
         return obsession_lines(game, getattr(app, "ended", None), interrupted)
+    if isinstance(game, AusterityGame):
+        if game.finished:
+            return [f"Winner(s) {winners_text(game.table.winners())}"], []
+        return ([], ["Interrupted."]) if interrupted else ([ABANDONED], [])
     return [], []
+
+
+def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
+    """(every player, the winners) of the finished game on ``app``, named as its screen names
+    them, for the launcher's tally; None for a game that did not finish."""
+    game = getattr(app, "game", None)
+    if isinstance(game, CaravanGame):
+        result = game.result
+        if result is None or result.reason == "quit":
+            return None
+        names = list(app.names)
+        return names, [names[SEATS.index(seat)] for seat in result.winners]
+    if isinstance(game, ObsessionGame):
+        ended: Ended | None = getattr(app, "ended", None)
+        if ended is None:
+            return None
+        from cardtable.ui.tui.obsession_app import seat_label
+
+        kinds = tuple(app.kinds)
+        names = [seat_label(seat, kinds, app.humans) for seat in range(len(kinds))]
+        first = [names[ended.placings[0]]] if ended.finished and ended.placings else []
+        return names, first
+    if isinstance(game, AusterityGame):
+        if not game.finished:
+            return None
+        return list(app.table.lineup), list(app.winners())
+    return None
 
 
 def caravan_lines(game: CaravanGame, names: tuple[str, ...],
