@@ -14,8 +14,10 @@ from textual.widgets import RichLog
 
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.obsession.rules import Rules
+from cardtable.ui.tui.austerity_app import AusterityApp, build_table
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, TableApp, screen_text
+from cardtable.ui.tui.launcher import LauncherApp
 from cardtable.ui.tui.obsession_app import ObsessionApp
 from cardtable.ui.tui.result_lines import result_lines
 
@@ -31,6 +33,18 @@ def caravan(players: tuple[str, str] = ("human", "bot:normal"), seed: int = 7,
 def obsession(record: str | None = None, seats: tuple[str, ...] = OBSESSION_SEATS,
               ascii_only: bool = True) -> ObsessionApp:
     return ObsessionApp(Rules(players=len(seats)), seats, 1, 0.0, record, ascii_only)
+
+
+def austerity(ascii_only: bool = True) -> AusterityApp:
+    return AusterityApp(build_table("shenzi,banzai,ed", "", "5", "15"), 5.0, ascii_only)
+
+
+def make(game: str, ascii_only: bool) -> TableApp:
+    if game == "caravan":
+        return caravan(ascii_only=ascii_only)
+    if game == "obsession":
+        return obsession(ascii_only=ascii_only)
+    return austerity(ascii_only)
 
 
 async def settle(app: TableApp, pilot) -> None:  # type: ignore[no-untyped-def]
@@ -239,10 +253,10 @@ def non_ascii_borders(text: str) -> set[str]:
     return {char for char in text if ord(char) in BOX_DRAWING}
 
 
-@pytest.mark.parametrize("game", ["caravan", "obsession"])
+@pytest.mark.parametrize("game", ["caravan", "obsession", "austerity"])
 def test_ascii_replaces_every_border(game: str) -> None:
     async def scenario() -> None:
-        app = caravan() if game == "caravan" else obsession()
+        app = make(game, True)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             text = screen_text(app)
@@ -267,7 +281,7 @@ def test_ascii_replaces_every_border(game: str) -> None:
     asyncio.run(symbols())
 
 
-def coloured_segments(app: TableApp) -> list[str]:
+def coloured_segments(app: TableApp | LauncherApp) -> list[str]:
     """Text of every segment drawn with a foreground or background colour."""
     found = []
     for strip in app.screen._compositor.render_strips():
@@ -281,16 +295,28 @@ def coloured_segments(app: TableApp) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("game", ["caravan", "obsession"])
+@pytest.mark.parametrize("game", ["caravan", "obsession", "austerity"])
 def test_no_color_draws_no_colour_at_all(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
     async def scenario() -> None:
-        app = caravan(ascii_only=False) if game == "caravan" else obsession(ascii_only=False)
+        app = make(game, False)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             assert coloured_segments(app) == []
             await pilot.press("escape")
+            await pilot.pause()
+            assert coloured_segments(app) == []
+
+    asyncio.run(scenario())
+
+
+def test_no_color_in_the_launcher(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def scenario() -> None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert coloured_segments(app) == []
 
