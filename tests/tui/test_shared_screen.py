@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from rich.color import ColorType
-from textual.widgets import RichLog
+from textual.widgets import Checkbox, RichLog
 
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.obsession.rules import Rules
@@ -319,5 +319,9 @@ def test_no_color_in_the_launcher(monkeypatch: pytest.MonkeyPatch) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert coloured_segments(app) == []
+            assert " ▐ ▌ ASCII" in screen_text(app)  # the mark, not a colour, says "off"
+            app.query_one("#ascii", Checkbox).value = True
+            await pilot.pause()
+            assert " ▐X▌ ASCII" in screen_text(app)
 
     asyncio.run(scenario())

@@ -64,9 +64,11 @@ def use_ascii_borders(on: bool) -> None:
 
 
 NO_COLOUR_CSS = """
-Screen:nocolor Input > .input--cursor { text-style: reverse; }
-Screen:nocolor Input > .input--placeholder { text-style: dim; }
-Screen:nocolor Button:focus, Screen:nocolor Checkbox:focus { text-style: reverse; }
+Input:nocolor > .input--cursor { text-style: reverse; }
+Input:nocolor > .input--placeholder { text-style: dim; }
+Button:nocolor:focus { text-style: reverse; }
+Select:nocolor:focus > SelectCurrent { text-style: reverse; }
+ToggleButton:nocolor:focus > .toggle--label { text-style: underline; }
 """
 """What colour marked, marked by text style when ``NO_COLOR`` is set (cursor, focus)."""
 

@@ -155,6 +155,19 @@ def build_choice(values: dict[str, Any]) -> Choice:
                   obsession_seats=seats, record=record)
 
 
+class MarkedCheckbox(Checkbox):
+    """A checkbox whose mark shows its state (``X`` or blank): readable without colour."""
+
+    def __init__(self, label: str, value: bool = False, *, id: str | None = None) -> None:
+        super().__init__(label, value, id=id)
+        self.BUTTON_INNER = "X" if value else " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        super().watch_value()
+        self.refresh()
+
+
 class LauncherApp(App[Choice | None]):
     """The form: one column per game, shared settings below, Play or Esc."""
 
@@ -250,7 +263,7 @@ class LauncherApp(App[Choice | None]):
                         yield Input("5", id="tokens", restrict=r"[0-9]*")
                         yield Label("Points")
                         yield Input("15", id="points", restrict=r"[0-9]*")
-            yield Checkbox("ASCII suits (S H D C) and borders", id="ascii")
+            yield MarkedCheckbox("ASCII suits (S H D C) and borders", id="ascii")
             yield Static("", id="tally")
             yield Static("", id="message")
             with Horizontal(id="buttons"):
