@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+from textual.widget import Widget
 
+from cardtable.games.austerity.deck import parse_deck
+from cardtable.games.austerity.simulate import play_game
 from cardtable.ui.tui import launcher
-from cardtable.ui.tui.common import screen_text
+from cardtable.ui.tui.austerity_app import AusterityApp, build_table
+from cardtable.ui.tui.common import ConfirmQuit, TableApp, screen_text
 from cardtable.ui.tui.launcher import Choice, LauncherApp, build_choice
+from cardtable.ui.tui.result_lines import result_lines
+from cardtable.ui.tui.tally import WinTally
 
 from .snapshot import check_snapshot
 
@@ -67,7 +76,7 @@ def test_loop_plays_again_then_returns(monkeypatch: pytest.MonkeyPatch) -> None:
     played: list[int | None] = []
     numbers: list[int] = []
 
-    def fake_play(picked: Choice, game: int = 1) -> tuple[int, bool]:
+    def fake_play(picked: Choice, game: int = 1, tally: object = None) -> tuple[int, bool]:
         played.append(picked.seed)
         numbers.append(game)
         return 0, len(played) == 1  # play again once, then back to the launcher
@@ -107,3 +116,167 @@ def test_build_choice_checks_record_and_deck_files(tmp_path) -> None:  # type: i
                               "humans": "0", "bot": "random", "run_kill": "4",
                               "record": str(tmp_path / "o.jsonl")})
     assert obsession.record == str(tmp_path / "o.jsonl")
+
+
+def test_help_mentions_the_launcher() -> None:
+    done = subprocess.run([sys.executable, "-m", "cardtable.cli.main", "--help"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0
+    assert "no arguments" in done.stdout and "launcher" in done.stdout
+    assert "Austerity" in done.stdout
+
+
+def disabled(app: LauncherApp, *ids: str) -> list[bool]:
+    return [app.query_one(f"#{name}", Widget).disabled for name in ids]
+
+
+def test_fields_of_the_games_not_chosen_are_disabled() -> None:
+    async def scenario() -> None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert disabled(app, "abc", "preset", "deck") == [False] * 3
+            assert disabled(app, "players", "humans", "lineup", "tokens") == [True] * 4
+            app.query_one("#game").value = "obsession"
+            await pilot.pause()
+            assert disabled(app, "abc", "preset", "lineup", "points") == [True] * 4
+            assert disabled(app, "players", "humans", "bot", "seed", "record") == [False] * 5
+            app.query_one("#game").value = "austerity"
+            await pilot.pause()
+            assert disabled(app, "abc", "players", "seed", "record") == [True] * 4
+            assert disabled(app, "lineup", "austerity_deck", "tokens", "delay") == [False] * 4
+            assert "Austerity" in screen_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_build_choice_for_austerity(tmp_path: Path) -> None:
+    base = {"game": "austerity", "delay": "0", "lineup": "shenzi, banzai,ed",
+            "austerity_deck": "", "tokens": "5", "points": "15"}
+    choice = build_choice(base)
+    assert choice.austerity is not None
+    assert choice.austerity.lineup == ("shenzi", "banzai", "ed")
+    assert choice.austerity.deck_name == "medium.deck" and len(choice.austerity.deck) == 20
+    assert choice.next_game().austerity is not None
+    assert choice.next_game().austerity.lineup == ("banzai", "ed", "shenzi")  # type: ignore[union-attr]
+    assert len(build_choice({**base, "lineup": ",".join(["ed"] * 26)}).austerity.lineup) == 26  # type: ignore[union-attr]
+    for lineup in ("ed", ",".join(["ed"] * 27)):
+        with pytest.raises(ValueError, match="Austerity needs 2 to 26 players"):
+            build_choice({**base, "lineup": lineup})
+    with pytest.raises(ValueError, match="Unknown Austerity player 'bob'"):
+        build_choice({**base, "lineup": "shenzi,bob"})
+    with pytest.raises(ValueError, match=r"Cannot access deck file: '.*none\.deck'"):
+        build_choice({**base, "austerity_deck": str(tmp_path / "none.deck")})
+    bad = tmp_path / "bad.deck"
+    bad.write_text("X:1:1,0,0,0\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="Invalid deck file contents"):
+        build_choice({**base, "austerity_deck": str(bad)})
+    with pytest.raises(ValueError, match="Tokens must be a whole number"):
+        build_choice({**base, "tokens": "99999999999"})
+    deck = tmp_path / "two.deck"
+    deck.write_text("B:1:1,0,0,0\nY:0:0,3,0,2\n", encoding="utf-8")
+    table = build_choice({**base, "austerity_deck": str(deck), "points": "1"}).austerity
+    assert table is not None and len(table.deck) == 2 and table.points == 1
+
+
+def test_austerity_screen_plays_the_hubs_game_and_counts_wins() -> None:
+    table = build_table("shenzi,banzai,ed", "", "5", "15")
+    transcript: list[str] = []
+    expected = play_game(list(table.deck), 5, 15, table.lineup, transcript=transcript)
+
+    async def scenario() -> AusterityApp:
+        app = AusterityApp(table, 0.0, ascii_only=True, offer_again=True,
+                           tally=WinTally(1, {"shenzi": 0, "banzai": 1, "ed": 0}))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                if app.game_over():
+                    break
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Winner(s) A: A shenzi." in text
+            assert "Wins over 2 games: banzai 1, shenzi 1, ed 0" in text
+            assert "Ctrl+R: play again." in text
+            await pilot.press("ctrl+r")
+            await pilot.pause()
+        return app
+
+    app = asyncio.run(scenario())
+    assert app.messages[:-1] == [line.rstrip("\n") for line in transcript]
+    assert expected.winners == (0,) and app.winners() == ["shenzi"]
+    assert app.again and app.return_value == 0
+    assert result_lines(app) == (["Winner(s) A"], [])
+    tally = WinTally()
+    TableApp.last_closed = app
+    launcher.count_win(tally)
+    assert tally.line() == "Wins over 1 game: shenzi 1, banzai 0, ed 0"
+    assert TableApp.last_closed is None
+
+
+def test_austerity_asks_before_quitting_a_game_in_progress() -> None:
+    table = build_table("ed,ed", "", "5", "15")
+
+    async def scenario() -> int | None:
+        app = AusterityApp(table, 5.0, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmQuit)
+            await pilot.press("y")
+            await pilot.pause()
+        return app.return_value
+
+    assert asyncio.run(scenario()) == 130
+
+
+def test_the_tally_is_kept_across_games_and_shown_on_the_launcher(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    choice = build_choice({"game": "austerity", "delay": "0", "lineup": "shenzi,ed",
+                           "austerity_deck": "", "tokens": "5", "points": "15"})
+    answers = [choice, None]
+    shown: list[str] = []
+
+    def fake_form(self: LauncherApp) -> Choice | None:
+        shown.append("" if self.tally is None else self.tally.line())
+        return answers.pop(0)
+
+    monkeypatch.setattr(LauncherApp, "run", fake_form)
+    lineups: list[tuple[str, ...]] = []
+
+    def fake_play(picked: Choice, game: int = 1,
+                  tally: WinTally | None = None) -> tuple[int, bool]:
+        assert picked.austerity is not None
+        lineups.append(picked.austerity.lineup)
+        app = AusterityApp(picked.austerity, 0.0)
+        app.game.finished = True  # as if played: the seat A program wins (0 points each)
+        TableApp.last_closed = app
+        return 0, len(lineups) < 3
+
+    monkeypatch.setattr(launcher, "play_choice", fake_play)
+    assert launcher.main() == 0
+    assert lineups == [("shenzi", "ed"), ("ed", "shenzi"), ("shenzi", "ed")]
+    assert shown == ["", "Wins over 3 games: ed 3, shenzi 3"]
+
+
+def test_packaged_deck_is_the_medium_test_deck() -> None:
+    from importlib.resources import files
+
+    packaged = (files("cardtable.games.austerity") / "decks" / "medium.deck").read_bytes()
+    tests_deck = Path(__file__).parents[1] / "austerity" / "decks" / "medium.deck"
+    assert packaged == tests_deck.read_bytes() and parse_deck(packaged) is not None
+
+
+@pytest.mark.parametrize(("key", "status"), [("ctrl+c", 130), ("ctrl+q", 0), ("escape", 0)])
+def test_launcher_keys_leave(key: str, status: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> LauncherApp:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+            assert "ctrl+q" not in screen_text(app).lower()
+        return app
+
+    form = asyncio.run(scenario())
+    assert form.return_value is None and form.status == status

@@ -100,3 +100,56 @@ def test_obsession_in_a_real_terminal(session: str) -> None:
     tmux("send-keys", "-t", session, "Escape")
     wait_for(session, "Quit this game?")
     tmux("send-keys", "-t", session, "y")
+
+
+def start_with_status(name: str, command: str) -> None:
+    """Run ``command``, then print its exit status below whatever it left on the terminal.
+
+    COLUMNS and LINES (set by some test runners) would fix the size the screen believes in,
+    whatever the pane's size: they are removed."""
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name,
+         f"env -u COLUMNS -u LINES TERM=xterm-256color {command}; echo \"exit=$?\"; "
+         "sleep 30")
+
+
+def resize_until(name: str, width: int, height: int, text: str) -> None:
+    """Resize the pane until ``text`` shows; a resize that arrives while the program is still
+    starting can go unseen, so it is repeated (one column more or less each time)."""
+    for attempt in range(8):
+        tmux("resize-window", "-t", name, "-x", str(width + attempt % 2), "-y", str(height))
+        try:
+            wait_for(name, text, timeout=4.0)
+            return
+        except AssertionError:
+            continue
+    wait_for(name, text, timeout=1.0)
+
+
+def test_typing_works_after_the_terminal_was_too_small(session: str) -> None:
+    start_with_status(session, caravan_command())
+    wait_for(session, "Welcome to Caravan")
+    resize_until(session, 70, 24, "Terminal too small")
+    resize_until(session, 80, 24, "Welcome to Caravan")
+    tmux("send-keys", "-t", session, "P1A", "Enter")  # no Tab first: the input has the keys
+    wait_for(session, "YOU entered: P1A")
+
+
+def test_the_result_line_stays_after_the_screen_closes(session: str) -> None:
+    start_with_status(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 "
+                               "--humans 0 --players 3")
+    wait_for(session, "Game over.")
+    tmux("send-keys", "-t", session, "Escape")
+    screen = wait_for(session, "exit=0")
+    assert "=== Game Over ===" in screen and "1. Player" in screen
+    assert "Draw pile" not in screen  # the full screen is gone, its result stays
+
+
+def test_ctrl_c_asks_then_exits_130(session: str) -> None:
+    start_with_status(session, caravan_command())
+    wait_for(session, "Welcome to Caravan")
+    tmux("send-keys", "-t", session, "C-c")
+    screen = wait_for(session, "Quit this game?")
+    assert "ctrl+q" not in screen.lower()
+    tmux("send-keys", "-t", session, "y")
+    screen = wait_for(session, "exit=130")
+    assert "Game interrupted." in screen

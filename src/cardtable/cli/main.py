@@ -23,9 +23,14 @@ USAGE = "usage: cardtable COMMAND [ARGS ...]"
 
 def help_text() -> str:
     width = max(len(name) for name in COMMANDS)
-    lines = [USAGE, "", "commands:"]
+    lines = [USAGE, "       cardtable            (no arguments: the launcher)", "",
+             "commands:"]
     lines += [f"  {name:<{width}}  {info[2]}" for name, info in COMMANDS.items()]
-    lines += ["", "Run 'cardtable COMMAND --help' for the options of a command."]
+    lines += ["", "Run 'cardtable COMMAND --help' for the options of a command.",
+              "'cardtable' with no arguments on a terminal opens the full-screen launcher:",
+              "choose Caravan or Obsession and their seats to play, or watch an Austerity",
+              "table of shenzi, banzai and ed (the full-screen extra, Textual, is needed;",
+              "elsewhere it prints this help)."]
     return "\n".join(lines)
 
 

@@ -541,7 +541,7 @@ class CaravanApp(TableApp):
 
     def _quit(self) -> None:
         if self.game.result is None:
-            self.game.abandon("quit")
+            self.game.abandon(self.quit_cause)
             if self.record is not None:
                 self.record.finish(self.game)
         self.workers.cancel_group(self, "bot")

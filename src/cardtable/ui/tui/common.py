@@ -1,25 +1,83 @@
 """Screens and helpers shared by the Caravan and Obsession apps: the "too small" notice,
-the quit confirmation, a scrolling help page, the fatal-error screen and text captures."""
+the quit confirmation, a scrolling help page, the fatal-error screen, text captures, ASCII
+borders and the colourless mode."""
 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import events
+from textual import _border, events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.filter import Monochrome, NoColor
 from textual.screen import ModalScreen, Screen
+from textual.scrollbar import ScrollBarRender
 from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH, WIDE_WIDTH
+from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH, WIDE_WIDTH, Theme
 
 FATAL_FALLBACK = "A fatal error occurred."
 PRESS_ESC = "Press Esc to exit."
+EXIT_INTERRUPTED = 130
+"""Ctrl+C confirmed: the status of a game interrupted in the line mode."""
+
+QUIT = "quit"
+INTERRUPT = "interrupt"
+"""Why a game was left: Esc or Ctrl+Q (``quit``), Ctrl+C (``interrupt``), as records say."""
+
+
+# ------------------------------------------------------------------ borders and colour
+
+_ASCII_LIGHT = (("+", "-", "+"), ("|", " ", "|"), ("+", "-", "+"))
+_ASCII_HEAVY = (("#", "=", "#"), ("#", " ", "#"), ("#", "=", "#"))
+"""Heavy borders (the turn, the chosen caravan, dialogs) stay distinct from light ones."""
+_HEAVY_TYPES = frozenset({"heavy", "double", "thick", "dashed"})
+_BLANK_TYPES = frozenset({"", "none", "hidden", "blank", "ascii"})
+_BORDERS = dict(_border.BORDER_CHARS)
+_BARS = (list(ScrollBarRender.VERTICAL_BARS), list(ScrollBarRender.HORIZONTAL_BARS))
+
+
+def use_ascii_borders(on: bool) -> None:
+    """Draw every border and scrollbar with ASCII characters (``--ascii``), or restore them.
+
+    Textual draws a border type from one shared table of characters; swapping the table while
+    an ASCII screen runs changes every border at once, the dialogs' included, without touching
+    any stylesheet (light borders become ``+-|``, heavy ones ``#=#``)."""
+    _border.BORDER_CHARS.update(_BORDERS)
+    ScrollBarRender.VERTICAL_BARS, ScrollBarRender.HORIZONTAL_BARS = (list(_BARS[0]),
+                                                                      list(_BARS[1]))
+    if on:
+        for name in _BORDERS:
+            if name not in _BLANK_TYPES:
+                _border.BORDER_CHARS[name] = (_ASCII_HEAVY if name in _HEAVY_TYPES
+                                              else _ASCII_LIGHT)
+        # The thumb is drawn by its background colour alone (no block elements).
+        ScrollBarRender.VERTICAL_BARS = [" "] * len(_BARS[0])
+        ScrollBarRender.HORIZONTAL_BARS = [" "] * len(_BARS[1])
+    _border.get_box.cache_clear()
+
+
+NO_COLOUR_CSS = """
+Input:nocolor > .input--cursor { text-style: reverse; }
+Input:nocolor > .input--placeholder { text-style: dim; }
+Button:nocolor:focus { text-style: reverse; }
+Select:nocolor:focus > SelectCurrent { text-style: reverse; }
+ToggleButton:nocolor:focus > .toggle--label { text-style: underline; }
+"""
+"""What colour marked, marked by text style when ``NO_COLOR`` is set (cursor, focus)."""
+
+
+def without_colour(app: App[Any]) -> None:
+    """Honour ``NO_COLOR`` completely: Textual by itself only turns colours into greys."""
+    if app.no_color:
+        app._filters = [NoColor() if isinstance(item, Monochrome) else item
+                        for item in app._filters]
 
 
 def too_small_lines(width: int, height: int, min_width: int = MIN_WIDTH,
@@ -49,7 +107,8 @@ class TooSmall(Static):
 
 
 class ConfirmQuit(ModalScreen[bool]):
-    """Asks before a game in progress is abandoned: y/Enter quits, n/Esc goes back."""
+    """Asks before a game in progress is abandoned: y/Enter quits, n/Esc goes back (Ctrl+C
+    or Ctrl+Q pressed again quits too: the app's bindings answer for it)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,enter", "answer(True)", "Quit", priority=True),
@@ -160,19 +219,37 @@ class CommandInput(Input):
 
 
 class TableApp(App[int]):
-    """What the game screens share: fitting the layout to the terminal, the message log, and
-    ending on the error screen when a bot worker or a handler fails."""
+    """What the game screens share: fitting the layout to the terminal, the message log, the
+    keys that leave, the result line printed after the screen closes, and ending on the error
+    screen when a bot worker or a handler fails."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "quit_request", "Quit", priority=True),
+        Binding("ctrl+q", f"leave_key('{QUIT}')", "Quit", show=False, priority=True),
+        Binding("ctrl+c", f"leave_key('{INTERRUPT}')", "Quit", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help", priority=True),
         Binding("ctrl+r", "again", "Play again", show=False),
     ]
+    DEFAULT_CSS = NO_COLOUR_CSS
+
+    last_closed: ClassVar[TableApp | None] = None
+    """The game screen that closed last (the launcher counts its wins)."""
 
     messages: list[str]
     ready: bool
     offer_again: bool
     again: bool
+    theme_: Theme
+
+    def __init__(self) -> None:
+        super().__init__()
+        without_colour(self)
+        self.quit_cause = QUIT
+        """``interrupt`` once Ctrl+C has been confirmed (exit status 130), else ``quit``."""
+        self._key_cause: str | None = None
+        self.log_lines: list[tuple[str, str]] = []
+        """Every message with its style, to wrap the log anew when its width changes."""
+        self._log_width = 0
 
     def game_over(self) -> bool:
         """Whether the game on the screen has ended (then Esc leaves without asking)."""
@@ -182,28 +259,58 @@ class TableApp(App[int]):
         """Leave the screen, closing an unfinished game's record first."""
         raise NotImplementedError
 
+    def action_leave_key(self, cause: str) -> None:
+        """Ctrl+Q (``quit``) and Ctrl+C (``interrupt``): what Esc does, except that at the
+        question or on the help page they go on to quit."""
+        self._key_cause = cause
+        try:
+            self.action_quit_request()
+        finally:
+            self._key_cause = None
+
     def action_quit_request(self) -> None:
         """Esc: close the help or the question, leave the error screen, or leave the game
-        (asking first while it is still going on)."""
+        (asking "Quit this game?" first while it is still going on).
+
+        Esc at the question keeps playing; Ctrl+C or Ctrl+Q pressed at the question quits.
+        A confirmed Ctrl+C ends with status 130, as an interrupted line-mode game does."""
+        cause = self._key_cause or QUIT
+        escape = self._key_cause is None
         screen = self.screen
+        if isinstance(screen, ConfirmQuit):
+            if cause == INTERRUPT:
+                self.quit_cause = INTERRUPT  # Ctrl+C confirms as an interruption
+            screen.dismiss(not escape)
+            return
         if isinstance(screen, HelpScreen):
             screen.dismiss(None)
-            return
-        if isinstance(screen, ConfirmQuit):
-            screen.dismiss(False)
-            return
-        if isinstance(screen, FatalScreen):
+            if escape:
+                return
+        if isinstance(self.screen, FatalScreen):
             self.exit(1)
             return
-        if self.game_over() or self.screen_stack[0].has_class("small"):
+        if self.game_over():
+            self._quit()  # nothing left to interrupt: status 0
+            return
+        if self.screen_stack[0].has_class("small"):
+            self.quit_cause = cause
             self._quit()
             return
 
         def answer(quit_now: bool | None) -> None:
             if quit_now:
+                if self.quit_cause != INTERRUPT:
+                    self.quit_cause = cause
                 self._quit()
 
         self.push_screen(ConfirmQuit(), answer)
+
+    def exit(self, result: int | None = None, return_code: int = 0,
+             message: Any = None) -> None:
+        """Leave with ``result``; a game left by a confirmed Ctrl+C leaves with 130."""
+        if self.quit_cause == INTERRUPT and not result:
+            result = EXIT_INTERRUPTED
+        super().exit(result, return_code, message)
 
     def action_again(self) -> None:
         """Ctrl+R after the end: the caller plays the same table again."""
@@ -212,17 +319,50 @@ class TableApp(App[int]):
             self.exit(0)
 
     @guarded
+    def on_mount(self) -> None:
+        use_ascii_borders(self.theme_.ascii_only)
+
+    def on_unmount(self) -> None:
+        use_ascii_borders(False)
+
+    @guarded
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
         base = self.screen_stack[0]
-        base.set_class(is_too_small(width, height), "small")
+        small = is_too_small(width, height)
+        base.set_class(small, "small")
         base.set_class(width >= WIDE_WIDTH, "wide")
         self.query_one(TooSmall).show_size(width, height)
+        if not small:
+            # Once laid out anew: the command line gets the keys back (it lost the focus
+            # while hidden) and the log is wrapped to its new width, newest line in view.
+            self.call_after_refresh(self.call_after_refresh, self._after_fit)
+
+    def _after_fit(self) -> None:
+        base = self.screen_stack[0]
+        if base.has_class("small"):
+            return
+        for command in base.query("#command"):
+            if not command.disabled and base.focused is None:
+                base.set_focus(command)
+        for log in base.query("#log"):
+            if isinstance(log, RichLog):
+                self._rewrap(log)
+
+    def _rewrap(self, log: RichLog) -> None:
+        width = log.scrollable_content_region.width
+        if width > 0 and width != self._log_width:
+            self._log_width = width
+            log.clear()
+            for message, style in self.log_lines:
+                log.write(Text(message, style=style), scroll_end=False)
+        log.scroll_end(animate=False, immediate=True)
 
     def say(self, message: str, style: str = "") -> None:
         self.messages.append(message)
+        self.log_lines.append((message, style))
         if self.ready:
             self.query_one("#log", RichLog).write(Text(message, style=style))
 
@@ -234,3 +374,16 @@ class TableApp(App[int]):
         self.workers.cancel_group(self, "bot")
         if not isinstance(self.screen, FatalScreen):
             self.push_screen(FatalScreen(message))
+
+    def run(self, *args: Any, **kwargs: Any) -> int | None:
+        """Run the screen; once it has closed, print the game's result on the terminal."""
+        status = super().run(*args, **kwargs)
+        TableApp.last_closed = self
+        from cardtable.ui.tui.result_lines import result_lines
+
+        out, err = result_lines(self)
+        for line in out:
+            print(line, flush=True)
+        for line in err:
+            print(line, file=sys.stderr, flush=True)
+        return status

@@ -1,6 +1,8 @@
-"""``cardtable`` with no arguments on a terminal: choose a game and its table, then play.
+"""``cardtable`` with no arguments on a terminal: choose a game and its table, then play
+(Caravan, Obsession) or watch (Austerity: a table of the player programs' strategies).
 
-After a game, Ctrl+R plays again with a fresh seed and Esc returns here; Esc here leaves.
+After a game, Ctrl+R plays again (a fresh seed; Austerity rotates the seats) and Esc returns
+here, where the wins of the table so far are shown; Esc here leaves.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any, ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from cardtable.engine.errors import GameError
@@ -31,9 +34,21 @@ from cardtable.games.caravan.rules_assembly import assemble_rules
 from cardtable.games.obsession.bots import BOT_NAMES as OBSESSION_BOTS
 from cardtable.games.obsession.rules import Rules as ObsessionRules
 from cardtable.ui.stop_signals import Stopped, say_stopped, stop_signals_for_app, stop_status
+from cardtable.ui.tui.austerity_app import BUNDLED_DECK, AusterityTable, build_table
+from cardtable.ui.tui.common import EXIT_INTERRUPTED, NO_COLOUR_CSS, TableApp, without_colour
 from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, records_to_replace
+from cardtable.ui.tui.result_lines import tally_entry
+from cardtable.ui.tui.tally import WinTally
 
-GAMES = ("caravan", "obsession")
+GAMES = ("caravan", "obsession", "austerity")
+FIELDS = {
+    "caravan": ("abc", "def", "preset", "rules_file", "deck", "first"),
+    "obsession": ("players", "humans", "bot", "run_kill"),
+    "austerity": ("lineup", "austerity_deck", "tokens", "points"),
+}
+"""The form's fields of each game (the others are disabled while it is chosen)."""
+NOT_FOR_AUSTERITY = ("seed", "record")
+"""Shared fields that an Austerity game does not use (it has no chance; no record)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +68,13 @@ class Choice:
     caravan_decks: tuple[list[int] | None, list[int] | None] | None = None
     overwrite: bool = False
     """The player agreed to replace existing record files."""
+    austerity: AusterityTable | None = None
+
+    def next_game(self) -> Choice:
+        """What Ctrl+R plays: a fresh seed, or for Austerity every program one seat on."""
+        if self.austerity is not None:
+            return Choice(**{**self.__dict__, "austerity": self.austerity.rotated()})
+        return Choice(**{**self.__dict__, "seed": None})
 
 
 def numbered(path: str, game: int) -> str:
@@ -96,6 +118,10 @@ def build_choice(values: dict[str, Any]) -> Choice:
     if not math.isfinite(delay) or delay < 0:
         raise ValueError("Bot delay must be a number of seconds >= 0.")
     ascii_only = bool(values.get("ascii", False))
+    if game == "austerity":
+        table = build_table(str(values.get("lineup", "")), str(values.get("austerity_deck", "")),
+                            str(values.get("tokens", "")), str(values.get("points", "")))
+        return Choice(game, None, delay, ascii_only, austerity=table)
     record = str(values.get("record", "") or "").strip() or None
     if game == "caravan":
         rules_file = str(values.get("rules_file", "")).strip() or None
@@ -140,6 +166,19 @@ def build_choice(values: dict[str, Any]) -> Choice:
                   obsession_seats=seats, record=record)
 
 
+class MarkedCheckbox(Checkbox):
+    """A checkbox whose mark shows its state (``X`` or blank): readable without colour."""
+
+    def __init__(self, label: str, value: bool = False, *, id: str | None = None) -> None:
+        super().__init__(label, value, id=id)
+        self.BUTTON_INNER = "X" if value else " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        super().watch_value()
+        self.refresh()
+
+
 class LauncherApp(App[Choice | None]):
     """The form: one column per game, shared settings below, Play or Esc."""
 
@@ -157,6 +196,9 @@ class LauncherApp(App[Choice | None]):
     Select:focus > SelectCurrent { background: $accent 30%; }
     SelectOverlay { max-height: 8; }
     .column { width: 1fr; height: auto; border: round $foreground 40%; }
+    #right { width: 1fr; height: auto; }
+    #right > .column { width: 100%; }
+    #tally { height: auto; text-align: center; }
     #shared { height: auto; border: round $foreground 40%; }
     #columns { height: auto; }
     Checkbox { border: none; height: 1; padding: 0 1; }
@@ -164,21 +206,28 @@ class LauncherApp(App[Choice | None]):
     Button { border: none; height: 1; min-width: 12; margin: 0 2; }
     #message { height: 1; color: $error; text-align: center; }
     #hint { height: 1; color: $text-muted; text-align: center; }
-    """
+    """ + NO_COLOUR_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", "Quit", priority=True),
+        Binding("ctrl+q", "leave", "Quit", show=False, priority=True),
+        Binding("ctrl+c", f"leave({EXIT_INTERRUPTED})", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, last: Choice | None = None) -> None:
+    def __init__(self, last: Choice | None = None, tally: WinTally | None = None) -> None:
         super().__init__()
+        without_colour(self)
         self.last = last
+        self.tally = tally
+        self.status = 0
+        """130 after Ctrl+C (nothing was being played: the launcher leaves at once)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
             yield Static("cardtable: choose a game", id="title")
             with Grid(id="shared"):
                 yield Label("Game")
-                yield Select([("Caravan", "caravan"), ("Obsession", "obsession")],
+                yield Select([("Caravan", "caravan"), ("Obsession", "obsession"),
+                              ("Austerity (watch the player programs)", "austerity")],
                              value="caravan", allow_blank=False, id="game")
                 yield Label("Seed")
                 yield Input(placeholder="empty = random", id="seed", restrict=r"[0-9]*")
@@ -203,17 +252,30 @@ class LauncherApp(App[Choice | None]):
                     yield Label("First")
                     yield Select([("ABC", "1"), ("DEF", "2")], value="1", allow_blank=False,
                                  id="first")
-                with Grid(classes="column", id="obsession"):
-                    yield Label("Players")
-                    yield Input("4", id="players", restrict=r"[0-9]*")
-                    yield Label("Humans")
-                    yield Input("1", id="humans", restrict=r"[0-9]*")
-                    yield Label("Bots")
-                    yield Select([(name, name) for name in OBSESSION_BOTS], value="obsessed",
-                                 allow_blank=False, id="bot")
-                    yield Label("Run-kill")
-                    yield Input("4", id="run_kill", restrict=r"[0-9]*")
-            yield Checkbox("ASCII suits (S H D C)", id="ascii")
+                with Vertical(id="right"):
+                    with Grid(classes="column", id="obsession"):
+                        yield Label("Players")
+                        yield Input("4", id="players", restrict=r"[0-9]*")
+                        yield Label("Humans")
+                        yield Input("1", id="humans", restrict=r"[0-9]*")
+                        yield Label("Bots")
+                        yield Select([(name, name) for name in OBSESSION_BOTS],
+                                     value="obsessed", allow_blank=False, id="bot")
+                        yield Label("Run-kill")
+                        yield Input("4", id="run_kill", restrict=r"[0-9]*")
+                    with Grid(classes="column", id="austerity"):
+                        yield Label("Seats A,B,...")
+                        yield Input("shenzi,banzai,ed", id="lineup",
+                                    restrict=r"[A-Za-z, ]*")
+                        yield Label("Deck file")
+                        yield Input(placeholder=f"bundled {BUNDLED_DECK}",
+                                    id="austerity_deck")
+                        yield Label("Tokens")
+                        yield Input("5", id="tokens", restrict=r"[0-9]*")
+                        yield Label("Points")
+                        yield Input("15", id="points", restrict=r"[0-9]*")
+            yield MarkedCheckbox("ASCII suits (S H D C) and borders", id="ascii")
+            yield Static("", id="tally")
             yield Static("", id="message")
             with Horizontal(id="buttons"):
                 yield Button("Play", variant="primary", id="play")
@@ -225,12 +287,29 @@ class LauncherApp(App[Choice | None]):
         self.query_one("#caravan", Grid).border_title = " Caravan "
         self.query_one("#obsession", Grid).border_title = " Obsession "
         self.query_one("#shared", Grid).border_title = " Game "
+        self.query_one("#austerity", Grid).border_title = " Austerity "
         last = self.last
         if last is not None:
             self.query_one("#game", Select).value = last.game
             self.query_one("#delay", Input).value = f"{last.delay:g}"
             self.query_one("#ascii", Checkbox).value = last.ascii_only
+        if self.tally is not None:
+            self.query_one("#tally", Static).update(self.tally.line())
+        self.sync_fields()
         self.query_one("#play", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "game":
+            self.sync_fields()
+
+    def sync_fields(self) -> None:
+        """Only the chosen game's fields (and the shared ones it uses) can be edited."""
+        game = str(self.query_one("#game", Select).value)
+        for name, fields in FIELDS.items():
+            for field_id in fields:
+                self.query_one(f"#{field_id}", Widget).disabled = name != game
+        for field_id in NOT_FOR_AUSTERITY:
+            self.query_one(f"#{field_id}", Widget).disabled = game == "austerity"
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -246,6 +325,7 @@ class LauncherApp(App[Choice | None]):
         self.play()
 
     def play(self) -> None:
+        """Check the form, then start the chosen game."""
         try:
             choice = build_choice(self.values())
         except ValueError as error:
@@ -253,28 +333,42 @@ class LauncherApp(App[Choice | None]):
             return
         existing = [] if choice.record is None else records_to_replace(choice.record, numbered)
         if not existing:
-            self.exit(choice)
+            self.start(choice)
             return
 
         def answer(replace: bool | None) -> None:
             if replace:
-                self.exit(dataclasses.replace(choice, overwrite=True))
+                self.start(dataclasses.replace(choice, overwrite=True))
             else:
                 self.query_one("#message", Static).update(
                     "The record files were kept: choose another record file.")
 
         self.push_screen(ConfirmOverwrite(existing), answer)
 
-    def action_leave(self) -> None:
+    def start(self, choice: Choice) -> None:
+        """Leave the form for ``choice`` (anything to confirm was asked before this)."""
+        self.exit(choice)
+
+    def action_leave(self, status: int = 0) -> None:
+        """Esc or Ctrl+Q leave with 0, Ctrl+C with 130; nothing is being played here. On the
+        question about existing record files, Esc answers no."""
         if isinstance(self.screen, ConfirmOverwrite):
             self.screen.dismiss(False)
             return
+        self.status = status
         self.exit(None)
 
 
-def play_choice(choice: Choice, game: int = 1) -> tuple[int, bool]:
+def play_choice(choice: Choice, game: int = 1,
+                tally: WinTally | None = None) -> tuple[int, bool]:
     """Play the chosen game once (the ``game``-th of this choice, which numbers its record);
-    returns (status, play again?)."""
+    returns (status, play again?). ``tally`` holds the wins of the earlier games (the
+    Austerity screen shows it at the end)."""
+    if choice.austerity is not None:
+        from cardtable.ui.tui.austerity_app import play_austerity
+
+        return play_austerity(choice.austerity, choice.delay, choice.ascii_only,
+                              offer_again=True, tally=tally)
     seed = fresh_seed() if choice.seed is None else choice.seed
     record = None
     if choice.record is not None:
@@ -294,25 +388,38 @@ def play_choice(choice: Choice, game: int = 1) -> tuple[int, bool]:
                           record, choice.ascii_only, offer_again=True)
 
 
+def count_win(tally: WinTally) -> None:
+    """Add the game that just closed to ``tally`` (unfinished games are not counted)."""
+    app = TableApp.last_closed
+    TableApp.last_closed = None
+    entry = None if app is None else tally_entry(app)
+    if entry is not None:
+        tally.add(*entry)
+
+
 def main() -> int:
-    """Run the launcher until the player leaves it; returns the exit status (0)."""
+    """Run the launcher until the player leaves it; returns the exit status (0, or 130 after
+    Ctrl+C, or the status of a game that did not end normally)."""
     last: Choice | None = None
+    tally: WinTally | None = None
     while True:
-        form = LauncherApp(last)
+        form = LauncherApp(last, tally)
         with stop_signals_for_app(functools.partial(form.exit, None)) as received:
             choice = form.run()
         if received:  # SIGTERM or SIGHUP: the screen is closed, say why and stop
             say_stopped(Stopped(received[0]))
             return stop_status(Stopped(received[0]))
         if choice is None:
-            return 0
+            return form.status
         last = choice
+        tally = WinTally()  # a new table: its own count of wins
         again = True
         played = 0
         while again:
             played += 1
-            status, again = play_choice(choice, played)
+            status, again = play_choice(choice, played, tally)
+            count_win(tally)
             if status:
                 return status
-            # Play again: the same table with a fresh seed.
-            choice = Choice(**{**choice.__dict__, "seed": None})
+            # Play again: the same table with a fresh seed (Austerity: the seats rotated).
+            choice = choice.next_game()

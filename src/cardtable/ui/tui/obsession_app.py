@@ -653,14 +653,16 @@ class ObsessionApp(TableApp):
         self.workers.cancel_group(self, "bot")
         self.exit(0)
 
-    def abandon(self, cause: str = "quit") -> None:
-        """Close the record of an unfinished game with an ``abandoned`` line."""
+    def abandon(self, cause: str | None = None) -> None:
+        """Close the record of an unfinished game with an ``abandoned`` line (``cause``, or
+        by default how the player left: ``quit`` or ``interrupt``)."""
         if self.writer is None:
             return
         if not self.game.over and self.recorder is not None:
             seat = seat_name(self.game.current)
             with contextlib.suppress(RecordError):  # a write error was shown already
-                self.recorder.on_abandon(self.game, MatchAbandoned(seat, cause))
+                self.recorder.on_abandon(self.game,
+                                         MatchAbandoned(seat, cause or self.quit_cause))
         self.writer.close()
         self.writer = None
 
@@ -691,7 +693,7 @@ def play_obsession(rules: Rules, seats: Sequence[str], seed: int, delay: float,
     with stop_signals_for_app(app.exit) as received:
         status: Any = app.run()
     stopped = Stopped(received[0]) if received else None
-    app.abandon("quit" if stopped is None else stop_cause(stopped))
+    app.abandon(None if stopped is None else stop_cause(stopped))
     if stopped is not None:
         say_stopped(stopped)
         return stop_status(stopped), False

@@ -1,0 +1,93 @@
+"""What a game's full screen leaves on the terminal once it has closed: the line mode's result
+text, taken from the app's final state, so the outcome stays in view after the screen is gone.
+
+Caravan prints ``WINNER: NAME`` or ``DRAW`` (as its line mode does), Obsession the placings
+block of its line mode, Austerity the hub's ``Winner(s) A,C`` line. A game left with Esc or
+Ctrl+Q says "Game abandoned."; one left with a confirmed Ctrl+C says what the line mode says
+when interrupted, on standard error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.games.austerity.codec import winners_text
+from cardtable.games.austerity.rules import Game as AusterityGame
+from cardtable.games.caravan import render as caravan_render
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.state import Game as CaravanGame
+from cardtable.games.obsession import render as obsession_render
+from cardtable.games.obsession.events import Ended
+from cardtable.games.obsession.state import Game as ObsessionGame
+
+ABANDONED = "Game abandoned."
+CARAVAN_INTERRUPTED = "Game interrupted."
+OBSESSION_INTERRUPTED = "!!! Interrupted"
+
+
+def result_lines(app: Any) -> tuple[list[str], list[str]]:
+    """(standard output lines, standard error lines) for a closed game screen ``app``
+    (a ``TableApp`` holding ``game``); nothing for a screen without a game."""
+    game = getattr(app, "game", None)
+    interrupted = getattr(app, "quit_cause", "quit") == "interrupt"
+    if isinstance(game, CaravanGame):
+        return caravan_lines(game, tuple(app.names), interrupted)
+    if isinstance(game, ObsessionGame):
+        return obsession_lines(game, getattr(app, "ended", None), interrupted)
+    if isinstance(game, AusterityGame):
+        if game.finished:
+            return [f"Winner(s) {winners_text(game.table.winners())}"], []
+        return ([], ["Interrupted."]) if interrupted else ([ABANDONED], [])
+    return [], []
+
+
+def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
+    """(every player, the winners) of the finished game on ``app``, named as its screen names
+    them, for the launcher's tally; None for a game that did not finish."""
+    game = getattr(app, "game", None)
+    if isinstance(game, CaravanGame):
+        result = game.result
+        if result is None or result.reason == "quit":
+            return None
+        names = list(app.names)
+        return names, [names[SEATS.index(seat)] for seat in result.winners]
+    if isinstance(game, ObsessionGame):
+        ended: Ended | None = getattr(app, "ended", None)
+        if ended is None:
+            return None
+        from cardtable.ui.tui.obsession_app import seat_label
+
+        kinds = tuple(app.kinds)
+        names = [seat_label(seat, kinds, app.humans) for seat in range(len(kinds))]
+        first = [names[ended.placings[0]]] if ended.finished and ended.placings else []
+        return names, first
+    if isinstance(game, AusterityGame):
+        if not game.finished:
+            return None
+        return list(app.table.lineup), list(app.winners())
+    return None
+
+
+def caravan_lines(game: CaravanGame, names: tuple[str, ...],
+                  interrupted: bool) -> tuple[list[str], list[str]]:
+    result = game.result
+    if result is None:
+        return [], []  # a replay cut short or an error screen: the screen said why
+    if result.reason == "quit":
+        cause = result.details.get("cause")
+        if interrupted or cause == "interrupt":
+            return [], [CARAVAN_INTERRUPTED]
+        return ([ABANDONED] if cause == "quit" else []), []
+    line = caravan_render.result_line(result, (names[0], names[1]))
+    return ([] if line is None else [line]), []
+
+
+def obsession_lines(game: ObsessionGame, ended: Ended | None,
+                    interrupted: bool) -> tuple[list[str], list[str]]:
+    if ended is not None:
+        return obsession_render.placings_block(ended), []
+    if interrupted:
+        return [], [OBSESSION_INTERRUPTED]
+    if game.over:
+        return [], []
+    return [ABANDONED], []
