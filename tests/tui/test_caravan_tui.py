@@ -233,7 +233,8 @@ def test_no_color_keeps_text_markers(monkeypatch) -> None:  # type: ignore[no-un
 
 def test_bot_thinks_without_freezing_the_screen() -> None:
     async def scenario() -> None:
-        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 0.5, None, None, True)
+        # A long delay, so that a busy machine still shows the bot thinking.
+        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 2.0, None, None, True)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert "BOT is thinking..." in screen_text(app)
