@@ -384,6 +384,7 @@ def test_help_is_how_to_play_for_the_rules_in_play() -> None:
         app = CaravanApp(rules, ("human", "bot:normal"), 7, 0, 0.0, None, None, True)
         async with app.run_test(size=(100, 40)) as pilot:
             await settle(app, pilot)
+            assert "P2B P4F3 D3 CB4" in screen_text(app)  # the hint follows the rules
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)

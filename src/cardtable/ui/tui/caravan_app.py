@@ -374,7 +374,11 @@ class CaravanApp(TableApp):
 
     def hint(self) -> str:
         """The notation reminder in the command line; none when only bots play."""
-        return "P2B P4F3 D3 CA" if HUMAN in self.players else ""
+        humans = [self.rules.of(seat) for seat, kind in enumerate(self.players) if kind == HUMAN]
+        if not humans:
+            return ""
+        restart = any(rules.clear_policy == "destroy_restart" for rules in humans)
+        return "P2B P4F3 D3 " + ("CB4" if restart else "CA")
 
     def keys_text(self) -> str:
         if HUMAN in self.players:
