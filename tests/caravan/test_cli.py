@@ -183,13 +183,72 @@ def test_the_bot_hand_is_never_shown() -> None:
 
 
 def test_pvp_shows_only_the_hand_of_the_seat_to_move() -> None:
-    done = run("--pvp", "--seed", "3", stdin="P1A\n")
+    done = run("--pvp", "--seed", "3", stdin="P1A\n\n")
     out = done.stdout.splitlines()
     assert out[2].startswith("DEF PL2 (54): ###")
     assert out[9].startswith("ABC PL1 (54): 1:")
-    after = out[out.index("PL2 to move next.") - 10: out.index("PL2 to move next.") - 2]
-    assert after[0].startswith("DEF PL2 (54): 1:")
+    passed = next(n for n, line in enumerate(out) if line.startswith("Pass to PL2"))
+    after = out[passed:passed + 8]
+    assert after[0].startswith("Pass to PL2 and press Enter. DEF PL2 (54): 1:")
     assert after[-1].startswith("ABC PL1 (53): ###")
+
+
+def test_pvp_hands_over_before_showing_the_next_hand() -> None:
+    """Hot seat: after PL1's move nothing of PL2's hand is printed until PL2 presses Enter."""
+    done = run("--pvp", "--seed", "3", stdin="P1A\n")
+    out = done.stdout.splitlines()
+    moved = out.index("PL1 played " + opening_hand(3)[0] + " on Caravan A.")
+    assert out[moved + 1:] == ["PL2 to move next.", "Pass to PL2 and press Enter. ",
+                               "Input ended before the game was over."]
+    assert not any(line.startswith("DEF PL2 (54): 1:") for line in out)
+    assert done.returncode == 3
+    quit_at_pass = run("--pvp", "--seed", "3", stdin="P1A\nquit\n")
+    assert quit_at_pass.returncode == 0
+    assert "Input ended" not in quit_at_pass.stdout
+
+
+@pytest.mark.parametrize("word", ["help", "?", "HELP"])
+def test_help_prints_how_to_play_for_the_rules_in_play(word: str) -> None:
+    done = run("--plain", "--seed", "3", "--rules", "foxon", "--rule", "def.king_mode=double",
+               stdin=f"{word}\nquit\n")
+    out = done.stdout.splitlines()
+    start = out.index(f"YOU > YOU entered: {word}")
+    page = out[start + 1:]
+    assert page[0] == "How to play Caravan - rules: foxon, changed for DEF: king_mode"
+    text = "\n".join(page)
+    assert "ABC: King: adds the numeral's value again" in text
+    assert "DEF: King: doubles the numeral's value" in text
+    assert "Destroy and restart: CB4" in text
+    assert "  moves list your legal moves" in text
+    assert done.returncode == 0
+
+
+def test_moves_lists_the_legal_moves_of_the_player_to_move() -> None:
+    done = run("--plain", "--seed", "3", stdin="moves\nquit\n")
+    out = done.stdout.splitlines()
+    start = out.index("YOU > YOU entered: moves")
+    game = Game.new(SeatRules.preset("power"), 3)
+    expected = " ".join(move.notation for move in game.legal_moves())
+    listed = " ".join(line.strip() for line in out[start + 1:start + 4]
+                      if not line.startswith("YOU >"))
+    assert listed == f"Legal moves ({len(game.legal_moves())}): {expected}"
+    assert game.plies == 0
+
+
+def test_joker_lists_every_card_it_removed() -> None:
+    done = run("--bvb", "--plain", "--seed", "1", "--delay", "0")
+    assert ("BOT2 played JO on 10H on Caravan A. Removed: 10S from Caravan C, "
+            "10S from Caravan D.") in done.stdout.splitlines()
+
+
+def test_face_card_without_slot_asks_for_the_slot_and_discard_says_your() -> None:
+    hand = opening_hand(1, "karavane")
+    assert hand[:2] == ["7C", "JC"]
+    done = run("--plain", "--seed", "1", "--rules", "karavane", stdin="P1A\nP1A\nD1\n")
+    out = done.stdout.splitlines()
+    face = out.index("YOU > YOU entered: P1A", out.index("YOU played 7C on Caravan A.") + 1)
+    assert out[face + 1] == "Face cards are played on a card: give its slot, e.g. P4A2."
+    assert "YOU discarded JC from your hand." in out
 
 
 def test_errors_are_shown_and_the_same_player_is_asked_again() -> None:

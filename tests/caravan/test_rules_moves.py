@@ -157,11 +157,14 @@ def test_face_on_opponent_per_preset(preset, legal):
         refused(game, "P1D2", "A face card can only be played on a player's own caravan.")
 
 
-@pytest.mark.parametrize("slot", ["0", "3"])
-def test_face_slot_out_of_range(slot):
+def test_face_slot_out_of_range():
     game = position(board={"A": "5S 8S"}, abc="KH")
-    text = "P1A" if slot == "0" else "P1A" + slot
-    refused(game, text, "The chosen card position is out of range.")
+    refused(game, "P1A3", "The chosen card position is out of range.")
+
+
+def test_face_without_slot_asks_for_the_slot():
+    game = position(board={"A": "5S 8S"}, abc="KH")
+    refused(game, "P1A", "Face cards are played on a card: give its slot, e.g. P4A2.")
 
 
 def test_face_on_empty_caravan_is_out_of_range():

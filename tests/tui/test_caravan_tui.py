@@ -78,7 +78,7 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
             assert "Invalid caravan name 'Z', must be between: A-F." in app.messages
             assert app.game.plies == 0
             errors = [m for m in app.messages if "entered" not in m]
-            assert len(errors) == 2 + 4  # welcome lines and four refusals
+            assert len(errors) == 3 + 4  # welcome lines and four refusals
             await play_whole_game(app, pilot, snap_mid="caravan_mid_80x24")
             assert app.game.result is not None
             assert app.messages[-1] == "Press Esc to exit."
@@ -233,7 +233,8 @@ def test_no_color_keeps_text_markers(monkeypatch) -> None:  # type: ignore[no-un
 
 def test_bot_thinks_without_freezing_the_screen() -> None:
     async def scenario() -> None:
-        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 0.5, None, None, True)
+        # A long delay, so that a busy machine still shows the bot thinking.
+        app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 2.0, None, None, True)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert "BOT is thinking..." in screen_text(app)
@@ -256,9 +257,11 @@ def test_two_humans_see_only_the_hand_of_the_seat_to_move() -> None:
             assert app.visible_hand(0) is not None and app.visible_hand(1) is None
             await type_command(pilot, "P1A")
             await settle(app, pilot)
-            if app.game.plies == 1:
-                assert app.visible_hand(0) is None and app.visible_hand(1) is not None
-                assert "PL2 >" in screen_text(app)
+            assert app.game.plies == 1
+            await pilot.press("enter")  # PL2 takes the keyboard
+            await pilot.pause()
+            assert app.visible_hand(0) is None and app.visible_hand(1) is not None
+            assert "PL2 >" in screen_text(app)
 
     asyncio.run(scenario())
 
@@ -357,5 +360,194 @@ def test_replay_of_a_cut_record_says_so_and_exits_1(tmp_path: Path) -> None:
             assert "Game abandoned." in screen_text(app)
             await pilot.press("escape")
         assert app.return_value == 1
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------ the screen explains the game
+
+
+def widget_text(app: CaravanApp, selector: str) -> str:
+    """What one widget shows on the screen, its lines joined by spaces."""
+    region = app.query_one(selector).region
+    lines = screen_text(app).splitlines()[region.y:region.y + region.height]
+    return " ".join(line[region.x:region.x + region.width].strip() for line in lines).strip()
+
+
+def test_help_is_how_to_play_for_the_rules_in_play() -> None:
+    from dataclasses import replace
+
+    from cardtable.games.caravan.rules import FOXON
+
+    async def scenario() -> None:
+        rules = SeatRules(FOXON, replace(FOXON, king_mode="double"))
+        app = CaravanApp(rules, ("human", "bot:normal"), 7, 0, 0.0, None, None, True)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(app, pilot)
+            assert "P2B P4F3 D3 CB4" in screen_text(app)  # the hint follows the rules
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            text = "\n".join(app.screen.lines)
+            assert "How to play Caravan - rules: foxon, changed for DEF: king_mode" in text
+            assert "ABC: King: adds the numeral's value again" in text
+            assert "DEF: King: doubles the numeral's value" in text
+            assert "Destroy and restart" in text and "Seed: 7" in text
+            assert "max_numerals =" not in text  # rules, not a list of fields
+
+    asyncio.run(scenario())
+
+
+def test_hot_seat_hands_over_before_showing_the_next_hand() -> None:
+    from cardtable.ui.tui.caravan_app import PassScreen
+
+    async def scenario() -> None:
+        app = make_app(players=("human", "human"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            pl2_cards = [code(card) for card in app.game.observation(1).hand]
+            await type_command(pilot, "P1A")
+            await settle(app, pilot)
+            assert isinstance(app.screen, PassScreen)
+            text = screen_text(app)
+            assert "Pass to PL2" in text and "press Enter" in text
+            assert app.visible_hand(0) is None and app.visible_hand(1) is None
+            assert not any(card in text for card in pl2_cards if len(card) == 3)
+            await pilot.press("f2")  # no moves of a hand nobody may see
+            await pilot.pause()
+            assert not any(line.startswith("Legal moves") for line in app.messages)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not isinstance(app.screen, PassScreen)
+            assert app.visible_hand(1) is not None and "PL2 >" in screen_text(app)
+
+    from cardtable.games.caravan.cards import code
+
+    asyncio.run(scenario())
+
+
+def test_joker_lists_every_card_it_removed() -> None:
+    async def scenario() -> None:
+        app = make_app(seed=1, players=("bot:normal", "bot:normal"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until_over(app, pilot, 400)
+            assert ("BOT2 played JO on 10H on Caravan A. Removed: 10S from Caravan C, "
+                    "10S from Caravan D.") in app.messages
+
+    asyncio.run(scenario())
+
+
+def test_face_card_without_slot_asks_for_the_slot_and_discard_says_your() -> None:
+    async def scenario() -> None:
+        app = CaravanApp(SeatRules.preset("karavane"), ("human", "bot:normal"), 1, 0, 0.0,
+                         None, None, True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_command(pilot, "P1A")  # 7C
+            await settle(app, pilot)
+            await type_command(pilot, "P1A")  # JC without a slot
+            await settle(app, pilot)
+            message = "Face cards are played on a card: give its slot, e.g. P4A2."
+            assert app.important == message and message in widget_text(app, "#status")
+            await type_command(pilot, "D1")
+            await settle(app, pilot)
+            assert "YOU discarded JC from your hand." in app.messages
+
+    asyncio.run(scenario())
+
+
+def test_moves_key_and_word_list_the_legal_moves() -> None:
+    async def scenario() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            expected = [move.notation for move in app.game.legal_moves()]
+            await pilot.press("f2")
+            await pilot.pause()
+            listed = [line for line in app.messages if line.startswith("Legal moves")]
+            assert listed == [f"Legal moves ({len(expected)}): " + " ".join(expected)] or \
+                listed[0].startswith(f"Legal moves ({len(expected)}): P1A")
+            shown = " ".join(app.messages[app.messages.index(listed[0]):]).split()
+            assert shown[3:] == expected
+            await type_command(pilot, "moves")
+            await pilot.pause()
+            assert len([line for line in app.messages if line.startswith("Legal moves")]) == 2
+            assert app.game.plies == 0 and "F2 moves" in screen_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_typed_quit_or_exit_asks_first() -> None:
+    async def scenario() -> None:
+        for word in ("quit", "exit"):
+            app = make_app()
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(app, pilot)
+                await type_command(pilot, word)
+                await pilot.pause()
+                assert isinstance(app.screen, ConfirmQuit)
+                await pilot.press("n")
+                await pilot.pause()
+                assert app.game.result is None
+                assert not any(m.startswith("Invalid option") for m in app.messages)
+                await type_command(pilot, word)
+                await pilot.pause()
+                await pilot.press("y")
+                await pilot.pause()
+            assert app.return_value == 0 and app.game.result is not None
+
+    asyncio.run(scenario())
+
+
+def test_seed_preset_counts_and_long_input_are_shown() -> None:
+    async def scenario() -> None:
+        app = make_app(seed=7)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            assert "power · seed 7" in text
+            assert "deck 46 · hand 8" in text
+            # Typed input is not cut at 4 characters: the parser refuses what is too long.
+            await type_command(pilot, "P10F12")
+            await settle(app, pilot)
+            assert "YOU entered: P10F12" in app.messages
+            assert app.important == "Invalid hand position '10'."
+            # A long refusal is never cut in the status line.
+            await type_command(pilot, "D1")
+            await settle(app, pilot)
+            long = "A player cannot discard a card during the Start round."
+            assert app.important == long
+            assert long in widget_text(app, "#status")
+
+    asyncio.run(scenario())
+
+
+def test_bots_only_shows_no_move_hints() -> None:
+    async def scenario() -> None:
+        app = make_app(players=("bot:normal", "bot:normal"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            assert "P2B P4F3 D3 CA" not in text and "F2 moves" not in text
+
+    asyncio.run(scenario())
+
+
+def test_discard_piles_are_shown_under_foxon() -> None:
+    async def scenario() -> None:
+        app = CaravanApp(SeatRules.preset("foxon"), ("bot:normal", "bot:normal"), 2, 0, 0.0,
+                         None, None, True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(60):
+                await settle(app, pilot)
+                if app.game.piles[0] or app.game.result is not None:
+                    break
+            pile = app.game.observation(0).piles[0]
+            assert pile
+            assert f"pile {len(pile)}: " in screen_text(app)
+        power = make_app(players=("bot:normal", "bot:normal"))
+        async with power.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert "pile 0" not in screen_text(power)
 
     asyncio.run(scenario())

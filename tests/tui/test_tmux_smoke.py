@@ -78,7 +78,7 @@ def test_caravan_in_a_real_terminal(session: str) -> None:
         wait_for(session, f"YOU entered: {command}")
     screen = wait_for(session, "last: YOU P1B")
     assert "B 4 ANY" in screen
-    assert "YOU (" in screen and "BOT (" in screen
+    assert " YOU " in screen and " BOT " in screen and " · hand " in screen
     assert "lanes" in screen
     tmux("send-keys", "-t", session, "Escape")
     wait_for(session, "Quit this game?")

@@ -277,6 +277,7 @@ static const char E_DIRECTION[] =
 static const char E_FACE_START[] = "A face card cannot be played during the Start round.";
 static const char E_FACE_OWN[] = "A face card can only be played on a player's own caravan.";
 static const char E_SLOT[] = "The chosen card position is out of range.";
+static const char E_NO_SLOT[] = "Face cards are played on a card: give its slot, e.g. P4A2.";
 static const char E_QUEEN[] = "A QUEEN can only be played on the latest numeral card in a caravan.";
 static const char E_MATCH[] = "A JACK or KING must match the suit of the numeral card it is played on.";
 static const char E_FACE_CAP[] = "The caravan is at its maximum face card capacity.";
@@ -329,7 +330,7 @@ static const char *face_error(const State *s, uint32_t card, int k, int64_t slot
     const CRules *r = &s->rules[mover];
     if (k / 3 != mover && !r->faces_on_opponent) return E_FACE_OWN;
     int size = s->summary[k].size;
-    if (slot < 1 || slot > size) return E_SLOT;
+    if (slot < 1 || slot > size) return slot == 0 && size ? E_NO_SLOT : E_SLOT;
     int rank = RANK(card);
     if (rank == JACK && s->jack_as_joker[mover]) rank = JOKER;
     if (rank == QUEEN && r->queen_last && slot != size) return E_QUEEN;

@@ -15,6 +15,8 @@ from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack, unpack
 from cardtable.games.caravan.rules import Rules
 
 HAND_OUT_OF_RANGE = "The chosen hand position is out of range."
+SLOT_OUT_OF_RANGE = "The chosen card position is out of range."
+FACE_NEEDS_SLOT = "Face cards are played on a card: give its slot, e.g. P4A2."
 
 
 class Table:
@@ -86,7 +88,7 @@ def _face_error(table: Table, card: int, caravan: int, slot: int) -> str | None:
         return "A face card can only be played on a player's own caravan."
     size = table.summaries[caravan][1]
     if not 1 <= slot <= size:
-        return "The chosen card position is out of range."
+        return FACE_NEEDS_SLOT if slot == 0 and size else SLOT_OUT_OF_RANGE
     rank = card & RANK_MASK
     if rank == JACK and table.jack_as_joker:
         rank = JOKER

@@ -13,6 +13,7 @@ unless that seat's observation is passed as well.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ from cardtable.games.caravan.board import (
     Summary,
 )
 from cardtable.games.caravan.cards import SEATS, SUITS, code
-from cardtable.games.caravan.events import HistoryEntry
+from cardtable.games.caravan.events import HistoryEntry, Slot
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, unpack
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 
@@ -41,13 +42,22 @@ SEAT_ORDER = (1, 0)
 # ------------------------------------------------------------------------ names
 
 
+YOU = "YOU"
+"""The name of the one human against a bot; messages about that seat say "your"."""
+
+
 def display_names(humans: tuple[bool, bool]) -> tuple[str, str]:
     """Display names of ABC and DEF (§9.1): YOU/BOT, PL1/PL2 or BOT1/BOT2."""
     if humans[0] and humans[1]:
         return ("PL1", "PL2")
     if not humans[0] and not humans[1]:
         return ("BOT1", "BOT2")
-    return ("YOU", "BOT") if humans[0] else ("BOT", "YOU")
+    return (YOU, "BOT") if humans[0] else ("BOT", YOU)
+
+
+def possessive(name: str) -> str:
+    """``your`` for the human facing a bot, ``their`` for anyone else."""
+    return "your" if name == YOU else "their"
 
 
 # --------------------------------------------------------------------- messages
@@ -98,7 +108,7 @@ def played_face(name: str, face: str, target: str, caravan: str) -> str:
 
 
 def discarded(name: str, card: str) -> str:
-    return f"{name} discarded {card} from their hand."
+    return f"{name} discarded {card} from {possessive(name)} hand."
 
 
 def cleared(name: str, caravan: str) -> str:
@@ -110,6 +120,8 @@ def destroyed(name: str, caravan: str, card: str) -> str:
 
 
 def shows_hand(name: str) -> str:
+    if name == YOU:
+        return f"{name} show your hand and reshuffle."
     return f"{name} shows their hand and reshuffles."
 
 
@@ -134,13 +146,30 @@ def result_line(result: Result, names: tuple[str, str]) -> str | None:
 CardFormat = Callable[[int], str]
 """How a message writes a card: :func:`card_text` (ASCII codes) or a screen's own glyphs."""
 
+Removals = Sequence[tuple[int, Sequence[Slot]]]
+"""What a face play removed, per caravan (:func:`events.removed_slots`)."""
+
+
+def removed_text(removals: Removals, text: CardFormat = card_text) -> str:
+    """``Removed: 10S from Caravan C, 10D[KH] 10C from Caravan D.`` (each numeral with the
+    faces that went with it), or ``""`` when nothing was removed."""
+    parts = []
+    for caravan, slots in removals:
+        cards = " ".join(
+            text(numeral) + ("[" + ",".join(text(face) for face in faces) + "]" if faces else "")
+            for numeral, faces in slots
+        )
+        parts.append(f"{cards} from Caravan {caravan_name(caravan)}")
+    return f"Removed: {', '.join(parts)}." if parts else ""
+
 
 def move_message(
     name: str, code: int, card: int | None, target: int | None,
-    text: CardFormat = card_text,
+    text: CardFormat = card_text, removals: Removals = (),
 ) -> str:
     """The log line of one move (§9.3): ``card`` is the card played, discarded or restarting
-    a destroyed caravan (None for a plain clear), ``target`` the numeral a face went on."""
+    a destroyed caravan (None for a plain clear), ``target`` the numeral a face went on,
+    ``removals`` what a Jack or a Joker took off the table (listed after the move)."""
     kind, caravan, hand, _slot = unpack(code)
     letter = caravan_name(caravan)
     if kind == DISCARD and card is not None:
@@ -150,12 +179,17 @@ def move_message(
             return destroyed(name, letter, text(card))
         return cleared(name, letter)
     if target is not None:
-        return played_face(name, text(card), text(target), letter)
+        line = played_face(name, text(card), text(target), letter)
+        if [(c, list(slots)) for c, slots in removals] == [(caravan, [(target, ())])]:
+            return line  # a Jack on a bare numeral: the line says it all
+        gone = removed_text(removals, text)
+        return f"{line} {gone}" if gone else line
     return played(name, text(card), letter)
 
 
 def history_message(
-    entry: HistoryEntry, names: tuple[str, str], text: CardFormat = card_text
+    entry: HistoryEntry, names: tuple[str, str], text: CardFormat = card_text,
+    removals: Removals = (),
 ) -> str:
     """The log line of one public event as the viewer saw it (hidden cards as ``###``).
 
@@ -171,7 +205,7 @@ def history_message(
     if kind == CLEAR:
         return move_message(name, entry.code, cards[-1] if hand and cards else None, None, text)
     target = cards[1] if kind != DISCARD and len(cards) >= 2 else None
-    return move_message(name, entry.code, cards[0], target, text)
+    return move_message(name, entry.code, cards[0], target, text, removals)
 
 
 # ------------------------------------------------------------------------ board
@@ -301,3 +335,12 @@ def status_lines(view: BoardView) -> list[str]:
         f"Last moves: ABC {last_move_text(view.last_moves[0])}, "
         f"DEF {last_move_text(view.last_moves[1])}",
     ]
+
+
+def legal_moves_lines(moves: Sequence[str], width: int = 76) -> list[str]:
+    """``Legal moves (12): P1A P1B ...`` wrapped to ``width``; the notations come from the
+    game's own list of legal moves, in its order."""
+    if not moves:
+        return ["No legal moves."]
+    return textwrap.wrap(f"Legal moves ({len(moves)}): " + " ".join(moves), max(width, 20),
+                         subsequent_indent="  ", break_on_hyphens=False)

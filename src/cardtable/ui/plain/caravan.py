@@ -17,9 +17,12 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.protocol import GameState
 from cardtable.games.caravan import render
+from cardtable.games.caravan.board import Caravan
 from cardtable.games.caravan.bots import Bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import MoveSyntaxError
+from cardtable.games.caravan.events import MoveEvent, removed_slots
+from cardtable.games.caravan.howto import howto_lines
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.record import Replay
@@ -29,6 +32,21 @@ from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.console import Console, EndOfInput
 
 QUIT_WORDS = ("quit", "exit")
+HELP_WORDS = ("help", "?")
+MOVES_WORD = "moves"
+
+LINE_COMMANDS = [
+    "",
+    "Commands",
+    "  P2B   play the numeral at hand position 2 on your caravan B",
+    "  P4F3  play the face card at hand position 4 on slot 3 of caravan F",
+    "  D3    discard the card at hand position 3",
+    "  CA    clear your caravan A (CB4 destroys B and restarts it with hand card 4,",
+    "        where the rules have destroy-and-restart)",
+    "  moves list your legal moves",
+    "  help  this page (also ?)",
+    "  quit  leave the game (also exit)",
+]
 
 EXIT_OK = 0
 EXIT_INPUT_ENDED = 3
@@ -57,6 +75,8 @@ class PlainCaravan(MatchListener):
         self.delay = delay
         self.reveal = reveal
         self.sleep = sleep
+        self.board_before: tuple[Caravan, ...] = ()
+        self.passing: Game | None = None  # hot seat: the board waits for the next Enter
 
     # ------------------------------------------------------------ what is shown
 
@@ -106,16 +126,49 @@ class PlainCaravan(MatchListener):
         self.show_board(game)
         self.show_result(game)
 
+    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
+        assert isinstance(state, Game)
+        self.remember_board(state)
+
+    def remember_board(self, game: Game) -> None:
+        """Keep the public board before a move: it tells where removed cards stood."""
+        self.board_before = game.observation(game.turn).caravans
+
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
         assert isinstance(state, Game)
         mover = SEATS.index(seat)
         entry = self.message_view(state, mover).history[-1]
-        self.say(render.history_message(entry, self.names))
+        removals: render.Removals = ()
+        if isinstance(event, MoveEvent) and event.removed and event.target is not None:
+            removals = removed_slots(self.board_before, event.removed, event.move.caravan)
+        self.say(render.history_message(entry, self.names, removals=removals))
+        if (self.humans == (True, True) and not self.reveal and state.result is None
+                and state.turn != mover):
+            # Hot seat: the next hand is shown once its player has the keyboard.
+            self.say(render.to_move_next(self.names[state.turn]))
+            self.passing = state
+            return
         self.show_board(state)
         if state.result is not None:
             self.show_result(state)
         else:
             self.say(render.to_move_next(self.names[state.turn]))
+
+    def hand_over(self) -> None:
+        """Hot seat: wait for Enter from the player to move, then show their board.
+
+        Raises :class:`EndOfInput` when the input ends, and :class:`MatchAbandoned` when the
+        line is ``quit`` or ``exit``.
+        """
+        game = self.passing
+        if game is None:
+            return
+        seat = game.turn
+        line = self.console.ask(f"Pass to {self.names[seat]} and press Enter. ")
+        if line.strip().lower() in QUIT_WORDS:
+            raise MatchAbandoned(SEATS[seat], "quit")
+        self.passing = None
+        self.show_board(game)
 
     def on_rejected(self, state: GameState[Any, Any], seat: str, error: IllegalAction) -> None:
         self.say(error.message)
@@ -160,6 +213,7 @@ class PlainCaravan(MatchListener):
         for step in replay.moves:
             if self.delay > 0:
                 self.sleep(self.delay)
+            self.remember_board(game)
             event = replay.apply(game, step)
             self.on_action(game, SEATS[step.move.seat], step.move, event)
         replay.finish(game)
@@ -185,6 +239,11 @@ class PlainHuman:
     def choose(self, observation: Observation) -> Move:
         console = self.shell.console
         rules = SeatRules(*observation.rules)
+        if self.shell.passing is not None:
+            try:
+                self.shell.hand_over()
+            except EndOfInput:
+                raise MatchAbandoned(SEATS[self.seat], "eof") from None
         while True:
             try:
                 line = console.ask(f"{self.name} > ")
@@ -193,8 +252,18 @@ class PlainHuman:
             if not line.strip():
                 continue
             console.say(render.entered(self.name, line))
-            if line.strip().lower() in QUIT_WORDS:
+            word = line.strip().lower()
+            if word in QUIT_WORDS:
                 raise MatchAbandoned(SEATS[self.seat], "quit")
+            if word in HELP_WORDS:
+                for text in howto_lines(rules) + LINE_COMMANDS:
+                    console.say(text)
+                continue
+            if word == MOVES_WORD:
+                notations = [move.notation for move in observation.legal_moves()]
+                for text in render.legal_moves_lines(notations):
+                    console.say(text)
+                continue
             try:
                 move = parse_move(line, rules, self.seat)
             except MoveSyntaxError as error:

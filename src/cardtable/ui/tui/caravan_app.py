@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
 
@@ -26,10 +29,11 @@ from cardtable.games.caravan.board import CARAVAN_NAMES
 from cardtable.games.caravan.bots import Bot, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
+from cardtable.games.caravan.howto import howto_lines, preset_label, preset_short
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
+from cardtable.games.caravan.render import legal_moves_lines
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.rules_assembly import describe_rules
 from cardtable.games.caravan.stalemate import STALEMATE, IdleWatch
 from cardtable.games.caravan.state import Game
 from cardtable.ui.stop_signals import (
@@ -43,10 +47,11 @@ from cardtable.ui.tui.caravan_record import CaravanRecord
 from cardtable.ui.tui.caravan_text import (
     HELP_COMMANDS,
     HUMAN,
+    INPUT_LIMIT,
     Partial,
     caravan_state,
     caravan_title,
-    input_limit,
+    card_text,
     move_message,
     read_partial,
     seat_names,
@@ -169,6 +174,15 @@ class HandPanel(Widget):
     def render(self) -> Text:
         app = self.app
         assert isinstance(app, CaravanApp)
+        hand = self.render_hand()
+        pile = app.pile_text(self.seat)
+        if pile is None:
+            return hand
+        return Text("\n").join([hand, pile])
+
+    def render_hand(self) -> Text:
+        app = self.app
+        assert isinstance(app, CaravanApp)
         cards = app.visible_hand(self.seat)
         count = app.board_view().hand_sizes[self.seat]
         if cards is None:
@@ -201,6 +215,32 @@ class HandPanel(Widget):
         app.clicked_hand(self.seat, position)
 
 
+class PassScreen(Screen[None]):
+    """Hot seat: hides both hands until the player to move presses Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "Go", priority=True)]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    PassScreen > Static { width: 40; height: 5; border: heavy $accent; text-align: center;
+                          content-align: center middle; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Pass to {self.player}\n\npress Enter", markup=False)
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+QUIT_WORDS = ("quit", "exit")
+HELP_WORDS = ("help",)
+MOVES_WORD = "moves"
+
+
 class CaravanApp(TableApp):
     """The Caravan screen. ``players`` per seat (ABC, DEF): ``human`` or ``bot:NAME``."""
 
@@ -214,7 +254,7 @@ class CaravanApp(TableApp):
     #side { width: 26; }
     .wide #side { width: 44; }
     #log { height: 1fr; border: round $foreground 40%; scrollbar-size-vertical: 1; }
-    #status { height: 2; }
+    #status { height: auto; min-height: 2; }
     #prompt-row { height: 1; }
     #prompt { width: auto; }
     #command { border: none; height: 1; padding: 0; width: 1fr; }
@@ -222,7 +262,12 @@ class CaravanApp(TableApp):
     #too-small { display: none; }
     .small #main { display: none; }
     .small #too-small { display: block; }
+    .piles HandPanel { height: 5; }
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "moves", "Moves", priority=True),
+    ]
 
     partial: reactive[Partial] = reactive(Partial, always_update=True)
 
@@ -249,6 +294,7 @@ class CaravanApp(TableApp):
         self.thinking: str | None = None
         self.important: str | None = None
         self.record: CaravanRecord | None = None
+        self.seated: int | None = None  # hot seat: whose hand the screen may show
         self.game = Game.new(rules, seed, first, decks)
         self.bots: dict[int, Bot] = {
             seat: make_bot(kind.split(":", 1)[1], seat, seed)
@@ -275,15 +321,18 @@ class CaravanApp(TableApp):
                 with Horizontal(id="prompt-row"):
                     yield Label("", id="prompt")
                     yield CommandInput(id="command", restrict=r"[A-Za-z0-9]*",
-                                       max_length=input_limit(self.rules, 0),
-                                       placeholder="P2B P4F3 D3 CA")
-                yield Static("Esc quit · ?/F1 help", id="keys")
+                                       max_length=INPUT_LIMIT,
+                                       placeholder=self.hint())
+                yield Static(self.keys_text(), id="keys")
         yield TooSmall(id="too-small")
 
     @guarded
     def on_mount(self) -> None:
         self.ready = True
-        self.query_one("#log", RichLog).border_title = " Messages "
+        log = self.query_one("#log", RichLog)
+        log.border_title = " Messages "
+        log.border_subtitle = f" {preset_short(self.rules)} · seed {self.seed} "
+        self.screen_stack[0].set_class(self.shows_piles(), "piles")
         self._fit(self.size.width, self.size.height)
         try:
             if self.record_path is not None:
@@ -296,8 +345,12 @@ class CaravanApp(TableApp):
                        f"{error.strerror or error}.")
             return
         self.say("Welcome to Caravan")
+        self.say(f"Rules: {preset_label(self.rules)} · seed {self.seed}",
+                 self.theme_.style("dim"))
         if self.game.result is None:
             self.say(f"{self.names[self.game.turn]} to move first.")
+            if self.players == (HUMAN, HUMAN):
+                self.seated = self.game.turn  # whoever starts sits down without a hand-over
         self.advance()
 
     # ------------------------------------------------------------------ views
@@ -323,9 +376,51 @@ class CaravanApp(TableApp):
             return self.game.observation(seat).hand
         if not humans[seat] and humans[1 - seat]:
             return None  # never reveal a bot's hand to its human opponent
-        if all(humans) and (self.game.result is not None or seat != self.game.turn):
-            return None  # pass-and-play: only the seat to move
+        if all(humans) and (self.game.result is not None or seat != self.game.turn
+                            or seat != self.seated):
+            return None  # pass-and-play: only the seat to move, once it has the keyboard
         return self.game.observation(seat).hand
+
+    def hint(self) -> str:
+        """The notation reminder in the command line; none when only bots play."""
+        humans = [self.rules.of(seat) for seat, kind in enumerate(self.players) if kind == HUMAN]
+        if not humans:
+            return ""
+        restart = any(rules.clear_policy == "destroy_restart" for rules in humans)
+        return "P2B P4F3 D3 " + ("CB4" if restart else "CA")
+
+    def keys_text(self) -> str:
+        if HUMAN in self.players:
+            return "Esc quit  ? help  F2 moves"
+        return "Esc quit · ?/F1 help"
+
+    def shows_piles(self) -> bool:
+        """Discard piles matter (and are shown) where a seat reshuffles them into a deck."""
+        return any(rules.deck_exhaustion == "reshuffle_discards"
+                   for rules in self.rules.as_tuple())
+
+    def pile_text(self, seat: int) -> Text | None:
+        """``pile 3: 7S QH 4D`` (newest last, the oldest cut when the line is full)."""
+        if not self.shows_piles():
+            return None
+        pile = self.board_view().piles[seat]
+        head = f"pile {len(pile)}"
+        if not pile:
+            return Text(head, style="dim")
+        room = 40
+        for hand in self.query(HandPanel):
+            if hand.seat == seat:
+                room = max(hand.content_size.width, 12)
+        words: list[str] = []
+        used = len(head) + 1
+        for card in reversed(pile):
+            word = card_text(card, self.theme_)
+            if used + len(word) + 1 > room - 2:
+                words.append("..." if self.theme_.ascii_only else "…")
+                break
+            words.append(word)
+            used += len(word) + 1
+        return Text(f"{head}: " + " ".join(reversed(words)), style="dim")
 
     def is_human_turn(self, seat: int | None = None) -> bool:
         if self.game.result is not None:
@@ -346,9 +441,8 @@ class CaravanApp(TableApp):
             panel.refresh()
         for hand in self.query(HandPanel):
             seat = hand.seat
-            cards = view.deck_sizes[seat] + view.hand_sizes[seat]
-            hand.border_title = f" {self.names[seat]} ({cards}) "
-            hand.border_subtitle = f" deck {view.deck_sizes[seat]} "
+            hand.border_title = f" {self.names[seat]} "
+            hand.border_subtitle = f" deck {view.deck_sizes[seat]} · hand {view.hand_sizes[seat]} "
             hand.set_class(self.game.result is None and self.game.turn == seat, "turn")
             hand.refresh()
         self.query_one("#lanes", Static).update(self._lanes_text())
@@ -358,7 +452,6 @@ class CaravanApp(TableApp):
         if self.is_human_turn():
             prompt.update(f"{self.names[self.game.turn]} > ")
             command.disabled = False
-            command.max_length = input_limit(self.rules, self.game.turn)
             command.focus()
         else:
             prompt.update("")
@@ -416,6 +509,13 @@ class CaravanApp(TableApp):
             self.thinking = f"{self.names[turn]} is thinking..."
             self.run_worker(self._bot_move(turn), name="bot", group="bot",
                             exit_on_error=False)
+        elif self.players == (HUMAN, HUMAN) and self.seated != turn:
+            self.seated = None
+            self.push_screen(PassScreen(self.names[turn]), lambda _: self._take_seat(turn))
+        self.partial = Partial()
+
+    def _take_seat(self, seat: int) -> None:
+        self.seated = seat
         self.partial = Partial()
 
     async def _bot_move(self, seat: int) -> None:
@@ -456,6 +556,16 @@ class CaravanApp(TableApp):
         if not text.strip():
             return
         self.say(f"{self.names[seat]} entered: {text.strip()}", self.theme_.style("dim"))
+        word = text.strip().lower()
+        if word in QUIT_WORDS:
+            self.action_quit_request()
+            return
+        if word in HELP_WORDS:
+            self.action_help()
+            return
+        if word == MOVES_WORD:
+            self.action_moves()
+            return
         try:
             move = parse_move(text, self.rules, seat)
             if move is None:
@@ -469,13 +579,14 @@ class CaravanApp(TableApp):
     def apply(self, move: Move) -> None:
         """Apply ``move`` (the game checks it; IllegalMove propagates unchanged)."""
         seat = self.game.turn
+        before = self.board_view().caravans
         event = self.game.play(move)
         if self.record is not None:
             self.record.move(self.game, event)
         self.important = None
         self.last_moves[seat] = event.move.notation
         self.idle.update(self.game)
-        self.say(move_message(self.names[seat], event, self.theme_))
+        self.say(move_message(self.names[seat], event, self.theme_, before))
         self.advance()
 
     def finish(self) -> None:
@@ -527,14 +638,25 @@ class CaravanApp(TableApp):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        abc, def_ = self.rules.abc, self.rules.def_
-        lines: list[str] = [*HELP_COMMANDS, ""]
-        if abc == def_:
-            lines += ["Rules in play (both seats):", *("  " + x for x in describe_rules(abc))]
-        else:
-            lines += ["Rules in play, ABC:", *("  " + x for x in describe_rules(abc))]
-            lines += ["", "Rules in play, DEF:", *("  " + x for x in describe_rules(def_))]
+        # The page is 90% of the screen wide, less its border, padding and scroll bar.
+        width = max(int(self.size.width * 0.9) - 6, 30)
+        lines = [*howto_lines(self.rules, width), f"Seed: {self.seed}", "", *HELP_COMMANDS]
         self.push_screen(HelpScreen("Caravan help", lines))
+
+    @guarded
+    def action_moves(self) -> None:
+        """F2 or ``moves``: the legal moves of the human to move, from the game's own list."""
+        if not self.is_human_turn() or self.screen is not self.screen_stack[0]:
+            return  # nothing to list, or a page (help, hand-over) covers the table
+        notations = [move.notation for move in self.game.legal_moves()]
+        if self.players == (HUMAN, HUMAN):
+            # Hot seat: the list tells about the hand, so it is not left in the shared log.
+            width = max(int(self.size.width * 0.9) - 6, 30)
+            self.push_screen(HelpScreen("Legal moves", legal_moves_lines(notations, width)))
+            return
+        width = max(self.query_one("#log", RichLog).content_size.width, 20)
+        for line in legal_moves_lines(notations, width):
+            self.say(line)
 
     def game_over(self) -> bool:
         return self.game.result is not None

@@ -6,6 +6,7 @@ Nothing here imports Textual, so it is cheap to test and to reuse.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -14,13 +15,14 @@ from cardtable.games.caravan.board import (
     CARAVAN_NAMES,
     DIRECTION_TEXT,
     NO_SUIT,
+    Caravan,
     in_range,
     lane_taker,
 )
 from cardtable.games.caravan.cards import JOKER, RANK_MASK, SUITS, code
-from cardtable.games.caravan.events import MoveEvent
+from cardtable.games.caravan.events import MoveEvent, removed_slots
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
-from cardtable.games.caravan.render import HIDDEN_TEXT, display_names
+from cardtable.games.caravan.render import HIDDEN_TEXT, Removals, display_names
 from cardtable.games.caravan.render import move_message as render_move_message
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.ui.tui.theme import Theme
@@ -46,10 +48,15 @@ def styled_card(card: int, theme: Theme) -> Text:
     return Text(theme.card(text), style=theme.card_style(text))
 
 
-def move_message(name: str, event: MoveEvent, theme: Theme) -> str:
-    """The log line of a successful move (§9.3), with the theme's suit glyphs."""
+def move_message(name: str, event: MoveEvent, theme: Theme,
+                 before: Sequence[Caravan] | None = None) -> str:
+    """The log line of a successful move (§9.3), with the theme's suit glyphs. Given the
+    board as it stood ``before`` the move, a Jack or Joker also lists what it removed."""
+    removals: Removals = ()
+    if before is not None and event.removed and event.target is not None:
+        removals = removed_slots(before, event.removed, event.move.caravan)
     return render_move_message(name, event.code, event.card, event.target,
-                               lambda card: card_text(card, theme))
+                               lambda card: card_text(card, theme), removals)
 
 
 def direction_text(direction: int) -> str:
@@ -176,12 +183,9 @@ def read_partial(text: str, rules: SeatRules, seat: int) -> Partial:
     return Partial(kind, hand, caravan, slot)
 
 
-def input_limit(rules: SeatRules, seat: int) -> int:
-    """4 characters when every hand position and slot is one digit (as under power), else 6."""
-    mover = rules.of(seat)
-    caps = [rules.of(0).max_numerals, rules.of(1).max_numerals]
-    one_digit = mover.largest_hand <= 9 and all(cap is not None and cap <= 9 for cap in caps)
-    return 4 if one_digit else 6
+INPUT_LIMIT = 40
+"""Room for any move and a word (``quit``, ``moves``); longer input is refused by the parser,
+never cut while typing."""
 
 
 def is_joker(card: int) -> bool:
@@ -194,10 +198,15 @@ HELP_COMMANDS = [
     "  P4F3   P<h><X><s>  face card at h onto slot s of caravan X",
     "  D3     D<h>        discard hand position h",
     "  CA     C<X>        clear your caravan X",
-    "  CB4    C<X><h>     destroy X, restart it with hand card h (foxon)",
+    "  CB4    C<X><h>     destroy X, restart it with hand card h",
+    "                     (where the rules destroy and restart)",
+    "  moves              list your legal moves (also F2)",
+    "  help               this page (also ? or F1)",
+    "  quit   exit        leave the game (asks first, as Esc)",
     "",
     "Mouse: click a hand card, then a caravan or one of its slots.",
     "Keys: Enter submits, Esc quits (asks first), ? or F1 this help,",
-    "  arrows / PgUp / PgDn scroll this page.",
+    "  F2 legal moves, arrows / PgUp / PgDn scroll this page.",
     "Markers: WINS takes its lane now, SOLD in the sold range, BUST over it.",
+    "Hands: deck N is the cards left to draw, hand N the cards in hand.",
 ]
