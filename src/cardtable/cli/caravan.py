@@ -17,6 +17,8 @@ from dataclasses import replace
 from typing import NoReturn
 
 from cardtable import __version__
+from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
+from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
@@ -59,15 +61,15 @@ exit status: 0 game finished or quit; 1 bad options, rules, deck or record files
 record that does not replay; 3 input ended before the game was over; 130 interrupted."""
 
 
-class CaravanArgumentParser(argparse.ArgumentParser):
-    """Reports a syntax error as one line on standard error and exits with status 1."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_START, f"{self.prog}: {message}\n")
-
-
 class StartupError(Exception):
     """One line to print on standard error before exiting with status 1."""
+
+
+class CaravanArgumentParser(argparse.ArgumentParser):
+    """Reports a syntax error as a :class:`StartupError`: one line on standard error, status 1."""
+
+    def error(self, message: str) -> NoReturn:
+        raise StartupError(message)
 
 
 def _seed(text: str) -> int:
@@ -87,6 +89,8 @@ def _delay(text: str) -> float:
         value = math.nan
     if math.isnan(value) or math.isinf(value):
         raise argparse.ArgumentTypeError(f"delay must be a number of seconds, not '{text}'")
+    if value > MAX_DELAY_SECONDS:
+        raise argparse.ArgumentTypeError(f"delay must be {too_long_text()}, not '{text}'")
     return value
 
 
@@ -284,7 +288,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
 
 def _full_screen(options: argparse.Namespace) -> bool:
     """The full-screen interface is used on a terminal unless --plain asks for lines."""
-    if options.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if options.plain or not all(stream is not None and stream.isatty()
+                                for stream in (sys.stdin, sys.stdout)):
         return False
     return importlib.util.find_spec("textual") is not None
 
@@ -294,21 +299,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         options = parser.parse_args(args)
+    except StartupError as error:
+        print_error(PROG, str(error))
+        return EXIT_BAD_START
     except SystemExit as leaving:
         return leaving.code if isinstance(leaving.code, int) else EXIT_BAD_START
     if options.version:
         print(__version__)
         return 0
+    if sys.stdout is None:
+        return EXIT_BAD_START  # a closed standard output (``>&-``): nowhere to play
     console = Console()
     try:
         if options.replay is not None:
             return _run_replay(options, console)
         return _run_game(options, console)
     except StartupError as error:
-        print(str(error), file=sys.stderr)
+        print_error(PROG, str(error))
         return EXIT_BAD_START
     except RecordWriteError as error:
-        print(error.message, file=sys.stderr)
+        print_error(PROG, error.message)
         return EXIT_BAD_START
     except KeyboardInterrupt:
         print("Game interrupted.", file=sys.stderr)

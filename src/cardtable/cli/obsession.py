@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from cardtable import __version__
+from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
+from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
+from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import RecordWriter, read_lines
@@ -170,6 +173,8 @@ def parse_options(argv: Sequence[str]) -> Options | None:
             delay = -1.0
         if not math.isfinite(delay) or delay < 0:
             raise UsageError(f"--delay must be a number of seconds >= 0 (got '{args.delay}')")
+        if delay > MAX_DELAY_SECONDS:
+            raise UsageError(f"--delay must be {too_long_text()} (got '{args.delay}')")
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
     return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay,
@@ -180,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_options(sys.argv[1:] if argv is None else argv)
     except UsageError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print_error(PROG, str(error))
         return EXIT_USAGE
     except _Exit as done:
         return EXIT_USAGE if done.status else EXIT_OK
@@ -246,7 +251,7 @@ def play(options: Options) -> int:
     try:
         writer = _open_record(options.record)
     except UsageError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print_error(PROG, str(error))
         return EXIT_USAGE
     listeners: list[MatchListener] = []
     if writer is not None:
@@ -283,9 +288,12 @@ def replay(options: Options) -> int:
     assert path is not None
     try:
         lines = read_lines(path)
+    except FileTooLarge as error:
+        print_error(PROG, f"--replay: cannot read '{path}' ({error.reason})")
+        return EXIT_USAGE
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        print(f"{PROG}: --replay: cannot read '{path}' ({reason or error})", file=sys.stderr)
+        print_error(PROG, f"--replay: cannot read '{path}' ({reason or error})")
         return EXIT_USAGE
     try:
         loaded = load(lines)
@@ -308,7 +316,7 @@ def replay(options: Options) -> int:
         try:
             writer = _open_record(options.record)
         except UsageError as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
+            print_error(PROG, str(error))
             return EXIT_USAGE
         if writer is not None:
             listeners.append(RecordListener(writer.write, header(game, loaded.seed, loaded.seats)))
