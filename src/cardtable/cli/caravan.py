@@ -87,9 +87,9 @@ def _delay(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if math.isnan(value) or math.isinf(value):
+    if math.isnan(value) or value == -math.inf:
         raise argparse.ArgumentTypeError(f"delay must be a number of seconds, not '{text}'")
-    if value > MAX_DELAY_SECONDS:
+    if value > MAX_DELAY_SECONDS:  # also "inf" and numbers too long for a float
         raise argparse.ArgumentTypeError(f"delay must be {too_long_text()}, not '{text}'")
     return value
 

@@ -171,9 +171,9 @@ def parse_options(argv: Sequence[str]) -> Options | None:
             delay = float(args.delay)
         except ValueError:
             delay = -1.0
-        if not math.isfinite(delay) or delay < 0:
+        if math.isnan(delay) or delay < 0:
             raise UsageError(f"--delay must be a number of seconds >= 0 (got '{args.delay}')")
-        if delay > MAX_DELAY_SECONDS:
+        if delay > MAX_DELAY_SECONDS:  # also "inf" and numbers too long for a float
             raise UsageError(f"--delay must be {too_long_text()} (got '{args.delay}')")
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
