@@ -7,7 +7,10 @@ through these functions with a limit of its own, named beside the reader.
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
+from typing import BinaryIO
 
 MEBIBYTE = 1 << 20
 
@@ -38,12 +41,21 @@ def describe_size(limit: int) -> str:
     return f"{limit} bytes"
 
 
+def _open(path: str | Path) -> BinaryIO:
+    """``open(path, "rb")``; a path with a NUL byte names no file (``OSError``, not the
+    ``ValueError`` of ``open``)."""
+    try:
+        return open(path, "rb")
+    except ValueError:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path)) from None
+
+
 def read_bounded(path: str | Path, limit: int) -> bytes:
     """The bytes of ``path``; :class:`FileTooLarge` when it holds more than ``limit`` bytes.
 
-    ``OSError`` (and ``ValueError`` for a path with a NUL byte) pass through.
+    ``OSError`` passes through.
     """
-    with open(path, "rb") as stream:
+    with _open(path) as stream:
         data = stream.read(limit + 1)
     if len(data) > limit:
         raise FileTooLarge(limit)
@@ -56,7 +68,7 @@ def read_bounded_lines(path: str | Path, line_limit: int, total_limit: int) -> b
     ``\\n`` not counted), or the file when it holds more than ``total_limit`` bytes."""
     chunks: list[bytes] = []
     total = 0
-    with open(path, "rb") as stream:
+    with _open(path) as stream:
         number = 0
         while True:
             line = stream.readline(line_limit + 2)
