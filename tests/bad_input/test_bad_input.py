@@ -11,9 +11,11 @@ import pytest
 
 from cardtable.engine.bounded_read import FileTooLarge, read_bounded, read_bounded_lines
 from cardtable.engine.one_line import one_line
+from cardtable.games.austerity import codec
 from cardtable.games.caravan.errors import MoveSyntaxError
 from cardtable.games.caravan.notation import parse_move
 from cardtable.games.caravan.rules import PRESETS, SeatRules
+from cardtable.games.obsession import selection
 
 from .helpers import DIGITS, one_error_line, run, run_with_closed
 
@@ -44,6 +46,20 @@ def test_parser_refuses_long_positions_with_its_own_message(text: str) -> None:
     rules = SeatRules(PRESETS["foxon"], PRESETS["foxon"])
     with pytest.raises(MoveSyntaxError, match=r"^Invalid (hand|caravan) position '[0-9]+'"):
         parse_move(text, rules, 0)
+
+
+def test_obsession_selection_with_thousands_of_digits_is_an_invalid_selection() -> None:
+    assert selection.parse(DIGITS, 6) == ([-1], selection.INVALID_CARD_SELECTION)
+    done = run("obsession", "--plain", "--seed", "1", "--players", "2",
+               stdin=f"{DIGITS}\n".encode())
+    assert b"Traceback" not in done.stderr
+    assert "!!! Invalid card selection" in done.stdout.decode()
+    assert done.returncode == 3
+
+
+def test_austerity_numbers_with_thousands_of_digits_are_not_numbers() -> None:
+    assert codec.parse_argument(DIGITS) == -1
+    assert codec.parse_num(DIGITS.encode()) == -1
 
 
 # --- huge numbers in options, rules files and records ----------------------------------------
