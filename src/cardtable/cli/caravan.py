@@ -61,15 +61,15 @@ exit status: 0 game finished or quit; 1 bad options, rules, deck or record files
 record that does not replay; 3 input ended before the game was over; 130 interrupted."""
 
 
-class StartupError(Exception):
-    """One line to print on standard error before exiting with status 1."""
-
-
 class CaravanArgumentParser(argparse.ArgumentParser):
     """Reports a syntax error as a :class:`StartupError`: one line on standard error, status 1."""
 
     def error(self, message: str) -> NoReturn:
         raise StartupError(message)
+
+
+class StartupError(Exception):
+    """One line to print on standard error before exiting with status 1."""
 
 
 def _seed(text: str) -> int:
