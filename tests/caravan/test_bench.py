@@ -50,7 +50,7 @@ def test_bench_refuses_bad_options_with_status_1(args, capsys):
 def test_bench_gives_the_deck_message_for_decks_the_samples_cannot_fill(capsys):
     assert bench.main(["--cards", "100", "--games", "1"]) == 1  # power: one sample deck
     assert capsys.readouterr().err == (
-        "There are insufficient cards to sample for the caravan deck.\n")
+        "cardtable bench caravan: There are insufficient cards to sample for the caravan deck.\n")
 
 
 def test_output_piped_into_head_ends_quietly() -> None:

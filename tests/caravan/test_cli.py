@@ -27,13 +27,15 @@ def run(*args: str, stdin: str = "", program: Path = CARAVAN) -> subprocess.Comp
 
 
 def fail_line(*args: str) -> str:
-    """The one stderr line of a startup failure (status 1, nothing on stdout)."""
+    """The message of the one stderr line of a startup failure (status 1, nothing on stdout),
+    after the ``caravan: `` that starts every error line."""
     done = run(*args)
     assert done.returncode == 1, done
     assert done.stdout == ""
     assert "Traceback" not in done.stderr
     assert done.stderr.endswith("\n") and done.stderr.count("\n") == 1, done.stderr
-    return done.stderr.rstrip("\n")
+    assert done.stderr.startswith("caravan: "), done.stderr
+    return done.stderr.removeprefix("caravan: ").rstrip("\n")
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +86,7 @@ def test_startup_error(args: list[str], message: str) -> None:
 
 # Each case has two faults; the one checked earlier (§8 order) is reported.
 ORDER = [
-    (["--bogus", "--rules", "xx"], "caravan: unrecognized arguments: --bogus"),
+    (["--bogus", "--rules", "xx"], "unrecognized arguments: --bogus"),
     (["--rules", "xx", "--pvp", "--bvb"], "Unknown rules preset 'xx'"),
     (["--pvp", "--bvb", "-f", "3"], "Game cannot be both"),
     (["-f", "3", "-c", "20"], "First player must be"),
@@ -105,7 +107,7 @@ def test_startup_validation_order(args: list[str], start: str) -> None:
 @pytest.mark.parametrize("args", [["--first"], ["--seed", "-3"], ["--seed", "x"],
                                   ["-d", "soon"], ["--rule"], ["extra"]])
 def test_argument_syntax_errors_are_one_line_status_1(args: list[str]) -> None:
-    assert fail_line(*args).startswith("caravan: ")
+    assert fail_line(*args)
 
 
 def test_replay_and_record_cannot_be_combined(record_file: Path, tmp_path: Path) -> None:
@@ -333,7 +335,7 @@ def test_interrupt_is_clean_and_recorded(tmp_path: Path) -> None:
         os.kill(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=20)
     assert process.returncode == 130
-    assert err == "Game interrupted.\n"
+    assert err == "caravan: Game interrupted.\n"
     last = json.loads(path.read_text().splitlines()[-1])
     assert (last["reason"], last["cause"]) == ("quit", "interrupt")
     assert out.startswith("Welcome to Caravan")
@@ -347,4 +349,4 @@ def test_replay_of_a_cut_record_shows_its_moves_then_fails(
     done = run("--replay", str(cut), "--delay", "0")
     assert done.returncode == 1
     assert done.stdout.count("Last moves:") == 4  # the dealt board and three moves
-    assert done.stderr == f"Replay '{cut}', line 7: missing result line.\n"
+    assert done.stderr == f"caravan: Replay '{cut}', line 7: missing result line.\n"

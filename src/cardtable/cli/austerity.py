@@ -1,8 +1,8 @@
 """``cardtable austerity simulate ...`` (many games in one process) and ``cardtable austerity hub``.
 
 ``hub`` is an alias of the ``austerity`` program. ``simulate`` checks its options here and
-reports every problem as one line plus the usage text, with exit status 2; unusable deck files
-give the hub's own messages and statuses (3, 4).
+reports every problem as one error line with exit status 1 (``--help`` shows the usage);
+unusable deck files give the hub's own messages and statuses (3, 4).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
+from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
 from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
@@ -38,7 +39,10 @@ player player [player ...]
 LIST: comma-separated numbers or inclusive ranges, e.g. 3-10 or 5,10,15.
 NAME: shenzi, banzai or ed (2 to 26 players)."""
 
-EXIT_OPTIONS = 2
+EXIT_OPTIONS = 1
+PROG = "cardtable austerity"
+SIMULATE = f"{PROG} simulate"
+HINT = f"see '{PROG} --help'"
 
 
 class OptionError(Exception):
@@ -125,8 +129,7 @@ def simulate(argv: list[str]) -> int:
     try:
         options = parse_simulate(argv)
     except OptionError as error:
-        print(f"cardtable austerity simulate: {error}", file=sys.stderr)
-        print(USAGE, file=sys.stderr)
+        print_error(SIMULATE, f"{error} ({HINT})")
         return EXIT_OPTIONS
     paths = options["decks"]
     tokens = options["tokens"]
@@ -141,15 +144,14 @@ def simulate(argv: list[str]) -> int:
         try:
             decks.append(load_deck(path))
         except DeckError as error:
-            print(error.message, file=sys.stderr)
+            print_error(SIMULATE, error.message)
             return error.status
     lineups = seatings(names, seating)
     total = plan_size(decks, tokens, points, lineups)
     if options["transcript"]:
         if total != 1:
-            print(f"cardtable austerity simulate: --transcript needs exactly one game "
-                  f"(these options give {total})", file=sys.stderr)
-            print(USAGE, file=sys.stderr)
+            print_error(SIMULATE, f"--transcript needs exactly one game "
+                                  f"(these options give {total})")
             return EXIT_OPTIONS
         deck, token_count, target, lineup = next(plan(decks, tokens, points, lineups))
         lines: list[str] = []
@@ -157,8 +159,7 @@ def simulate(argv: list[str]) -> int:
         sys.stdout.write("".join(lines))
         sys.stdout.flush()
         if not result.finished:
-            print(f"cardtable austerity simulate: game unfinished after {result.turns} turns",
-                  file=sys.stderr)
+            print_error(SIMULATE, f"game unfinished after {result.turns} turns")
             return 1
         return 0
     progress = Progress(total, "games")
@@ -173,9 +174,12 @@ def simulate(argv: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     """``cardtable austerity simulate|hub ...``."""
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv:
+        print_error(PROG, f"a command is needed: simulate or hub ({HINT})")
+        return EXIT_OPTIONS
+    if argv[0] in ("-h", "--help"):
         print(USAGE)
-        return 0 if argv else EXIT_OPTIONS
+        return 0
     if argv[0] == "simulate":
         try:
             return simulate(argv[1:])
@@ -186,7 +190,5 @@ def main(argv: list[str]) -> int:
         from cardtable.games.austerity.hub import main as hub_main
 
         return hub_main(argv[1:])
-    print(f"cardtable austerity: unknown command '{argv[0]}' (allowed: simulate, hub)",
-          file=sys.stderr)
-    print(USAGE, file=sys.stderr)
+    print_error(PROG, f"unknown command '{argv[0]}' (allowed: simulate, hub; {HINT})")
     return EXIT_OPTIONS

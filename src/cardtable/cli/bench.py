@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import importlib
-import sys
+
+from cardtable.cli.error_line import print_error
 
 GAMES = ("caravan", "obsession")
 
 
+PROG = "cardtable bench"
+HINT = f"see '{PROG} --help'"
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv:
+        print_error(PROG, f"a game is needed: {', '.join(GAMES)} ({HINT})")
+        return 1
+    if argv[0] in ("-h", "--help"):
         print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(GAMES)})")
         print("Run 'cardtable bench GAME --help' for the options of one benchmark.")
-        return 0 if argv else 1
+        return 0
     game = argv[0]
     if game not in GAMES:
-        print(f"cardtable bench: unknown game '{game}' (allowed: {', '.join(GAMES)}).",
-              file=sys.stderr)
+        print_error(PROG, f"unknown game '{game}' (allowed: {', '.join(GAMES)}; {HINT})")
         return 1
     module = importlib.import_module(f"cardtable.games.{game}.bench")
     result: int = module.main(argv[1:])

@@ -18,6 +18,8 @@ from dataclasses import replace
 from typing import NoReturn
 
 from cardtable import __version__
+from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
+from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
@@ -61,10 +63,10 @@ record that does not replay; 3 input ended before the game was over; 130 interru
 
 
 class CaravanArgumentParser(argparse.ArgumentParser):
-    """Reports a syntax error as one line on standard error and exits with status 1."""
+    """Reports a syntax error as a :class:`StartupError`: one line on standard error, status 1."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_START, f"{self.prog}: {message}\n")
+        raise StartupError(message)
 
 
 class StartupError(Exception):
@@ -86,8 +88,10 @@ def _delay(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if math.isnan(value) or math.isinf(value):
+    if math.isnan(value) or value == -math.inf:
         raise argparse.ArgumentTypeError(f"delay must be a number of seconds, not '{text}'")
+    if value > MAX_DELAY_SECONDS:  # also "inf" and numbers too long for a float
+        raise argparse.ArgumentTypeError(f"delay must be {too_long_text()}, not '{text}'")
     return value
 
 
@@ -203,7 +207,7 @@ def _run_replay(options: argparse.Namespace, console: Console) -> int:
         with stop_signals():
             return shell.replay(replay)
     except KeyboardInterrupt as stopped:
-        say_stopped(stopped)
+        say_stopped(stopped, PROG)
         return stop_status(stopped)
 
 
@@ -290,7 +294,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         if recorder is not None:
             with contextlib.suppress(RecordWriteError):
                 recorder.abandon(game, stop_cause(stopped))
-        say_stopped(stopped)
+        say_stopped(stopped, PROG)
         return stop_status(stopped)
     finally:
         if writer is not None:
@@ -299,7 +303,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
 
 def _full_screen(options: argparse.Namespace) -> bool:
     """The full-screen interface is used on a terminal unless --plain asks for lines."""
-    if options.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if options.plain or not all(stream is not None and stream.isatty()
+                                for stream in (sys.stdin, sys.stdout)):
         return False
     return importlib.util.find_spec("textual") is not None
 
@@ -309,24 +314,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         options = parser.parse_args(args)
+    except StartupError as error:
+        print_error(PROG, str(error))
+        return EXIT_BAD_START
     except SystemExit as leaving:
         return leaving.code if isinstance(leaving.code, int) else EXIT_BAD_START
     if options.version:
         print(__version__)
         return 0
+    if sys.stdout is None:
+        return EXIT_BAD_START  # a closed standard output (``>&-``): nowhere to play
     console = Console()
     try:
         if options.replay is not None:
             return _run_replay(options, console)
         return _run_game(options, console)
     except StartupError as error:
-        print(str(error), file=sys.stderr)
+        print_error(PROG, str(error))
         return EXIT_BAD_START
     except RecordWriteError as error:
-        print(error.message, file=sys.stderr)
+        print_error(PROG, error.message)
         return EXIT_BAD_START
     except KeyboardInterrupt:
-        print("Game interrupted.", file=sys.stderr)
+        print_error(PROG, "Game interrupted.")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our output went away (e.g. piped into head): nothing more to say.

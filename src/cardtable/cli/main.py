@@ -55,8 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     entry = COMMANDS.get(args[0])
     if entry is None:
-        print(f"cardtable: unknown command '{args[0]}' (allowed: {', '.join(COMMANDS)}).",
-              file=sys.stderr)
+        from cardtable.cli.error_line import print_error
+
+        print_error("cardtable", f"unknown command '{args[0]}' (allowed: {', '.join(COMMANDS)}).")
         return 1
     module = importlib.import_module(entry[0])
     try:

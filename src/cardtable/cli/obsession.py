@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from cardtable import __version__
+from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
+from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
+from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.randomness import fresh_seed
@@ -188,8 +191,10 @@ def parse_options(argv: Sequence[str]) -> Options | None:
             delay = float(args.delay)
         except ValueError:
             delay = -1.0
-        if not math.isfinite(delay) or delay < 0:
+        if math.isnan(delay) or delay < 0:
             raise UsageError(f"--delay must be a number of seconds >= 0 (got '{args.delay}')")
+        if delay > MAX_DELAY_SECONDS:  # also "inf" and numbers too long for a float
+            raise UsageError(f"--delay must be {too_long_text()} (got '{args.delay}')")
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
     return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay,
@@ -200,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_options(sys.argv[1:] if argv is None else argv)
     except UsageError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print_error(PROG, str(error))
         return EXIT_USAGE
     except _Exit as done:
         return EXIT_USAGE if done.status else EXIT_OK
@@ -242,7 +247,7 @@ def play_full_screen(options: Options) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
+    print_error(PROG, message)
     return EXIT_USAGE
 
 
@@ -328,7 +333,7 @@ def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], cons
             console.say()
             console.say("!!! Interrupted")
         if isinstance(stopped, Stopped):
-            say_stopped(stopped)
+            say_stopped(stopped, PROG)
         return stop_status(stopped)
     return EXIT_OK
 
@@ -341,9 +346,12 @@ def replay(options: Options) -> int:
         return _fail(refusal)
     try:
         lines = read_lines(path)
+    except FileTooLarge as error:
+        print_error(PROG, f"--replay: cannot read '{path}' ({error.reason})")
+        return EXIT_USAGE
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        print(f"{PROG}: --replay: cannot read '{path}' ({reason or error})", file=sys.stderr)
+        print_error(PROG, f"--replay: cannot read '{path}' ({reason or error})")
         return EXIT_USAGE
     other = other_game_message(path, lines, "obsession")
     if other is not None:
@@ -394,7 +402,7 @@ def replay(options: Options) -> int:
         return EXIT_MISMATCH
     except RecordCutShort as cut:
         # The transcript shows the game as far as the record goes; then why it stops.
-        print(cut.message, file=sys.stderr)
+        print_error(PROG, cut.message)
         return EXIT_MISMATCH
     return status
 

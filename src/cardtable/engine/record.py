@@ -16,9 +16,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, BinaryIO
 
+from cardtable.engine.bounded_read import MEBIBYTE, read_bounded_lines
 from cardtable.engine.errors import RecordError
 
 RECORD_FORMAT = 1
+# A record line holds one event (the header with its rules and decks is the longest); a whole
+# record is a few hundred lines. These limits only stop files that never end.
+MAX_RECORD_LINE_BYTES = MEBIBYTE
+MAX_RECORD_BYTES = 64 * MEBIBYTE
 
 
 def encode_line(obj: dict[str, Any]) -> str:
@@ -173,7 +178,8 @@ def parse_lines(
             continue
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError:
+        except ValueError:
+            # JSONDecodeError, or an integer of more digits than int() converts.
             raise RecordError("malformed line", number) from None
         if not isinstance(obj, dict) or not isinstance(obj.get(kind_key), str):
             raise RecordError("malformed line", number)
@@ -181,6 +187,11 @@ def parse_lines(
 
 
 def read_lines(path: str | Path) -> list[str]:
-    """The lines of a record file; ``OSError`` and ``UnicodeDecodeError`` pass through."""
-    with open(path, encoding="utf-8") as stream:
-        return stream.read().splitlines()
+    """The lines of a record file; ``OSError`` and ``UnicodeDecodeError`` pass through.
+
+    A line longer than ``MAX_RECORD_LINE_BYTES`` or a file larger than ``MAX_RECORD_BYTES``
+    raises :class:`~cardtable.engine.bounded_read.FileTooLarge` (its ``reason`` says which).
+    """
+    data = read_bounded_lines(path, MAX_RECORD_LINE_BYTES, MAX_RECORD_BYTES)
+    return data.decode("utf-8").splitlines()
+

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Callable, Iterator
 from types import FrameType
 
+from cardtable.cli.error_line import error_line
+
 STOP_SIGNALS = tuple(
     number for number in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
     if number is not None
@@ -57,11 +59,11 @@ def stop_message(error: BaseException | None) -> str:
     return f"Game interrupted by {signal.Signals(number).name}."
 
 
-def say_stopped(error: BaseException | None) -> None:
-    """Write :func:`stop_message` on standard error, if it is still there (after SIGHUP
-    the terminal may be gone)."""
+def say_stopped(error: BaseException | None, program: str) -> None:
+    """Write :func:`stop_message` as ``program``'s error line on standard error, if it is
+    still there (after SIGHUP the terminal may be gone)."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        print(stop_message(error), file=sys.stderr, flush=True)
+        print(error_line(program, stop_message(error)), file=sys.stderr, flush=True)
 
 
 def _install(handler: Callable[[int, FrameType | None], None]) -> dict[int, object]:

@@ -20,6 +20,8 @@ class DeckError(Exception):
 
 CANNOT_ACCESS = "Cannot access deck file"
 INVALID_CONTENTS = "Invalid deck file contents"
+MAX_DECK_FILE_BYTES = 1 << 20
+"""A deck is at most a few thousand short lines; this only stops files that never end."""
 
 
 def parse_deck(data: bytes) -> list[Card] | None:
@@ -41,10 +43,13 @@ def load_deck(path: str) -> list[Card]:
     """Read and validate a deck file; raises :class:`DeckError` with the hub's message."""
     try:
         with open(path, "rb") as stream:
-            data = stream.read()
+            data = stream.read(MAX_DECK_FILE_BYTES + 1)
     except (OSError, ValueError):
         # ValueError: a path with an embedded NUL cannot name any file.
         raise DeckError(CANNOT_ACCESS, 3) from None
+    if len(data) > MAX_DECK_FILE_BYTES:
+        # The hub's messages are fixed: a file too long to be a deck has invalid contents.
+        raise DeckError(INVALID_CONTENTS, 4)
     cards = parse_deck(data)
     if cards is None:
         raise DeckError(INVALID_CONTENTS, 4)

@@ -13,7 +13,6 @@ Two measurements:
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -21,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from cardtable.cli.error_line import OneLineArgumentParser, print_error
 from cardtable.games.caravan import fast
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.deck import check_samples, check_supply
@@ -110,7 +110,7 @@ def spread(values: list[float], scale: float = 1.0, digits: int = 0) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineArgumentParser(
         prog="cardtable bench caravan",
         description="Seeded random-vs-random Caravan games on one core; medians over repeats. "
                     "Complete games are set up in Python and played to the end by the "
@@ -139,14 +139,14 @@ def main(argv: list[str]) -> int:
         return 1
     preset = PRESETS.get(args.rules)
     if preset is None:
-        print(f"Unknown rules preset '{args.rules}' (allowed: {', '.join(PRESETS)}).",
-              file=sys.stderr)
+        print_error(parser.prog,
+                    f"Unknown rules preset '{args.rules}' (allowed: {', '.join(PRESETS)}).")
         return 1
     rules = SeatRules.both(replace(preset, deck_size=cards, deck_min=min(preset.deck_min, cards),
                                    deck_max=max(preset.deck_max, cards)))
     problem = check_samples(rules) or check_supply(rules)
     if problem is not None:
-        print(problem, file=sys.stderr)
+        print_error(parser.prog, problem)
         return 1
     compiled = fast.available()
     print(f"caravan bench: random vs random, {args.rules} rules, {cards}-card decks, "

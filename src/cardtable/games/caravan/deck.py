@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
+from cardtable.engine.bounded_read import MEBIBYTE, FileTooLarge, read_bounded
 from cardtable.engine.randomness import GameRandom
 from cardtable.games.caravan import cards as cardlib
 from cardtable.games.caravan.errors import DeckError
@@ -17,6 +18,8 @@ from cardtable.games.caravan.rules import Rules, SeatRules
 SEAT_PREFIXES = ("ABC: ", "DEF: ")
 INSUFFICIENT_CARDS = "There are insufficient cards to sample for the caravan deck."
 MIN_OPENING_NUMERALS = 3
+MAX_DECK_FILE_BYTES = MEBIBYTE
+"""A deck file is a few hundred short lines; this only stops files that never end."""
 """A hand to open with needs this many numerals (one per own caravan)."""
 
 _NUMERAL_RANK_MAX = cardlib.ACE + 9  # ranks 1..10 are numerals
@@ -238,13 +241,16 @@ def read_deck_file(path: str, rules: Rules, owner: int) -> list[int]:
     """
     try:
         # utf-8-sig: a byte-order mark written by some editors is not part of the first line.
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
+        text = read_bounded(path, MAX_DECK_FILE_BYTES).decode("utf-8-sig")
     except OSError as error:
         reason = error.strerror or str(error)
         raise DeckError(f"Cannot read deck file '{path}': {reason}.") from error
+    except FileTooLarge as error:
+        raise DeckError(f"Cannot read deck file '{path}': {error.reason}.") from None
     except UnicodeDecodeError as error:
         raise DeckError(f"Cannot read deck file '{path}': the file is not valid UTF-8.") from error
+    # Text mode used to turn "\r\n" and a lone "\r" into "\n"; reading bytes keeps that.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
 
     # Only "\n" ends a line (str.splitlines would also split on form feeds and the like,
     # making line numbers disagree with editors); strip() removes a "\r" left by CRLF.

@@ -16,6 +16,8 @@ from cardtable.games.caravan.rules import SeatRules
 
 PLAY, DISCARD, CLEAR = 0, 1, 2
 KIND_LETTERS = "PDC"
+# Hand and caravan positions are small; the packed move keeps 16 bits for the hand.
+_MAX_POSITION_DIGITS = 4
 
 
 def pack(kind: int, caravan: int = 0, hand: int = 0, slot: int = 0) -> int:
@@ -73,15 +75,26 @@ def _ascii_digit_run(text: str, start: int) -> str:
     return text[start:end]
 
 
+def _position(run: str, limit: int | None) -> int | None:
+    """The 1-based position written as the digit run ``run``, or None when it is 0, has a
+    leading zero or exceeds ``limit``. A run longer than any position is refused before
+    ``int()``, which would refuse thousands of digits with a ``ValueError`` of its own."""
+    if not run or run[0] == "0" or len(run) > _MAX_POSITION_DIGITS:
+        return None
+    value = int(run)
+    return value if limit is None or value <= limit else None
+
+
 def _hand_position(text: str, at: int, limit: int) -> tuple[int, int]:
     if at >= len(text):
         raise MoveSyntaxError("A hand position has not been entered.")
     run = _ascii_digit_run(text, at)
     if not run:
         raise MoveSyntaxError(f"Invalid hand position '{text[at]}'.")
-    if run[0] == "0" or int(run) > limit:
+    value = _position(run, limit)
+    if value is None:
         raise MoveSyntaxError(f"Invalid hand position '{run}'.")
-    return int(run), at + len(run)
+    return value, at + len(run)
 
 
 def _caravan(text: str, at: int) -> int:
@@ -119,10 +132,10 @@ def parse_move(text: str, rules: SeatRules, seat: int | None = None) -> Move | N
         slot = 0
         if at < len(text):
             run = _ascii_digit_run(text, at)
-            cap = rules.of(0 if caravan < 3 else 1).max_numerals
-            if not run or run[0] == "0" or (cap is not None and int(run) > cap):
+            position = _position(run, rules.of(0 if caravan < 3 else 1).max_numerals)
+            if position is None:
                 raise MoveSyntaxError(f"Invalid caravan position '{run or text[at]}'.")
-            slot = int(run)
+            slot = position
         return Move(seat, PLAY, caravan, hand, slot)
     if letter == "D":
         hand, _ = _hand_position(text, 1, mover.largest_hand)

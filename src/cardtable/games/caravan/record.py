@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtable import __version__
+from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
@@ -353,6 +354,8 @@ def _read(path: str) -> list[str]:
         raise ReplayFileError(
             f"Cannot open record file '{path}': the file is not valid UTF-8."
         ) from error
+    except FileTooLarge as error:
+        raise ReplayFileError(f"Cannot open record file '{path}': {error.reason}.") from None
 
 
 def load_replay(path: str | Path) -> Replay:

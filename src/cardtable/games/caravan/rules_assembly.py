@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+from cardtable.engine.bounded_read import MEBIBYTE, FileTooLarge, read_bounded
+from cardtable.engine.one_line import one_line
 from cardtable.games.caravan.deck import per_seat_message, resolved_samples
 from cardtable.games.caravan.errors import RulesError
 from cardtable.games.caravan.rules import (
@@ -39,6 +41,10 @@ FILE_KEYS = ("preset", "rules", "abc", "def")
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+# No count or score needs 19 digits, and the compiled cores hold them in 64 bits.
+_INTEGER_CEILING = 10**18
+MAX_RULES_FILE_BYTES = MEBIBYTE
+"""A rules file is a few dozen lines; this only stops files that never end."""
 
 # Integer bounds are not expressible in the type hints, so they live here. Every other int
 # field is a count or a score that must be at least 1. ``deck_size`` and ``samples`` take
@@ -89,6 +95,10 @@ class _Domain:
         # bool is a subclass of int, but True is not a count.
         if not isinstance(value, int) or isinstance(value, bool):
             return False
+        if (self.low is not None or self.high is not None) and abs(value) >= _INTEGER_CEILING:
+            # A count past 64 bits is refused here; deck_size and samples take any integer
+            # and leave out-of-range values to the deck checks' own messages.
+            return False
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
 
@@ -118,7 +128,7 @@ def _render(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return value
+        return one_line(value)
     if isinstance(value, list):
         return "[" + ", ".join(_render_nested(item) for item in value) + "]"
     if isinstance(value, dict):
@@ -128,16 +138,17 @@ def _render(value: object) -> str:
 
 
 def _render_nested(value: object) -> str:
-    return f'"{value}"' if isinstance(value, str) else _render(value)
+    return f'"{one_line(value)}"' if isinstance(value, str) else _render(value)
 
 
 def _unknown_field(name: str) -> RulesError:
-    return RulesError(f"Unknown rule field '{name}' (allowed: {', '.join(FIELD_NAMES)}).")
+    return RulesError(f"Unknown rule field '{one_line(name)}' (allowed: {', '.join(FIELD_NAMES)}).")
 
 
 def _invalid_value(name: str, shown: str) -> RulesError:
     return RulesError(
-        f"Invalid value '{shown}' for rule field '{name}' (allowed: {_DOMAINS[name].allowed})."
+        f"Invalid value '{one_line(shown)}' for rule field '{name}' "
+        f"(allowed: {_DOMAINS[name].allowed})."
     )
 
 
@@ -167,7 +178,10 @@ def parse_field_value(field: str, text: str) -> object:
     if domain.kind == "enum":
         value = word.replace("-", "_")
     elif _INTEGER.fullmatch(word):
-        value = int(word)
+        try:
+            value = int(word)
+        except ValueError:  # more digits than int() converts from text
+            raise _invalid_value(field, text) from None
     else:
         raise _invalid_value(field, text)
     if not domain.accepts(value):
@@ -194,11 +208,12 @@ class _RulesFile:
 
 def _read_rules_file(path: str) -> _RulesFile:
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_bounded(path, MAX_RULES_FILE_BYTES)
     except OSError as error:
         reason = error.strerror or str(error)
         raise RulesError(f"Cannot read rules file '{path}': {reason}.") from error
+    except FileTooLarge as error:
+        raise RulesError(f"Cannot read rules file '{path}': {error.reason}.") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
@@ -206,11 +221,17 @@ def _read_rules_file(path: str) -> _RulesFile:
     except tomllib.TOMLDecodeError as error:
         reason = str(error).rstrip(".")
         raise RulesError(f"Invalid TOML in rules file '{path}': {reason}.") from error
+    except ValueError as error:
+        # tomllib lets int() refuse an integer of more digits than Python converts.
+        raise RulesError(
+            f"Invalid TOML in rules file '{path}': an integer has too many digits."
+        ) from error
 
     for key in data:
         if key not in FILE_KEYS:
             raise RulesError(
-                f"Unknown key '{key}' in rules file '{path}' (allowed: {', '.join(FILE_KEYS)})."
+                f"Unknown key '{one_line(key)}' in rules file '{path}' "
+                f"(allowed: {', '.join(FILE_KEYS)})."
             )
     preset = data.get("preset")
     if preset is not None:
@@ -230,7 +251,7 @@ def _read_rules_file(path: str) -> _RulesFile:
 
 
 def _unknown_preset(name: str) -> RulesError:
-    return RulesError(f"Unknown rules preset '{name}' (allowed: {', '.join(PRESETS)}).")
+    return RulesError(f"Unknown rules preset '{one_line(name)}' (allowed: {', '.join(PRESETS)}).")
 
 
 def _preset_rules(name: str) -> Rules:

@@ -14,12 +14,12 @@ are identical. Without the core (not built, or ``CARDTABLE_PURE=1``) it is the h
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
 from itertools import compress
 
+from cardtable.cli.error_line import OneLineArgumentParser
 from cardtable.games.obsession import fast
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot
@@ -173,7 +173,7 @@ def versus(games: int, seed: int) -> tuple[int, int, int]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="cardtable bench obsession",
+    parser = OneLineArgumentParser(prog="cardtable bench obsession",
                                      description="Seeded all-bot Obsession games per second.")
     parser.add_argument("--games", type=int, default=300, help="games per repeat (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats; medians are shown")

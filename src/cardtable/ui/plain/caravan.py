@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardtable.cli.error_line import error_line
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.protocol import GameState
@@ -223,7 +224,7 @@ class PlainCaravan(MatchListener):
             self.say(f"The recorded game was not finished ({cause}).")
         incomplete = replay.missing_result()
         if incomplete is not None:
-            print(incomplete.message, file=sys.stderr)
+            print(error_line("caravan", incomplete.message), file=sys.stderr)
             return EXIT_INCOMPLETE_RECORD
         return EXIT_OK
 

@@ -721,6 +721,6 @@ def play_caravan(rules: SeatRules, players: tuple[str, str], seed: int, first: i
         with contextlib.suppress(RecordError):  # a write error was shown already
             app.record.finish(app.game)
     if stopped is not None:
-        say_stopped(stopped)
+        say_stopped(stopped, "caravan")
         return stop_status(stopped), False
     return (status if isinstance(status, int) else 0), app.again

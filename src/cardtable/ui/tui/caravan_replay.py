@@ -83,6 +83,6 @@ def run_caravan_replay(replay: Replay, delay: float, ascii_only: bool) -> int:
     with stop_signals_for_app(app.exit) as received:
         status = app.run()
     if received:
-        say_stopped(Stopped(received[0]))
+        say_stopped(Stopped(received[0]), "caravan")
         return stop_status(Stopped(received[0]))
     return status if isinstance(status, int) else app.exit_status

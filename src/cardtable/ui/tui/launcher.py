@@ -407,7 +407,7 @@ def main() -> int:
         with stop_signals_for_app(functools.partial(form.exit, None)) as received:
             choice = form.run()
         if received:  # SIGTERM or SIGHUP: the screen is closed, say why and stop
-            say_stopped(Stopped(received[0]))
+            say_stopped(Stopped(received[0]), "cardtable")
             return stop_status(Stopped(received[0]))
         if choice is None:
             return form.status

@@ -695,6 +695,6 @@ def play_obsession(rules: Rules, seats: Sequence[str], seed: int, delay: float,
     stopped = Stopped(received[0]) if received else None
     app.abandon(None if stopped is None else stop_cause(stopped))
     if stopped is not None:
-        say_stopped(stopped)
+        say_stopped(stopped, "obsession")
         return stop_status(stopped), False
     return (status if isinstance(status, int) else 0), app.again

@@ -21,7 +21,7 @@ from cardtable.games.obsession.events import Ended
 from cardtable.games.obsession.state import Game as ObsessionGame
 
 ABANDONED = "Game abandoned."
-CARAVAN_INTERRUPTED = "Game interrupted."
+CARAVAN_INTERRUPTED = "caravan: Game interrupted."
 OBSESSION_INTERRUPTED = "!!! Interrupted"
 
 
