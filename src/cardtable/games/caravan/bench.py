@@ -3,10 +3,11 @@
 Two measurements:
 
 - **Complete games through the engine** (the headline): for each seed, the game is set up
-  in Python (``Game.new``: decks, deal, mulligans) and then played to the end by uniformly
-  random moves for both seats — in the compiled core when it is built (``State.playout``),
-  else in pure Python. This is what search bots do with their simulations. The time to
-  clone a state in the middle of a game is shown for both engines.
+  (decks, deal, mulligans) and then played to the end by uniformly random moves for both
+  seats — both in the compiled core when it is built (``fast.new_state`` deals the very
+  game ``Game.new`` deals from the seed, then ``State.playout``), else in pure Python
+  (``Game.new``, then ``fast.python_playout``). This is what search bots do with their
+  simulations. The time to clone a state in the middle of a game is shown for both engines.
 - **Match loop**: every move goes the way it goes in a real match: the bot gets its seat's
   observation, picks a move, and the game validates and applies it.
 """
@@ -60,8 +61,8 @@ class Run:
 
 
 def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bool) -> Run:
-    """``games`` complete games (seeds ``seed``, ``seed + 1``, ...): ``Game.new`` in Python,
-    then a random playout to the end in the compiled core (or in Python)."""
+    """``games`` complete games (seeds ``seed``, ``seed + 1``, ...): dealt and played to the
+    end by random moves in the compiled core (or ``Game.new`` and a playout in Python)."""
     clock = time.perf_counter
     moves = 0
     setup = 0.0
@@ -69,13 +70,14 @@ def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bo
     for offset in range(games):
         game_seed = seed + offset
         begin = clock()
-        game = Game.new(rules, seed=game_seed)
-        setup += clock() - begin
         if compiled:
-            state = fast.from_game(game, game_seed)
+            state = fast.new_state(rules, game_seed)
+            setup += clock() - begin
             state.playout(game_seed)
             moves += state.plies
         else:
+            game = Game.new(rules, seed=game_seed)
+            setup += clock() - begin
             fast.python_playout(game, random.Random(game_seed))
             moves += game.plies
     return Run(clock() - start, setup, moves)
@@ -113,8 +115,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="cardtable bench caravan",
         description="Seeded random-vs-random Caravan games on one core; medians over repeats. "
-                    "Complete games are set up in Python and played to the end by the "
-                    "compiled core when it is built (CARDTABLE_PURE=1: pure Python).",
+                    "Complete games are dealt and played to the end by the compiled core "
+                    "when it is built (CARDTABLE_PURE=1: pure Python).",
     )
     parser.add_argument("--games", default="500",
                         help="complete games per repeat (default 500)")
@@ -154,8 +156,9 @@ def main(argv: list[str]) -> int:
     print(f"engine: {fast.engine_name()}")
 
     runs = [measure_complete_games(rules, games, seed, compiled) for _ in range(repeats)]
-    playout = "compiled playout" if compiled else "Python playout"
-    print(f"\ncomplete games ({games} per repeat): Game.new in Python + {playout} to the end")
+    how = ("compiled deal + compiled playout" if compiled
+           else "Game.new in Python + Python playout")
+    print(f"\ncomplete games ({games} per repeat): {how} to the end")
     print(f"  games/s          {spread([games / run.seconds for run in runs])}")
     print(f"  moves/s          {spread([run.moves / run.seconds for run in runs])}")
     print(f"  moves/game       {runs[-1].moves / games:>10.1f}")
