@@ -613,13 +613,22 @@ static int legal_walk(const State *s, Walk *w) {
         if (!IS_NUMERAL(card)) continue;
         int rank = RANK(card), suit = SUIT(card);
         for (int i = 0; i < 3; i++) {
-            if ((accept[i][suit] >> rank & 1u) && walk_one(w, (int64_t)p << 5 | (own + i) << 2))
+            int64_t code = (int64_t)p << 5 | (own + i) << 2;
+            unsigned accepted = accept[i][suit] >> rank & 1u;
+            if (w->out) { /* listing: without a branch on data the CPU cannot predict */
+                w->out[w->n] = code;
+                w->n += accepted;
+            } else if (accepted && walk_one(w, code)) {
                 return 1;
+            }
         }
     }
-    /* face plays */
-    int first_target = r->faces_on_opponent ? 0 : own;
-    int last_target = r->faces_on_opponent ? 6 : own + 3;
+    /* face plays, onto the caravans they may reach that hold a slot */
+    int targets[6], reached = 0;
+    for (int k = r->faces_on_opponent ? 0 : own; k < (r->faces_on_opponent ? 6 : own + 3); k++) {
+        targets[reached] = k;
+        reached += s->summary[k].size != 0;
+    }
     for (int p = 1; p <= hand_len; p++) {
         uint32_t card = hand[p - 1];
         if (IS_NUMERAL(card)) continue;
@@ -627,9 +636,9 @@ static int legal_walk(const State *s, Walk *w) {
         if (rank == JACK && s->jack_as_joker[mover]) rank = JOKER;
         int capped = r->max_faces >= 0 && (rank != JACK || r->jack_respects_face_cap);
         int matching = r->face_must_match_suit && (rank == JACK || rank == KING);
-        for (int k = first_target; k < last_target; k++) {
+        for (int t = 0; t < reached; t++) {
+            int k = targets[t];
             int size = s->summary[k].size;
-            if (!size) continue;
             int64_t code = (int64_t)p << 5 | k << 2;
             const uint32_t *c = clist_of(s, L_CARAVAN + k);
             int cn = s->len[L_CARAVAN + k];
