@@ -178,7 +178,7 @@ static void mt_init_genrand(Mersenne *r, uint32_t seed) {
     uint32_t *mt = r->mt;
     mt[0] = seed;
     for (int i = 1; i < MT_N; i++) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
-    r->index = MT_N;
+    r->index = 0; /* every word is regenerated before its first use */
 }
 
 /* init_genrand(19650218), the start of every seeding, computed once at import. */
@@ -209,24 +209,18 @@ static void mt_init_by_array(Mersenne *r, const uint32_t *key, size_t length) {
     mt[0] = 0x80000000u;
 }
 
+/* The next output. The reference regenerates all 624 words at once when they are used up;
+   regenerating each word just before it is used gives the same words (word k depends on words
+   k + 1 and k + 397, still old, and on word k - 227, already new), and a deal that needs a
+   hundred draws pays for a hundred words. `index` is the next word to regenerate and use. */
 static uint32_t mt_next(Mersenne *r) {
     static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
-    uint32_t *mt = r->mt, y;
-    if (r->index >= MT_N) {
-        int k;
-        for (k = 0; k < MT_N - MT_M; k++) {
-            y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu);
-            mt[k] = mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1u];
-        }
-        for (; k < MT_N - 1; k++) {
-            y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu);
-            mt[k] = mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1u];
-        }
-        y = (mt[MT_N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1u];
-        r->index = 0;
-    }
-    y = mt[r->index++];
+    uint32_t *mt = r->mt;
+    int k = r->index;
+    uint32_t y = (mt[k] & 0x80000000u) | (mt[k + 1 < MT_N ? k + 1 : 0] & 0x7fffffffu);
+    mt[k] = mt[k < MT_N - MT_M ? k + MT_M : k + MT_M - MT_N] ^ (y >> 1) ^ mag01[y & 1u];
+    y = mt[k];
+    r->index = k + 1 < MT_N ? k + 1 : 0;
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
