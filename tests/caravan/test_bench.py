@@ -22,6 +22,7 @@ def rate(lines: list[str], start: str, label: str) -> float:
 def test_bench_reports_complete_games_clones_and_the_match_loop(capsys):
     lines = lines_of(capsys)
     assert lines[1] == f"engine: {fast.engine_name()}"
+    assert lines[2] == "times: CPU time of this process"
     assert rate(lines, "complete games", "games/s") > 0
     assert rate(lines, "complete games", "moves/game") > 10
     assert rate(lines, "clone", "Python Game") > 0
@@ -29,11 +30,28 @@ def test_bench_reports_complete_games_clones_and_the_match_loop(capsys):
     assert any(line.strip().startswith("compiled state") for line in lines) == fast.available()
 
 
+def test_bench_deals_complete_games_in_the_core_when_it_is_built(capsys):
+    lines = lines_of(capsys, "--match-games", "0")
+    how = ("compiled deal + compiled playout" if fast.available()
+           else "Game.new in Python + Python playout")
+    assert f"{how} to the end" in lines[4]
+
+
+def test_bench_shows_the_cost_per_move_early_and_late_in_long_games(capsys, monkeypatch):
+    # Blocks of 16 moves make every power game a long one.
+    monkeypatch.setattr(bench, "BLOCK", 16)
+    lines = lines_of(capsys)
+    assert rate(lines, "match loop", "us/move") > 0
+    row = next(line for line in lines if "first and last 16 moves" in line)
+    first, last = (float(value) for value in row.split(":")[1].split(","))
+    assert first > 0 and last > 0
+
+
 def test_bench_falls_back_to_pure_python_without_the_core(capsys, monkeypatch):
     monkeypatch.setattr(fast, "_CORE", None)
     lines = lines_of(capsys, "--match-games", "0")
     assert lines[1] == "engine: pure Python — core not built or CARDTABLE_PURE=1"
-    assert "Python playout" in lines[3]
+    assert "Python playout" in lines[4]
     assert rate(lines, "complete games", "games/s") > 0
     assert not any(line.startswith("match loop") for line in lines)
     assert not any("compiled" in line for line in lines)

@@ -26,7 +26,7 @@ from test_properties import OVERRIDES, all_cards, candidates
 
 from cardtable.games.caravan import fast
 from cardtable.games.caravan.bots import make_bot
-from cardtable.games.caravan.errors import IllegalMove
+from cardtable.games.caravan.errors import DeckError, IllegalMove
 from cardtable.games.caravan.legality import move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.rules import PRESETS, SeatRules
@@ -230,6 +230,90 @@ def test_python_playout_ends_and_conserves_every_card(preset, seed):
     assert game.plies == played
     assert game.result is not None or played == limit
     assert Counter(all_cards(game)) == initial
+
+
+# ------------------------------------------------------------------ the compiled deal
+
+# Deck-building fields on top of the play overrides: every sampling, random deck sizes,
+# several sample decks, opening hands of other sizes (a reshuffle mulligan needs three
+# cards to end).
+DEAL_FIELDS = {**SEAT_FIELDS, "sampling": ["balanced", "imbalanced", "pooled"],
+               "deck_size": [None, 30, 54, 100], "samples": [None, 1, 2, 3],
+               "opening_hand_size": [None, 3, 4, 9]}
+DEAL_OVERRIDES = st.fixed_dictionaries(
+    {}, optional={name: st.sampled_from(values) for name, values in DEAL_FIELDS.items()})
+
+
+def dealable(rules: SeatRules) -> bool:
+    """Whether ``Game.new`` can build both random decks (else both dealers refuse)."""
+    try:
+        Game.new(rules, seed=0)
+    except DeckError:
+        return False
+    return True
+
+
+@needs_core
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("first", ["ABC", "DEF"])
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(seed=st.one_of(st.integers(0, 2**32), st.integers(-(2**70), 2**70)))
+def test_compiled_deal_is_the_python_deal(preset, first, seed):
+    rules = SeatRules.preset(preset)
+    state = fast.new_state(rules, seed, first)
+    assert state.export() == fast.export_game(Game.new(rules, seed=seed, first=first))
+
+
+@needs_core
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(preset=st.sampled_from(PRESET_NAMES), abc=DEAL_OVERRIDES, def_=DEAL_OVERRIDES,
+       shared=SHARED_OVERRIDES, seed=st.integers(0, 2**64))
+def test_compiled_deal_is_the_python_deal_under_overrides(preset, abc, def_, shared, seed):
+    base = PRESETS[preset]
+    rules = SeatRules(replace(base, **abc, **shared), replace(base, **def_, **shared))
+    if not dealable(rules):
+        with pytest.raises(DeckError):
+            fast.new_state(rules, seed)
+        return
+    game = Game.new(rules, seed=seed)
+    state = fast.new_state(rules, seed)
+    assert state.export() == fast.export_game(game)
+    # Both dealers leave the game in the same place: the same moves stay legal.
+    assert state.legal_codes() == game.legal_codes()
+
+
+@needs_core
+def test_compiled_deal_seeds_the_core_like_an_import():
+    rules = SeatRules.preset("foxon")
+    dealt = fast.new_state(rules, 11)
+    imported = fast.from_game(Game.new(rules, seed=11), 11)
+    assert dealt.playout(limit=2000) == imported.playout(limit=2000)
+    assert dealt.export() == imported.export()
+
+
+@needs_core
+def test_compiled_deal_refuses_what_game_new_refuses():
+    rules = SeatRules.both(replace(PRESETS["power"], deck_size=100))
+    with pytest.raises(DeckError, match="insufficient cards"):
+        Game.new(rules, seed=1)
+    with pytest.raises(DeckError, match="insufficient cards"):
+        fast.new_state(rules, 1)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        fast.new_state(SeatRules.preset("power"), "7")  # type: ignore[arg-type]
+
+
+@needs_core
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(preset=st.sampled_from(PRESET_NAMES), abc=SEAT_OVERRIDES, def_=SEAT_OVERRIDES,
+       seed=st.integers(0, 2**32), moves=st.integers(0, 80))
+def test_nth_legal_picks_from_the_canonical_list(preset, abc, def_, seed, moves):
+    state = fast.new_state(new_rules(preset, abc, def_, {}), seed)
+    state.playout(seed, limit=moves)
+    legal = state.legal_codes()
+    assert state.count_legal() == len(legal)
+    assert [state.nth_legal(index) for index in range(len(legal))] == legal
+    with pytest.raises(IndexError):
+        state.nth_legal(len(legal))
 
 
 # ------------------------------------------------------------------ hand-made positions

@@ -55,6 +55,7 @@ enum { ERD_DESC, ERD_KEEP_PREVIOUS, ERD_ANY };
 enum { CLEAR_CLEAR, CLEAR_DESTROY_RESTART, CLEAR_DISABLED };
 enum { OPENING_ALTERNATE, OPENING_SIMULTANEOUS, OPENING_NONE };
 enum { MULLIGAN_REBUILD, MULLIGAN_RESHUFFLE, MULLIGAN_DISCARD, MULLIGAN_NONE };
+enum { SAMPLING_BALANCED, SAMPLING_IMBALANCED, SAMPLING_POOLED };
 
 /* The fields of one seat's Rules that the play phase consults. Caps are -1 for "none". */
 typedef struct {
@@ -80,6 +81,15 @@ typedef struct {
     unsigned char draw_refill;          /* draw_mode == "refill" */
     unsigned char reshuffle_discards;   /* deck_exhaustion == "reshuffle_discards" */
     unsigned char out_after_lanes;      /* out_of_cards == "after_lanes" */
+    /* Deck building and the deal (deck.py, Game.start); the play phase ignores them. */
+    int64_t opening_hand;               /* opening_hand_size, else hand_size + 3 */
+    int64_t deck_size;                  /* -1: drawn between deck_min and deck_max */
+    int64_t deck_min, deck_max;
+    int64_t samples;                    /* -1: as many as the largest deck needs */
+    int64_t samples_min, samples_max;
+    int64_t jokers;                     /* jokers_per_sample */
+    unsigned char sampling;             /* SAMPLING_* */
+    unsigned char jack_is_joker_without_jokers;
 } CRules;
 
 /* ------------------------------------------------------------------ state */
@@ -145,6 +155,147 @@ static void shuffle(Xoshiro *rng, uint32_t *items, int n) {
         items[i] = items[j];
         items[j] = t;
     }
+}
+
+/* ------------------------------------------------------------------ Python's generator
+
+   The deal reproduces Python's random.Random(seed) exactly, so that a game dealt here is
+   the game Game.new deals from the same seed: the Mersenne Twister MT19937 seeded from an
+   int as CPython seeds it (init_by_array over the 32-bit words of abs(seed)), and the
+   draws of random.py: getrandbits(k) keeps the top k bits of one 32-bit output,
+   _randbelow(n) draws n.bit_length() bits until the value is below n, shuffle is
+   Fisher-Yates from the last item down, randint(a, b) is a + _randbelow(b - a + 1). */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} Mersenne;
+
+static void mt_init_genrand(Mersenne *r, uint32_t seed) {
+    uint32_t *mt = r->mt;
+    mt[0] = seed;
+    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    r->index = 0; /* every word is regenerated before its first use */
+}
+
+/* init_genrand(19650218), the start of every seeding, computed once at import. */
+static Mersenne mt_base;
+
+static void mt_init_by_array(Mersenne *r, const uint32_t *key, size_t length) {
+    uint32_t *mt = r->mt;
+    *r = mt_base;
+    size_t i = 1, j = 0;
+    for (size_t k = MT_N > length ? MT_N : length; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= length) j = 0;
+    }
+    for (size_t k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000u;
+}
+
+/* The next output. The reference regenerates all 624 words at once when they are used up;
+   regenerating each word just before it is used gives the same words (word k depends on words
+   k + 1 and k + 397, still old, and on word k - 227, already new), and a deal that needs a
+   hundred draws pays for a hundred words. `index` is the next word to regenerate and use. */
+static uint32_t mt_next(Mersenne *r) {
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t *mt = r->mt;
+    int k = r->index;
+    uint32_t y = (mt[k] & 0x80000000u) | (mt[k + 1 < MT_N ? k + 1 : 0] & 0x7fffffffu);
+    mt[k] = mt[k < MT_N - MT_M ? k + MT_M : k + MT_M - MT_N] ^ (y >> 1) ^ mag01[y & 1u];
+    y = mt[k];
+    r->index = k + 1 < MT_N ? k + 1 : 0;
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+/* random.Random._randbelow(n) for 1 <= n < 2**32. */
+static uint32_t mt_below(Mersenne *r, uint32_t n) {
+    int bits = 32 - __builtin_clz(n);
+    uint32_t value;
+    do {
+        value = mt_next(r) >> (32 - bits);
+    } while (value >= n);
+    return value;
+}
+
+static void mt_shuffle(Mersenne *r, uint32_t *items, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)mt_below(r, (uint32_t)i + 1);
+        uint32_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* random.Random(seed) for an int seed of any size. */
+static int mt_seed(Mersenne *r, PyObject *seed) {
+    PyObject *n = PyNumber_Absolute(seed);
+    if (!n) return -1;
+    int overflow = 0;
+    unsigned long long small = 0;
+    long long as_signed = PyLong_AsLongLongAndOverflow(n, &overflow);
+    if (as_signed == -1 && PyErr_Occurred()) {
+        Py_DECREF(n);
+        return -1;
+    }
+    if (!overflow) {
+        small = (unsigned long long)as_signed;
+        uint32_t key[2] = {(uint32_t)small, (uint32_t)(small >> 32)};
+        mt_init_by_array(r, key, key[1] ? 2 : 1);
+        Py_DECREF(n);
+        return 0;
+    }
+    /* A seed beyond 63 bits: its 32-bit words, least significant first. */
+    size_t length = 0, room = 8;
+    uint32_t *key = PyMem_Malloc(room * sizeof *key);
+    PyObject *mask = PyLong_FromUnsignedLong(0xFFFFFFFFul), *shift = PyLong_FromLong(32);
+    int rc = -1;
+    if (!key || !mask || !shift) goto done;
+    while (PyObject_IsTrue(n) > 0) {
+        PyObject *word = PyNumber_And(n, mask);
+        if (!word) goto done;
+        unsigned long value = PyLong_AsUnsignedLong(word);
+        Py_DECREF(word);
+        if (value == (unsigned long)-1 && PyErr_Occurred()) goto done;
+        if (length == room) {
+            uint32_t *bigger = PyMem_Realloc(key, 2 * room * sizeof *key);
+            if (!bigger) goto done;
+            key = bigger;
+            room *= 2;
+        }
+        key[length++] = (uint32_t)value;
+        Py_SETREF(n, PyNumber_Rshift(n, shift));
+        if (!n) goto done;
+    }
+    mt_init_by_array(r, key, length);
+    rc = 0;
+done:
+    if (rc < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+    PyMem_Free(key);
+    Py_XDECREF(mask);
+    Py_XDECREF(shift);
+    Py_XDECREF(n);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ caravans (board.py) */
@@ -386,49 +537,93 @@ static size_t legal_bound(const State *s) {
     return (size_t)s->len[L_HAND + s->turn] * (slots + 7) + 3;
 }
 
+/* A walk over the legal moves in canonical order. Listing writes every code to `out`;
+   counting (out NULL, target SIZE_MAX) only counts; picking (out NULL) stops at move number
+   `target` and keeps its code in `found`. Runs of codes (a face on consecutive slots,
+   discards) are counted and picked without visiting each code. */
+typedef struct {
+    int64_t *out;
+    size_t n;
+    size_t target;
+    int64_t found;
+} Walk;
+
+/* Adds `count` codes first, first + step, ...; returns 1 when the walk found its target. */
+static inline int walk_run(Walk *w, int64_t first, int64_t step, size_t count) {
+    if (w->out) {
+        for (size_t i = 0; i < count; i++) w->out[w->n++] = first + (int64_t)i * step;
+        return 0;
+    }
+    if (w->target - w->n < count) {
+        w->found = first + (int64_t)(w->target - w->n) * step;
+        return 1;
+    }
+    w->n += count;
+    return 0;
+}
+
+static inline int walk_one(Walk *w, int64_t code) { return walk_run(w, code, 0, 1); }
+
+#define SLOT_STEP ((int64_t)1 << 21)
+#define HAND_STEP ((int64_t)1 << 5)
+
 /* Every legal move, in the canonical order of legality.legal_codes: numeral plays (hand,
    caravan), face plays (hand, caravan, slot), discards (hand), clears (caravan, restart
-   card). `out` has room for legal_bound(s) codes. The game must still be running. */
-static size_t legal_moves(const State *s, int64_t *out) {
+   card). Returns 1 when a pick found its target. The game must still be running. */
+static int legal_walk(const State *s, Walk *w) {
     int mover = s->turn;
     const CRules *r = &s->rules[mover];
     const uint32_t *hand = clist_of(s, L_HAND + mover);
     int hand_len = s->len[L_HAND + mover];
     int own = 3 * mover;
-    size_t n = 0;
     if (in_opening(s, mover)) {
         for (int p = 1; p <= hand_len; p++) {
             if (!IS_NUMERAL(hand[p - 1])) continue;
             for (int k = own; k < own + 3; k++) {
-                if (!s->summary[k].size) out[n++] = (int64_t)p << 5 | k << 2;
+                if (!s->summary[k].size && walk_one(w, (int64_t)p << 5 | k << 2)) return 1;
             }
         }
-        if (discard_mulligan(s, mover)) {
-            for (int p = 1; p <= hand_len; p++) out[n++] = (int64_t)p << 5 | DISCARD;
-        }
-        return n;
+        if (discard_mulligan(s, mover))
+            return walk_run(w, HAND_STEP | DISCARD, HAND_STEP, (size_t)hand_len);
+        return 0;
     }
-    /* numeral plays */
+    /* numeral plays: first, per own caravan and suit, the mask of the ranks allowed there */
+    uint32_t accept[3][4];
+    for (int i = 0; i < 3; i++) {
+        const Summary *m = &s->summary[own + i];
+        uint32_t same_suit = 0x7FEu, other_suit; /* ranks 1..10 */
+        if (m->size && r->max_numerals >= 0 && m->size >= r->max_numerals) {
+            same_suit = 0;
+        } else if (m->size) {
+            same_suit &= ~(1u << m->last_rank);
+        }
+        other_suit = same_suit;
+        if (m->size >= 2 && m->direction == ASC) other_suit &= ~((2u << m->last_rank) - 1u);
+        if (m->size >= 2 && m->direction == DESC) other_suit &= (1u << m->last_rank) - 1u;
+        for (int suit = 0; suit < 4; suit++)
+            accept[i][suit] = m->size >= 2 && suit == m->suit ? same_suit : other_suit;
+    }
     for (int p = 1; p <= hand_len; p++) {
         uint32_t card = hand[p - 1];
         if (!IS_NUMERAL(card)) continue;
         int rank = RANK(card), suit = SUIT(card);
-        for (int k = own; k < own + 3; k++) {
-            const Summary *m = &s->summary[k];
-            if (m->size) {
-                if (rank == m->last_rank || (r->max_numerals >= 0 && m->size >= r->max_numerals))
-                    continue;
-                if (m->size >= 2 && suit != m->suit &&
-                    ((m->direction == ASC && rank <= m->last_rank) ||
-                     (m->direction == DESC && rank >= m->last_rank)))
-                    continue;
+        for (int i = 0; i < 3; i++) {
+            int64_t code = (int64_t)p << 5 | (own + i) << 2;
+            unsigned accepted = accept[i][suit] >> rank & 1u;
+            if (w->out) { /* listing: without a branch on data the CPU cannot predict */
+                w->out[w->n] = code;
+                w->n += accepted;
+            } else if (accepted && walk_one(w, code)) {
+                return 1;
             }
-            out[n++] = (int64_t)p << 5 | k << 2;
         }
     }
-    /* face plays */
-    int first_target = r->faces_on_opponent ? 0 : own;
-    int last_target = r->faces_on_opponent ? 6 : own + 3;
+    /* face plays, onto the caravans they may reach that hold a slot */
+    int targets[6], reached = 0;
+    for (int k = r->faces_on_opponent ? 0 : own; k < (r->faces_on_opponent ? 6 : own + 3); k++) {
+        targets[reached] = k;
+        reached += s->summary[k].size != 0;
+    }
     for (int p = 1; p <= hand_len; p++) {
         uint32_t card = hand[p - 1];
         if (IS_NUMERAL(card)) continue;
@@ -436,9 +631,9 @@ static size_t legal_moves(const State *s, int64_t *out) {
         if (rank == JACK && s->jack_as_joker[mover]) rank = JOKER;
         int capped = r->max_faces >= 0 && (rank != JACK || r->jack_respects_face_cap);
         int matching = r->face_must_match_suit && (rank == JACK || rank == KING);
-        for (int k = first_target; k < last_target; k++) {
+        for (int t = 0; t < reached; t++) {
+            int k = targets[t];
             int size = s->summary[k].size;
-            if (!size) continue;
             int64_t code = (int64_t)p << 5 | k << 2;
             const uint32_t *c = clist_of(s, L_CARAVAN + k);
             int cn = s->len[L_CARAVAN + k];
@@ -448,37 +643,59 @@ static size_t legal_moves(const State *s, int64_t *out) {
                     while (!IS_NUMERAL(c[start])) start--;
                     if (cn - start - 1 >= r->max_faces) continue;
                 }
-                out[n++] = code | (int64_t)size << 21;
+                if (walk_one(w, code | (int64_t)size << 21)) return 1;
             } else if (matching || (capped && s->summary[k].crowding >= r->max_faces)) {
                 int suit_rules = s->rules[k / 3].queen_changes_suit;
                 int64_t number = 1;
                 for (int start = 0; start < cn; number++) {
                     int end = slot_end(c, cn, start);
                     if (!(capped && end - start - 1 >= r->max_faces) &&
-                        !(matching && SUIT(card) != effective_suit(c, start, end, suit_rules)))
-                        out[n++] = code | number << 21;
+                        !(matching && SUIT(card) != effective_suit(c, start, end, suit_rules)) &&
+                        walk_one(w, code | number << 21))
+                        return 1;
                     start = end;
                 }
-            } else {
-                for (int64_t number = 1; number <= size; number++) out[n++] = code | number << 21;
+            } else if (walk_run(w, code | SLOT_STEP, SLOT_STEP, (size_t)size)) {
+                return 1;
             }
         }
     }
     /* discards, then clears */
-    for (int p = 1; p <= hand_len; p++) out[n++] = (int64_t)p << 5 | DISCARD;
+    if (walk_run(w, HAND_STEP | DISCARD, HAND_STEP, (size_t)hand_len)) return 1;
     if (r->clear_policy != CLEAR_DISABLED) {
         for (int k = own; k < own + 3; k++) {
             if (!s->summary[k].size) continue;
             if (r->clear_policy == CLEAR_DESTROY_RESTART) {
                 for (int p = 1; p <= hand_len; p++) {
-                    if (IS_NUMERAL(hand[p - 1])) out[n++] = (int64_t)p << 5 | k << 2 | CLEAR;
+                    if (IS_NUMERAL(hand[p - 1]) && walk_one(w, (int64_t)p << 5 | k << 2 | CLEAR))
+                        return 1;
                 }
-            } else {
-                out[n++] = k << 2 | CLEAR;
+            } else if (walk_one(w, k << 2 | CLEAR)) {
+                return 1;
             }
         }
     }
-    return n;
+    return 0;
+}
+
+/* Lists the legal moves into `out` (room for legal_bound(s) codes); returns how many. */
+static size_t legal_moves(const State *s, int64_t *out) {
+    Walk w = {out, 0, SIZE_MAX, 0};
+    legal_walk(s, &w);
+    return w.n;
+}
+
+static size_t count_legal(const State *s) {
+    Walk w = {NULL, 0, SIZE_MAX, 0};
+    legal_walk(s, &w);
+    return w.n;
+}
+
+/* The legal move number `index` (< count_legal(s)) of the canonical order. */
+static int64_t nth_legal(const State *s, size_t index) {
+    Walk w = {NULL, 0, index, 0};
+    legal_walk(s, &w);
+    return w.found;
 }
 
 /* Whether the seat to move has a legal move (legality.has_legal_move). */
@@ -802,6 +1019,7 @@ static const char *const MULLIGAN[] = {"rebuild", "reshuffle", "discard", "none"
 static const char *const DRAW_MODE[] = {"one", "refill", NULL};
 static const char *const DECK_EXHAUSTION[] = {"shrink", "reshuffle_discards", NULL};
 static const char *const OUT_OF_CARDS[] = {"after_lanes", "before_lanes", NULL};
+static const char *const SAMPLING[] = {"balanced", "imbalanced", "pooled", NULL};
 
 static int rules_from_object(PyObject *obj, CRules *r) {
     unsigned char v;
@@ -838,6 +1056,19 @@ static int rules_from_object(PyObject *obj, CRules *r) {
     r->reshuffle_discards = v == 1;
     if (field_choice(obj, "out_of_cards", OUT_OF_CARDS, &v) < 0) return -1;
     r->out_after_lanes = v == 0;
+    int64_t opening_hand_size;
+    if (field_int(obj, "opening_hand_size", 0, 1, &opening_hand_size) < 0) return -1;
+    r->opening_hand = opening_hand_size >= 0 ? opening_hand_size : r->hand_size + 3;
+    if (field_int(obj, "deck_size", 0, 1, &r->deck_size) < 0) return -1;
+    if (field_int(obj, "deck_min", 0, 0, &r->deck_min) < 0) return -1;
+    if (field_int(obj, "deck_max", 0, 0, &r->deck_max) < 0) return -1;
+    if (field_int(obj, "samples", 0, 1, &r->samples) < 0) return -1;
+    if (field_int(obj, "samples_min", 0, 0, &r->samples_min) < 0) return -1;
+    if (field_int(obj, "samples_max", 0, 0, &r->samples_max) < 0) return -1;
+    if (field_int(obj, "jokers_per_sample", 0, 0, &r->jokers) < 0) return -1;
+    if (field_choice(obj, "sampling", SAMPLING, &r->sampling) < 0) return -1;
+    if (field_bool(obj, "jack_is_joker_without_jokers", &r->jack_is_joker_without_jokers) < 0)
+        return -1;
     return 0;
 }
 
@@ -1140,6 +1371,119 @@ static State *new_state(int cap) {
     return s;
 }
 
+/* ------------------------------------------------------------------ the deal (deck.py, Game.start) */
+
+/* S of deck.resolved_samples: the sample decks a random deck is drawn from. */
+static int64_t samples_of(const CRules *r) {
+    if (r->samples >= 0) return r->samples;
+    int64_t largest = r->deck_size >= 0 ? r->deck_size : r->deck_max;
+    int64_t per = 52 + r->jokers;
+    int64_t needed = (largest + per - 1) / per;
+    return needed > r->samples_min ? needed : r->samples_min;
+}
+
+/* Whether one seat's settings build a random deck (deck.py reports why not, first) that
+   fits the core. */
+static int deck_settings_ok(const CRules *r) {
+    int64_t bound = r->deck_size >= 0 ? r->deck_size : r->deck_max;
+    int64_t count = samples_of(r);
+    return r->deck_min <= bound && bound <= r->deck_max && r->samples_min <= count &&
+           count <= r->samples_max && bound <= count * (52 + r->jokers) && r->jokers <= 3 &&
+           count <= 4096 && bound <= MAX_CARDS / 2;
+}
+
+/* One sample deck, unshuffled, as cards.sample_deck makes it: S H D C, Ace to King each,
+   then the Jokers. */
+static void fill_sample(uint32_t *out, int owner, int64_t tag, int64_t jokers) {
+    uint32_t base = (uint32_t)owner << 9 | (uint32_t)tag << 10;
+    int n = 0;
+    for (uint32_t suit = 0; suit < 4; suit++) {
+        for (uint32_t rank = ACE; rank <= KING; rank++) out[n++] = rank | suit << 4 | 1u << 7 | base;
+    }
+    for (uint32_t copy = 1; copy <= (uint32_t)jokers; copy++)
+        out[n++] = JOKER | NO_SUIT << 4 | copy << 7 | base;
+}
+
+/* One pass of deck._take: fresh shuffled samples, `size` cards into `out` in the order
+   taken. `pool` has room for `count` samples, `live` and `left` for `count` ints each. */
+static void take_cards(Mersenne *mt, const CRules *r, int owner, int count, int size,
+                       uint32_t *pool, uint32_t *out, int *live, int *left) {
+    int per = 52 + (int)r->jokers;
+    for (int t = 0; t < count; t++) fill_sample(pool + (size_t)t * per, owner, t + 1, r->jokers);
+    if (r->sampling == SAMPLING_POOLED) {
+        mt_shuffle(mt, pool, count * per);
+        memcpy(out, pool, (size_t)size * sizeof *out);
+        return;
+    }
+    for (int t = 0; t < count; t++) mt_shuffle(mt, pool + (size_t)t * per, per);
+    if (r->sampling == SAMPLING_BALANCED) {
+        /* round robin from the top (last card) of each sample */
+        int n = 0;
+        for (int layer = 0; n < size; layer++) {
+            for (int t = 0; t < count && n < size; t++) out[n++] = pool[(size_t)t * per + per - 1 - layer];
+        }
+        return;
+    }
+    int alive = count;
+    for (int t = 0; t < count; t++) {
+        live[t] = t;
+        left[t] = per;
+    }
+    for (int n = 0; n < size; n++) {
+        int index = alive > 1 ? (int)mt_below(mt, (uint32_t)alive) : 0;
+        int t = live[index];
+        out[n] = pool[(size_t)t * per + --left[t]];
+        if (!left[t]) {
+            memmove(live + index, live + index + 1, (size_t)(alive - index - 1) * sizeof *live);
+            alive--;
+        }
+    }
+}
+
+/* deck.build_random_deck: seat `owner`'s deck into `out` (top card last); its size, or -1
+   when interrupted. */
+static int build_deck(Mersenne *mt, const CRules *r, int owner, uint32_t *out, uint32_t *pool,
+                      int *live, int *left) {
+    int size = r->deck_size >= 0
+                   ? (int)r->deck_size
+                   : (int)r->deck_min + (int)mt_below(mt, (uint32_t)(r->deck_max - r->deck_min + 1));
+    int count = (int)samples_of(r);
+    int dealt = 0, needed = 0;
+    if (r->mulligan == MULLIGAN_REBUILD) {
+        dealt = r->opening_hand < size ? (int)r->opening_hand : size;
+        needed = dealt < 3 ? dealt : 3;
+    } else if (r->opening_mode != OPENING_NONE) {
+        dealt = size;
+        needed = size < 3 ? size : 3;
+    }
+    for (long tries = 1;; tries++) {
+        take_cards(mt, r, owner, count, size, pool, out, live, left);
+        if (!needed || numerals_in(out + size - dealt, dealt) >= needed) return size;
+        if (tries % 4096 == 0 && PyErr_CheckSignals() < 0) return -1;
+    }
+}
+
+/* Game.start's mulligans under `reshuffle` (or `discard` in a simultaneous opening). */
+static void reshuffle_mulligans(State *s, Mersenne *mt) {
+    for (int seat = 0; seat < 2; seat++) {
+        const CRules *r = &s->rules[seat];
+        int policy = r->mulligan;
+        if (policy == MULLIGAN_DISCARD && r->opening_mode == OPENING_SIMULTANEOUS)
+            policy = MULLIGAN_RESHUFFLE;
+        if (policy != MULLIGAN_RESHUFFLE) continue;
+        int hand = L_HAND + seat, deck = L_DECK + seat;
+        if (numerals_in(list_of(s, hand), s->len[hand]) + numerals_in(list_of(s, deck), s->len[deck]) < 3)
+            continue;
+        while (numerals_in(list_of(s, hand), s->len[hand]) < 3) {
+            memcpy(list_of(s, deck) + s->len[deck], list_of(s, hand), (size_t)s->len[hand] * sizeof(uint32_t));
+            s->len[deck] += s->len[hand];
+            s->len[hand] = 0;
+            mt_shuffle(mt, list_of(s, deck), s->len[deck]);
+            draw(s, seat, r->opening_hand);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ Python methods */
 
 static PyObject *State_from_game(PyObject *cls, PyObject *args, PyObject *kwargs) {
@@ -1181,6 +1525,83 @@ fail:
     Py_XDECREF(caravans);
     Py_XDECREF(s);
     return NULL;
+}
+
+static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"abc", "def_", "seed", "first", NULL};
+    PyObject *objects[2], *seed;
+    int first = 0;
+    (void)cls;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|i:deal", keywords, &objects[0],
+                                     &objects[1], &seed, &first))
+        return NULL;
+    if (!PyLong_Check(seed)) {
+        PyErr_SetString(PyExc_TypeError, "seed must be an int");
+        return NULL;
+    }
+    if (first != 0 && first != 1) {
+        PyErr_SetString(PyExc_ValueError, "first must be 0 (ABC) or 1 (DEF)");
+        return NULL;
+    }
+    CRules rules[2];
+    size_t deck_room = 0, pool_room = 0, counts = 0;
+    for (int seat = 0; seat < 2; seat++) {
+        if (convert_rules(objects[seat], &rules[seat]) < 0) return NULL;
+        if (!deck_settings_ok(&rules[seat])) {
+            PyErr_Format(PyExc_ValueError, "the rules of %s cannot build a random deck in the "
+                         "compiled core", SEATS[seat]);
+            return NULL;
+        }
+        const CRules *r = &rules[seat];
+        size_t count = (size_t)samples_of(r);
+        deck_room += (size_t)(r->deck_size >= 0 ? r->deck_size : r->deck_max);
+        if (count * (size_t)(52 + r->jokers) > pool_room) pool_room = count * (size_t)(52 + r->jokers);
+        if (count > counts) counts = count;
+    }
+    Mersenne mt;
+    if (mt_seed(&mt, seed) < 0) return NULL;
+    uint32_t *buffer = PyMem_Malloc((deck_room + pool_room) * sizeof(uint32_t) + 2 * counts * sizeof(int) + 1);
+    if (!buffer) return PyErr_NoMemory();
+    uint32_t *pool = buffer + deck_room;
+    int *live = (int *)(pool + pool_room), *left = live + counts;
+    int sizes[2];
+    sizes[0] = build_deck(&mt, &rules[0], 0, buffer, pool, live, left);
+    sizes[1] = sizes[0] < 0 ? -1 : build_deck(&mt, &rules[1], 1, buffer + sizes[0], pool, live, left);
+    if (sizes[1] < 0) {
+        PyMem_Free(buffer);
+        return NULL;
+    }
+    int kings = 0;
+    for (int i = 0; i < sizes[0] + sizes[1]; i++) kings += RANK(buffer[i]) == KING;
+    if (kings > MAX_KINGS) {
+        PyMem_Free(buffer);
+        PyErr_Format(PyExc_ValueError, "the compiled core takes at most %d Kings, not %d",
+                     MAX_KINGS, kings);
+        return NULL;
+    }
+    State *s = new_state(sizes[0] + sizes[1]);
+    if (!s) {
+        PyMem_Free(buffer);
+        return NULL;
+    }
+    s->rules[0] = rules[0];
+    s->rules[1] = rules[1];
+    memcpy(list_of(s, L_DECK), buffer, (size_t)sizes[0] * sizeof(uint32_t));
+    memcpy(list_of(s, L_DECK + 1), buffer + sizes[0], (size_t)sizes[1] * sizeof(uint32_t));
+    PyMem_Free(buffer);
+    s->len[L_DECK] = sizes[0];
+    s->len[L_DECK + 1] = sizes[1];
+    s->turn = first;
+    for (int k = 0; k < 6; k++) s->held[k] = HELD_NONE;
+    for (int seat = 0; seat < 2; seat++) {
+        s->jack_as_joker[seat] = rules[seat].jokers == 0 && rules[seat].jack_is_joker_without_jokers;
+    }
+    for (int seat = 0; seat < 2; seat++) draw(s, seat, rules[seat].opening_hand);
+    reshuffle_mulligans(s, &mt);
+    for (int k = 0; k < 6; k++) refresh(s, k);
+    if (!has_legal_move(s)) finish(s, 1 << (1 - s->turn), R_NO_LEGAL_MOVE);
+    xoshiro_seed(&s->rng, PyLong_AsUnsignedLongLongMask(seed));
+    return (PyObject *)s;
 }
 
 static void State_dealloc(PyObject *self) { Py_TYPE(self)->tp_free(self); }
@@ -1251,11 +1672,20 @@ static PyObject *State_legal_codes(PyObject *self, PyObject *unused) {
 
 static PyObject *State_count_legal(PyObject *self, PyObject *unused) {
     (void)unused;
-    size_t n;
-    int64_t *codes = legal_buffer((State *)self, &n);
-    if (!codes) return NULL;
-    PyMem_Free(codes);
-    return PyLong_FromSize_t(n);
+    const State *s = (const State *)self;
+    return PyLong_FromSize_t(s->reason == R_NONE ? count_legal(s) : 0);
+}
+
+static PyObject *State_nth_legal(PyObject *self, PyObject *index) {
+    const State *s = (const State *)self;
+    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    size_t n = s->reason == R_NONE ? count_legal(s) : 0;
+    if (i < 0 || (size_t)i >= n) {
+        PyErr_Format(PyExc_IndexError, "legal move index %zd out of range (%zu legal moves)", i, n);
+        return NULL;
+    }
+    return PyLong_FromLongLong(nth_legal(s, (size_t)i));
 }
 
 static PyObject *State_error(PyObject *self, PyObject *code) {
@@ -1470,11 +1900,18 @@ static PyMethodDef State_methods[] = {
      METH_CLASS | METH_VARARGS | METH_KEYWORDS,
      "from_game(game, seed=0)\n--\n\nImport a Python Game at any point of play; seed seeds "
      "the generator used for reshuffles and playouts."},
+    {"deal", (PyCFunction)(void (*)(void))State_deal, METH_CLASS | METH_VARARGS | METH_KEYWORDS,
+     "deal(abc, def_, seed, first=0)\n--\n\nA new game with random decks, dealt exactly as "
+     "Game.new deals it from the same int seed (decks, deal, mulligans); seed also seeds the "
+     "generator used for reshuffles and playouts."},
     {"clone", State_clone, METH_NOARGS, "clone()\n--\n\nAn independent copy."},
     {"legal_codes", State_legal_codes, METH_NOARGS,
      "legal_codes()\n--\n\nThe legal move codes in canonical order ([] once the game is over)."},
     {"count_legal", State_count_legal, METH_NOARGS,
      "count_legal()\n--\n\nThe number of legal moves."},
+    {"nth_legal", State_nth_legal, METH_O,
+     "nth_legal(index)\n--\n\nThe legal move at `index` of the canonical order, without "
+     "listing the others."},
     {"is_legal", State_is_legal, METH_O, "is_legal(code)\n--\n\nWhether the move is legal."},
     {"error", State_error, METH_O,
      "error(code)\n--\n\nThe message refusing the move, or None if it is legal."},
@@ -1527,6 +1964,7 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
+    mt_init_genrand(&mt_base, 19650218u);
     if (PyType_Ready(&StateType) < 0) return NULL;
     PyObject *errors = PyImport_ImportModule("cardtable.games.caravan.errors");
     if (!errors) return NULL;

@@ -3,10 +3,11 @@
 Two measurements:
 
 - **Complete games through the engine** (the headline): for each seed, the game is set up
-  in Python (``Game.new``: decks, deal, mulligans) and then played to the end by uniformly
-  random moves for both seats — in the compiled core when it is built (``State.playout``),
-  else in pure Python. This is what search bots do with their simulations. The time to
-  clone a state in the middle of a game is shown for both engines.
+  (decks, deal, mulligans) and then played to the end by uniformly random moves for both
+  seats — both in the compiled core when it is built (``fast.new_state`` deals the very
+  game ``Game.new`` deals from the seed, then ``State.playout``), else in pure Python
+  (``Game.new``, then ``fast.python_playout``). This is what search bots do with their
+  simulations. The time to clone a state in the middle of a game is shown for both engines.
 - **Match loop**: every move goes the way it goes in a real match: the bot gets its seat's
   observation, picks a move, and the game validates and applies it.
 """
@@ -30,24 +31,48 @@ from cardtable.games.caravan.state import Game
 CLONE_AT = 40
 """Clones are timed on a state this many moves into a game."""
 
-
-def play_random_game(rules: SeatRules, seed: int) -> Game:
-    """One complete game between two ``random`` bots, through the match path."""
-    game = Game.new(rules, seed=seed)
-    bots = (make_bot("random", 0, seed), make_bot("random", 1, seed))
-    while game.result is None:
-        seat = game.turn
-        game.apply_code(bots[seat].choose_code(game.observation(seat)))
-    return game
+CLOCK = time.process_time
+"""Every time is this process's CPU time: on a shared machine, the time other processes
+spend on the same core does not count."""
 
 
-def measure_games(rules: SeatRules, games: int, seed: int) -> tuple[float, int]:
-    """Match loop: (seconds, moves) for ``games`` games with seeds ``seed``, ``seed + 1``, ..."""
+BLOCK = 1024
+"""Long games (foxon's run to thousands of moves) time each block of this many moves."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRun:
+    """One repeat of the match loop; ``blocks`` holds, per game long enough, the seconds
+    per move of each full block of ``BLOCK`` moves, in order."""
+
+    seconds: float
+    moves: int
+    blocks: list[list[float]]
+
+
+def measure_games(rules: SeatRules, games: int, seed: int) -> MatchRun:
+    """Match loop: ``games`` games between two ``random`` bots, seeds ``seed``, ``seed + 1``,
+    ...; each bot gets its seat's observation and the game validates every move."""
+    clock = CLOCK
     moves = 0
-    start = time.perf_counter()
+    blocks: list[list[float]] = []
+    start = clock()
     for offset in range(games):
-        moves += play_random_game(rules, seed + offset).plies
-    return time.perf_counter() - start, moves
+        game = Game.new(rules, seed=seed + offset)
+        bots = (make_bot("random", 0, seed + offset), make_bot("random", 1, seed + offset))
+        times: list[float] = []
+        mark = clock()
+        while game.result is None:
+            seat = game.turn
+            game.apply_code(bots[seat].choose_code(game.observation(seat)))
+            if not game.plies % BLOCK:
+                now = clock()
+                times.append((now - mark) / BLOCK)
+                mark = now
+        moves += game.plies
+        if len(times) > 1:
+            blocks.append(times)
+    return MatchRun(clock() - start, moves, blocks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,25 +85,25 @@ class Run:
 
 
 def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bool) -> Run:
-    """``games`` complete games (seeds ``seed``, ``seed + 1``, ...): ``Game.new`` in Python,
-    then a random playout to the end in the compiled core (or in Python)."""
-    clock = time.perf_counter
-    moves = 0
-    setup = 0.0
-    start = clock()
-    for offset in range(games):
-        game_seed = seed + offset
-        begin = clock()
-        game = Game.new(rules, seed=game_seed)
-        setup += clock() - begin
-        if compiled:
-            state = fast.from_game(game, game_seed)
+    """``games`` complete games (seeds ``seed``, ``seed + 1``, ...): all dealt first, then all
+    played to the end by random moves — in the compiled core, or ``Game.new`` and a
+    playout in Python."""
+    seeds = range(seed, seed + games)
+    start = CLOCK()
+    if compiled:
+        states = [fast.new_state(rules, game_seed) for game_seed in seeds]
+        dealt = CLOCK()
+        for game_seed, state in zip(seeds, states, strict=True):
             state.playout(game_seed)
-            moves += state.plies
-        else:
+        moves = sum(state.plies for state in states)
+    else:
+        python_games = [Game.new(rules, seed=game_seed) for game_seed in seeds]
+        dealt = CLOCK()
+        for game_seed, game in zip(seeds, python_games, strict=True):
             fast.python_playout(game, random.Random(game_seed))
-            moves += game.plies
-    return Run(clock() - start, setup, moves)
+        moves = sum(game.plies for game in python_games)
+    end = CLOCK()
+    return Run(end - start, dealt - start, moves)
 
 
 def mid_game(rules: SeatRules, seed: int) -> Game:
@@ -89,10 +114,10 @@ def mid_game(rules: SeatRules, seed: int) -> Game:
 
 
 def time_per_call(call: Callable[[], object], calls: int) -> float:
-    start = time.perf_counter()
+    start = CLOCK()
     for _ in range(calls):
         call()
-    return (time.perf_counter() - start) / calls
+    return (CLOCK() - start) / calls
 
 
 def _count(text: str, least: int) -> int:
@@ -113,8 +138,8 @@ def main(argv: list[str]) -> int:
     parser = OneLineArgumentParser(
         prog="cardtable bench caravan",
         description="Seeded random-vs-random Caravan games on one core; medians over repeats. "
-                    "Complete games are set up in Python and played to the end by the "
-                    "compiled core when it is built (CARDTABLE_PURE=1: pure Python).",
+                    "Complete games are dealt and played to the end by the compiled core "
+                    "when it is built (CARDTABLE_PURE=1: pure Python).",
     )
     parser.add_argument("--games", default="500",
                         help="complete games per repeat (default 500)")
@@ -152,10 +177,12 @@ def main(argv: list[str]) -> int:
     print(f"caravan bench: random vs random, {args.rules} rules, {cards}-card decks, "
           f"{repeats} repeats, seeds from {seed}, one core")
     print(f"engine: {fast.engine_name()}")
+    print("times: CPU time of this process")
 
     runs = [measure_complete_games(rules, games, seed, compiled) for _ in range(repeats)]
-    playout = "compiled playout" if compiled else "Python playout"
-    print(f"\ncomplete games ({games} per repeat): Game.new in Python + {playout} to the end")
+    how = ("compiled deal + compiled playout" if compiled
+           else "Game.new in Python + Python playout")
+    print(f"\ncomplete games ({games} per repeat): {how} to the end")
     print(f"  games/s          {spread([games / run.seconds for run in runs])}")
     print(f"  moves/s          {spread([run.moves / run.seconds for run in runs])}")
     print(f"  moves/game       {runs[-1].moves / games:>10.1f}")
@@ -175,13 +202,18 @@ def main(argv: list[str]) -> int:
     if match_games:
         print(f"\nmatch loop ({match_games} games per repeat): each bot gets its observation, "
               "the game validates every move")
-        rates, move_rates = [], []
-        moves = 0
-        for _ in range(repeats):
-            seconds, moves = measure_games(rules, match_games, seed)
-            rates.append(match_games / seconds)
-            move_rates.append(moves / seconds)
-        print(f"  games/s          {spread(rates)}")
-        print(f"  moves/s          {spread(move_rates)}")
-        print(f"  moves/game       {moves / match_games:>10.1f}")
+        match_runs = [measure_games(rules, match_games, seed) for _ in range(repeats)]
+        print(f"  games/s          {spread([match_games / run.seconds for run in match_runs])}")
+        print(f"  moves/s          {spread([run.moves / run.seconds for run in match_runs])}")
+        print(f"  moves/game       {match_runs[-1].moves / match_games:>10.1f}")
+        per_move = [run.seconds / run.moves for run in match_runs]
+        print(f"  us/move          {spread(per_move, 1e6, 2)}")
+        long_games = [times for run in match_runs for times in run.blocks]
+        if long_games:
+            # Per game, its first and its last full block; a move late in a long game
+            # should cost what a move early on costs.
+            first = statistics.median(times[0] for times in long_games) * 1e6
+            last = statistics.median(times[-1] for times in long_games) * 1e6
+            print(f"  us/move, first and last {BLOCK} moves of games over {2 * BLOCK - 1}: "
+                  f"{first:.2f}, {last:.2f}")
     return 0

@@ -189,6 +189,12 @@ def _take(rules: Rules, owner: int, count: int, size: int, rng: GameRandom) -> l
     raise ValueError(f"unknown sampling {rules.sampling!r}")
 
 
+def random_deck_problem(rules: Rules) -> str | None:
+    """Why ``rules`` cannot build a random deck (the library wording of §6.1 step 3), or None."""
+    return (_deck_size_error(rules, _LIB_SIZE) or _samples_error(rules, _LIB_SAMPLES)
+            or _supply_error(rules))
+
+
 def build_random_deck(rules: Rules, owner: int, rng: GameRandom) -> list[int]:
     """A random deck for seat ``owner`` (0 ABC, 1 DEF) by §6.1, top card LAST.
 
@@ -196,13 +202,9 @@ def build_random_deck(rules: Rules, owner: int, rng: GameRandom) -> list[int]:
     last card taken is the deck's top (dealt first). Raises :class:`DeckError` with the
     library wording of §6.1 step 3 when the settings cannot produce a deck.
     """
-    for problem in (
-        _deck_size_error(rules, _LIB_SIZE),
-        _samples_error(rules, _LIB_SAMPLES),
-        _supply_error(rules),
-    ):
-        if problem is not None:
-            raise DeckError(problem)
+    problem = random_deck_problem(rules)
+    if problem is not None:
+        raise DeckError(problem)
     size = (
         rules.deck_size
         if rules.deck_size is not None

@@ -3,8 +3,10 @@ pure Python equivalents used when it is not there.
 
 The core (``_core.c``) plays the play phase of a game in C: legal moves in canonical order,
 moves, draws, reshuffles (with its own random generator), the end of the game and whole
-random playouts. Setup stays in Python: build a game with :meth:`Game.new`, then
-:func:`from_game` takes it over at any point of play. Nothing else imports ``_core``.
+random playouts. It takes a game over in two ways: :func:`new_state` deals a new game with
+random decks in C, the very game :meth:`Game.new` deals from the same seed (the core
+reproduces Python's Mersenne Twister and ``random.shuffle`` for the deal); :func:`from_game`
+imports a Python game at any point of play. Nothing else imports ``_core``.
 """
 
 from __future__ import annotations
@@ -13,8 +15,12 @@ import random
 from typing import TYPE_CHECKING, cast
 
 from cardtable.engine.compiled import load_core
+from cardtable.engine.randomness import fresh_seed
+from cardtable.games.caravan.deck import random_deck_problem
+from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.legality import count_legal, legal_parts, nth_legal
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.state import Game, seat_index
 
 if TYPE_CHECKING:
     from cardtable.games.caravan._core import Exported, State
@@ -41,6 +47,35 @@ def from_game(game: Game, seed: int = 0) -> State:
     if _CORE is None:
         raise RuntimeError(f"Caravan's compiled core is not available ({PURE}).")
     return cast("State", _CORE.State.from_game(game, seed))
+
+
+_checked: list[tuple[SeatRules, str | None]] = []
+"""The rules last checked by :func:`new_state` and the outcome (rules are immutable)."""
+
+
+def _deck_problem(rules: SeatRules) -> str | None:
+    # Hashing a SeatRules costs more than a deal; the same object comes again and again.
+    if _checked and _checked[0][0] is rules:
+        return _checked[0][1]
+    # Checked in the order Game.new builds the decks: ABC's, then DEF's.
+    problem = random_deck_problem(rules.abc) or random_deck_problem(rules.def_)
+    _checked[:] = [(rules, problem)]
+    return problem
+
+
+def new_state(rules: SeatRules, seed: int | None = None, first: str | int = "ABC") -> State:
+    """A new game with random decks dealt in the compiled core: the same decks, hands,
+    mulligans and first legal position as ``Game.new(rules, seed, first)``. ``seed`` (an
+    int) also seeds the core's own generator, as :func:`from_game` does. Raises
+    :class:`DeckError` like :meth:`Game.new`, RuntimeError when the core is not available."""
+    if _CORE is None:
+        raise RuntimeError(f"Caravan's compiled core is not available ({PURE}).")
+    problem = _deck_problem(rules)
+    if problem is not None:
+        raise DeckError(problem)
+    if seed is None:
+        seed = fresh_seed()
+    return cast("State", _CORE.State.deal(rules.abc, rules.def_, seed, seat_index(first)))
 
 
 def export_game(game: Game) -> Exported:

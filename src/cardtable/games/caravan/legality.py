@@ -17,6 +17,9 @@ from cardtable.games.caravan.rules import Rules
 HAND_OUT_OF_RANGE = "The chosen hand position is out of range."
 SLOT_OUT_OF_RANGE = "The chosen card position is out of range."
 FACE_NEEDS_SLOT = "Face cards are played on a card: give its slot, e.g. P4A2."
+_FIRST_DISCARD = pack(DISCARD, 0, 1)
+_NEXT_HAND = pack(PLAY, 0, 1)
+"""Discards of hand cards 1, 2, ... are _FIRST_DISCARD, _FIRST_DISCARD + _NEXT_HAND, ..."""
 
 
 class Table:
@@ -182,7 +185,7 @@ def legal_parts(table: Table) -> tuple[list[int], list[FaceBlock], list[int]]:
                     if not summaries[caravan][1]:
                         numerals.append(base | caravan << 2)
         if table.discard_mulligan:
-            tail.extend(position << 5 | DISCARD for position in range(1, len(hand) + 1))
+            tail.extend(range(_FIRST_DISCARD, _FIRST_DISCARD + len(hand) * _NEXT_HAND, _NEXT_HAND))
         return numerals, blocks, tail
     cap = rules.max_numerals
     targets = range(6) if rules.faces_on_opponent else own
@@ -232,7 +235,7 @@ def legal_parts(table: Table) -> tuple[list[int], list[FaceBlock], list[int]]:
                     blocks.append((len(slots), code, slots))
             else:
                 blocks.append((size, code, 1))
-    tail.extend(position << 5 | DISCARD for position in range(1, len(hand) + 1))
+    tail.extend(range(_FIRST_DISCARD, _FIRST_DISCARD + len(hand) * _NEXT_HAND, _NEXT_HAND))
     if rules.clear_policy != "disabled":
         restart = rules.clear_policy == "destroy_restart"
         for caravan in own:

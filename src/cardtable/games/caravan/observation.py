@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable.engine.protocol import Result
@@ -42,7 +43,7 @@ class Observation:
     moves_made: tuple[int, int]
     opening: tuple[bool, bool]
     rules: tuple[Rules, Rules]
-    history: tuple[HistoryEntry, ...]
+    history: Sequence[HistoryEntry]
     result: Result | None
     jack_as_joker: bool
     discard_mulligan: bool
@@ -55,7 +56,7 @@ class Observation:
         obs.hand = tuple(game.hands[seat])
         caravans = tuple(game.caravans)
         summaries = tuple(game.summaries)
-        history = game.history
+        history: Sequence[HistoryEntry] = game.history
         if game.opening_hidden():
             other = range(3, 6) if seat == 0 else range(0, 3)
             hidden_caravans = list(caravans)

@@ -23,6 +23,7 @@ from cardtable.games.caravan.board import (
 from cardtable.games.caravan.cards import ACE, JACK, JOKER, QUEEN, RANK_MASK, SEATS
 from cardtable.games.caravan.errors import IllegalMove
 from cardtable.games.caravan.events import HistoryEntry, MoveEvent
+from cardtable.games.caravan.history import History
 from cardtable.games.caravan.legality import Table, has_legal_move, legal_codes, move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move, pack, unpack
 from cardtable.games.caravan.observation import Observation
@@ -57,7 +58,7 @@ class Game:
     """
 
     __slots__ = (
-        "caravans", "crowding", "decks", "first", "hands", "held", "history", "initial_decks",
+        "_history", "caravans", "crowding", "decks", "first", "hands", "held", "initial_decks",
         "jack_as_joker", "moves_made", "mulligans", "piles", "placed", "plies", "result",
         "rng", "rules", "seat_rules", "seed", "summaries", "turn",
     )
@@ -71,7 +72,7 @@ class Game:
     piles: list[list[int]]
     placed: list[int]
     moves_made: list[int]
-    history: tuple[HistoryEntry, ...]
+    _history: History
     result: Result | None
     rng: Shuffler
     rules: tuple[Rules, Rules]
@@ -173,7 +174,7 @@ class Game:
                 rng.shuffle(deck)
                 mulligans.append((seat, shown, tuple(reversed(deck))))
                 game._draw(seat, seat_rules.opening_hand)
-        game.history = tuple(history)
+        game._history = History(history)
         game.mulligans = tuple(mulligans)
         game.summaries = [summarize((), None, game.rules[i // 3]) for i in range(6)]
         if not has_legal_move(game.table()):
@@ -181,6 +182,15 @@ class Game:
         return game
 
     # ----------------------------------------------------------- properties
+
+    @property
+    def history(self) -> History:
+        """The public events so far: mulligans shown, then one entry per move."""
+        return self._history
+
+    @history.setter
+    def history(self, entries: Sequence[HistoryEntry]) -> None:
+        self._history = entries if isinstance(entries, History) else History(entries)
 
     @property
     def to_move(self) -> str | None:
@@ -296,7 +306,7 @@ class Game:
         else:
             shown = () if card is None else (card,)
         hidden = opening and self.rules[0].opening_mode == "simultaneous"
-        self.history += (HistoryEntry(mover, code, shown, hidden),)
+        self._history = self._history.plus(HistoryEntry(mover, code, shown, hidden))
         # Draw step: skipped during the Start round, including the move that completes it.
         shuffles: list[tuple[int, tuple[int, ...]]] = []
         if kind == DISCARD and opening:
@@ -478,7 +488,7 @@ class Game:
         other.piles = [self.piles[0][:], self.piles[1][:]]
         other.placed = self.placed[:]
         other.moves_made = self.moves_made[:]
-        other.history = self.history
+        other._history = self._history
         other.result = self.result
         rng = self.rng
         other.rng = rng.clone() if isinstance(rng, GameRandom) else rng
