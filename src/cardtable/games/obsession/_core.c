@@ -21,6 +21,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -540,6 +541,71 @@ static int random_choice(const Core *g, Xoshiro *r, uint16_t *cards, int *count,
         first--;
     *count = last - first + 1;
     memcpy(cards, &legal[first], (size_t)*count * sizeof cards[0]);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The obsessed policy                                                                       */
+
+/* bots.WEIGHTS by face (read from Python when the module is imported): lower is played
+ * sooner. */
+static int WEIGHT[FACES];
+/* Faces of cards.SPECIAL_FACES (2, 3, 7, 8, 10, joker); the other faces 4..14 are plain. */
+static uint8_t SPECIAL[FACES];
+
+/* One decision of ``bots.ObsessedBot`` in the play phase, for the seat to move. ``draw`` is
+ * the bot's uniform number in [0, 1), used only when the seat plays from its hand or visible
+ * row. Sets ``*count`` to 0 for a blind attempt, which is always position 1. Returns -1 when
+ * the seat has no legal face (a broken state: forced pick-ups come before a decision). */
+static int obsessed_choice(const Core *g, double draw, uint16_t *cards, int *count)
+{
+    int seat = g->current;
+    const Pile *source = g->hands[seat].n ? &g->hands[seat] : &g->visible[seat];
+    int from_hand = g->hands[seat].n > 0;
+    *count = 0;
+    if (source->n == 0)
+        return 0;
+    const uint8_t *row = LEGAL[g->active];
+    int weight[FACES], valid[FACES], faces = 0, held = 0;
+    memcpy(weight, WEIGHT, sizeof weight);
+    /* The legal faces, ascending (the pile is in display order, so faces come sorted). */
+    for (int i = 0; i < source->n; i++) {
+        int face = FACE[source->c[i]];
+        if (face == g->active)
+            held++;
+        if (row[face] && (faces == 0 || valid[faces - 1] != face))
+            valid[faces++] = face;
+    }
+    if (faces == 0)
+        return -1;
+    int late = g->draw.n == 0;
+    int behind = g->hands[seat].n > g->draw.n;
+    int active_valid = 0;
+    for (int i = 0; i < faces; i++)
+        active_valid |= valid[i] == g->active;
+    /* The original counts the run of the literal top face, jokers included (see bots.py). */
+    if ((late || behind) && active_valid && !SPECIAL[g->active] && held + g->run >= g->run_kill)
+        weight[g->active] = 0;
+    if (late && g->hands[next_remaining(g, seat)].n == 0)
+        weight[3] = weight[JOKER] = weight[7] = 0;
+    /* Stable insertion sort by (weight, face): the faces are already ascending. */
+    for (int i = 1; i < faces; i++) {
+        int face = valid[i], j = i - 1;
+        while (j >= 0 && weight[valid[j]] > weight[face]) {
+            valid[j + 1] = valid[j];
+            j--;
+        }
+        valid[j + 1] = face;
+    }
+    /* As Python computes int((len(valid) - 1) * draw ** 10). */
+    int face = valid[(int)((double)(faces - 1) * pow(draw, 10.0))];
+    int n = 0;
+    for (int i = 0; i < source->n; i++)
+        if (FACE[source->c[i]] == face)
+            cards[n++] = source->c[i];
+    if (from_hand && SPECIAL[face] && !late)
+        n = 1;
+    *count = n;
     return 0;
 }
 
@@ -1150,6 +1216,72 @@ fail:
     return NULL;
 }
 
+static PyObject *State_playout_obsessed(StateObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"draws", "record", NULL};
+    PyObject *draws;
+    int record = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:playout_obsessed", keywords, &draws,
+                                     &record))
+        return NULL;
+    Core *g = &self->g;
+    PyObject *seq = PySequence_Fast(draws, "draws must be a sequence of one callable per seat");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != g->players) {
+        PyErr_SetString(PyExc_ValueError, "draws must hold one callable per seat");
+        Py_DECREF(seq);
+        return NULL;
+    }
+    PyObject *actions = record ? PyList_New(0) : NULL;
+    if (record && actions == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    uint16_t cards[MAX_CARDS];
+    while (g->phase == PHASE_PLAY) {
+        int count, seat = g->current;
+        if (g->hands[seat].n == 0 && g->visible[seat].n == 0 && g->hidden[seat].n == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move has no card to play");
+            goto fail;
+        }
+        double draw = 0.0;
+        if (g->hands[seat].n || g->visible[seat].n) {
+            PyObject *value = PyObject_CallNoArgs(PySequence_Fast_GET_ITEM(seq, seat));
+            if (value == NULL)
+                goto fail;
+            draw = PyFloat_AsDouble(value);
+            Py_DECREF(value);
+            if (draw == -1.0 && PyErr_Occurred())
+                goto fail;
+            if (!(draw >= 0.0 && draw < 1.0)) {
+                PyErr_SetString(PyExc_ValueError, "a draw must be a number in [0, 1)");
+                goto fail;
+            }
+        }
+        if (obsessed_choice(g, draw, cards, &count) < 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move has no legal play");
+            goto fail;
+        }
+        if (record && append_new(actions, count ? cards_tuple(cards, count)
+                                                : PyLong_FromLong(1)) < 0)
+            goto fail;
+        int status = count ? do_play(g, g->hands[seat].n ? &g->hands[seat] : &g->visible[seat],
+                                     cards, count)
+                           : do_blind(g, 0);
+        if (status < 0)
+            goto fail;
+    }
+    Py_DECREF(seq);
+    if (record)
+        return actions;
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    Py_XDECREF(actions);
+    return NULL;
+}
+
 /* --- export ------------------------------------------------------------------------------- */
 
 static PyObject *pile_tuple(const Pile *p) { return cards_tuple(p->c, p->n); }
@@ -1347,6 +1479,11 @@ static PyMethodDef State_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))State_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(seed, record=False)\n\nPlay the random policy for every seat until the game "
      "is over; with record, return the actions taken."},
+    {"playout_obsessed", (PyCFunction)(void (*)(void))State_playout_obsessed,
+     METH_VARARGS | METH_KEYWORDS,
+     "playout_obsessed(draws, record=False)\n\nPlay the obsessed policy (bots.ObsessedBot) "
+     "for every seat until the game is over; draws[seat]() gives that seat's uniform numbers. "
+     "With record, return the actions taken."},
     {"export", (PyCFunction)State_export, METH_NOARGS, "The whole state as plain values."},
     {NULL, NULL, 0, NULL},
 };
@@ -1414,6 +1551,41 @@ done:
     return status;
 }
 
+/* bots.WEIGHTS ({face: weight}) and cards.SPECIAL_FACES: the obsessed policy's data. */
+static int load_policy(void)
+{
+    PyObject *weights = attribute_of("cardtable.games.obsession.bots", "WEIGHTS");
+    if (weights == NULL)
+        return -1;
+    PyObject *special = attribute_of("cardtable.games.obsession.cards", "SPECIAL_FACES");
+    if (special == NULL) {
+        Py_DECREF(weights);
+        return -1;
+    }
+    int status = -1;
+    for (int face = 2; face < FACES; face++) {
+        PyObject *key = PyLong_FromLong(face);
+        if (key == NULL)
+            goto done;
+        PyObject *weight = PyDict_Check(weights) ? PyDict_GetItemWithError(weights, key) : NULL;
+        int is_special = PySequence_Contains(special, key);
+        Py_DECREF(key);
+        if (weight == NULL || !PyLong_Check(weight) || is_special < 0)
+            goto done;
+        WEIGHT[face] = (int)PyLong_AsLong(weight);
+        if (PyErr_Occurred())
+            goto done;
+        SPECIAL[face] = (uint8_t)is_special;
+    }
+    status = 0;
+done:
+    if (status < 0 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ImportError, "bots.WEIGHTS must give an int weight to every face");
+    Py_DECREF(weights);
+    Py_DECREF(special);
+    return status;
+}
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.games.obsession._core",
@@ -1424,7 +1596,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void)
 {
     build_faces();
-    if (load_legal() < 0)
+    if (load_legal() < 0 || load_policy() < 0)
         return NULL;
     if (IllegalAction == NULL) {
         IllegalAction = attribute_of("cardtable.engine.errors", "IllegalAction");
