@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-GAMES = ("caravan", "obsession")
+GAMES = ("caravan", "obsession", "austerity")
 
 
 def main(argv: list[str]) -> int:

@@ -20,6 +20,7 @@ import errno
 import fcntl
 import os
 import select
+import sys
 import time
 
 from cardtable.games.austerity.codec import (
@@ -196,6 +197,44 @@ def _start(path: str, argv: list[str], stdin: int, stdout: int) -> _Process:
                                    setsigdef=_RESTORED_SIGNALS))
 
 
+PLAYER_SCRIPT = b"from cardtable.cli.austerity_player import "
+"""How the installed console scripts ``shenzi``, ``banzai`` and ``ed`` call their player."""
+
+
+def _quick_start(candidate: str, argv: list[str]) -> tuple[str, list[str]] | None:
+    """For a console script of this installation's own players, a faster way to start it.
+
+    The installed script runs the interpreter with its site start-up (the site-packages and
+    their ``.pth`` files) only to import the player. When the script's interpreter is the
+    hub's own, the hub starts that interpreter isolated and without site (``-I -S``), with
+    the player's package path given: the same player, a few milliseconds sooner. Anything
+    else (another interpreter, another program, an unreadable file) starts as it is.
+    """
+    if not os.access(candidate, os.X_OK):
+        return None
+    try:
+        fd = os.open(candidate, os.O_RDONLY)
+        try:
+            head = os.read(fd, 512)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    interpreter = sys.executable
+    if not interpreter or not head.startswith(b"#!" + os.fsencode(interpreter) + b"\n"):
+        return None
+    start = head.find(PLAYER_SCRIPT)
+    if start < 0:
+        return None
+    name = head[start + len(PLAYER_SCRIPT):].partition(b"\n")[0].decode("ascii", "replace")
+    if name not in ("shenzi", "banzai", "ed"):
+        return None
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    boot = (f"import sys;sys.path.insert(0,{package!r});"
+            f"from cardtable.cli.austerity_player import {name};sys.exit({name}())")
+    return interpreter, [interpreter, "-I", "-S", "-c", boot, *argv[1:]]
+
+
 def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     """Start ``program`` with execvp semantics; raise ``OSError`` when it cannot be started."""
     if not program:
@@ -203,6 +242,12 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     denied: OSError | None = None
     last: OSError = FileNotFoundError(errno.ENOENT, "not found", program)
     for candidate in _spawn_candidates(program):
+        quick = _quick_start(candidate, argv)
+        if quick is not None:
+            try:
+                return _start(quick[0], quick[1], stdin, stdout)
+            except OSError:
+                pass  # started as it is below
         try:
             return _start(candidate, argv, stdin, stdout)
         except OSError as error:
