@@ -117,3 +117,18 @@ def test_bench_refuses_bad_options() -> None:
                   "--players", "shenzi,nobody"])
     assert result.returncode == 1
     assert result.stderr.decode().count("\n") == 1 and b"--players" in result.stderr
+
+
+def test_player_answers_alike_when_its_stderr_is_discarded() -> None:
+    """With stderr on /dev/null (as the hub starts players) the status blocks are skipped;
+    the answers and the exit status are the same."""
+    messages = (b"tokens3\nnewcardP:1:1,0,0,0\nnewcardB:2:0,2,1,0\ndowhat\ntookA:1,1,1,0\n"
+                b"dowhat\npurchasedB:0:1,0,0,0,0\ndowhat\neog\n")
+    for name, script in PLAYERS.items():
+        shown = subprocess.run([script, "3", "1"], input=messages, capture_output=True,
+                               timeout=TIMEOUT, check=False)
+        quiet = subprocess.run([script, "3", "1"], input=messages, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, timeout=TIMEOUT, check=False)
+        assert shown.returncode == quiet.returncode == 0, name
+        assert shown.stdout == quiet.stdout and shown.stdout.count(b"\n") == 3, name
+        assert b"Player A:" in shown.stderr
