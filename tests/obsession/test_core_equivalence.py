@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +29,7 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.games.obsession import fast
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.bots import ObsessedBot, bot_random, obsessed_swap
-from cardtable.games.obsession.cards import FACE, TEXT
+from cardtable.games.obsession.cards import FACE, TEXT, canonical_deck
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
 from cardtable.games.obsession.state import SWAP, Game
@@ -399,3 +400,25 @@ def test_obsessed_playout_refuses_bad_draws() -> None:
         core.playout_obsessed([lambda: 1.5] * 3)
     with pytest.raises(ZeroDivisionError):
         core.playout_obsessed([lambda: 1 / 0] * 3)
+
+
+def test_core_state_is_sized_by_the_game() -> None:
+    sizes = {}
+    for players in (2, 4, 10):
+        core = fast.FastGame.from_game(dealt(Rules(players=players), players))
+        sizes[players] = sys.getsizeof(core.clone()._state)
+    assert sizes[4] <= 4096
+    assert sizes[2] < sizes[4] < sizes[10]
+
+
+def test_games_that_do_not_fit_their_decks_are_refused() -> None:
+    game = dealt(Rules(players=2), 4)
+    extra = [card for card in canonical_deck(2) if card not in game.deck]
+    broken = game.clone()
+    broken.draw = [*broken.draw, *extra[:3]]
+    with pytest.raises(ValueError, match="holds 57 cards, more than the 54 of its decks"):
+        fast.FastGame.from_game(broken)
+    broken = game.clone()
+    broken.hidden[0] = [*broken.hidden[0], broken.draw.pop()]
+    with pytest.raises(ValueError, match="hidden holds more than 3 cards"):
+        fast.FastGame.from_game(broken)

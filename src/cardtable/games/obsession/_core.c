@@ -10,9 +10,11 @@
  * plain tuples, in the same shape as ``fast.export_game`` builds from a ``Game``.
  *
  * Cards are the ids of ``cards.py``: ``(face_index * 4 + suit) * 8 + deck`` for suited cards
- * and ``416 + deck * 2 + copy`` for jokers, so sorted ids are the display order. Every pile
- * is a fixed array sized for the largest game (5 decks, 270 cards); ``from_game`` refuses any
- * card that is not a real id or that appears twice, so no pile can ever overflow.
+ * and ``416 + deck * 2 + copy`` for jokers, so sorted ids are the display order. The piles
+ * live in the state object itself, sized by the game: each pile that can grow (hands, draw,
+ * discard, removed, killed) has room for every card of the game's decks, the visible and
+ * hidden rows for their 3 cards. ``from_game`` refuses any card that is not a real id or that
+ * appears twice, and a game holding more cards than its decks, so no pile can ever overflow.
  *
  * The legality matrix is read from ``legality.LEGAL`` when the module is imported (rules are
  * data, kept in one place); illegal actions raise ``IllegalAction`` with the same messages as
@@ -22,6 +24,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -54,8 +57,8 @@ static PyObject *MSG_GAME_OVER;
 /* Piles                                                                                     */
 
 typedef struct {
-    int n;
-    uint16_t c[MAX_CARDS];
+    int n, cap;   /* cards held, room */
+    uint16_t *c;  /* into the state object's own storage (or a local array) */
 } Pile;
 
 static void pile_remove_at(Pile *p, int i)
@@ -613,17 +616,60 @@ static int obsessed_choice(const Core *g, double draw, uint16_t *cards, int *cou
 /* The Python type                                                                           */
 
 typedef struct {
-    PyObject_HEAD
+    PyObject_VAR_HEAD
     Core g;
+    uint16_t cards[1]; /* the piles' storage: Py_SIZE(self) items */
 } StateObject;
 
 static PyTypeObject StateType;
 
-static StateObject *state_alloc(void)
+/* Cards of the game's decks: (players + 1) / 2 decks of 54 (rules.decks). */
+static int game_cards(int players) { return 54 * ((players + 1) / 2); }
+
+/* Storage for every pile of a game of ``players`` seats. */
+static Py_ssize_t storage_size(int players)
 {
-    StateObject *self = (StateObject *)StateType.tp_alloc(&StateType, 0);
-    if (self != NULL)
+    int total = game_cards(players);
+    return (Py_ssize_t)(players + 4) * total + 2 * players * HAND_SIZE;
+}
+
+/* Points each pile at its part of the storage (the storage holds no cards yet). */
+static void layout(StateObject *self, int players)
+{
+    Core *g = &self->g;
+    uint16_t *at = self->cards;
+    int total = game_cards(players);
+    Pile *growing[MAX_PLAYERS + 4];
+    int count = 0;
+    for (int seat = 0; seat < players; seat++)
+        growing[count++] = &g->hands[seat];
+    growing[count++] = &g->draw;
+    growing[count++] = &g->pile;
+    growing[count++] = &g->removed;
+    growing[count++] = &g->killed;
+    for (int i = 0; i < count; i++) {
+        growing[i]->c = at;
+        growing[i]->cap = total;
+        at += total;
+    }
+    for (int seat = 0; seat < players; seat++) {
+        g->visible[seat].c = at;
+        g->visible[seat].cap = HAND_SIZE;
+        at += HAND_SIZE;
+        g->hidden[seat].c = at;
+        g->hidden[seat].cap = HAND_SIZE;
+        at += HAND_SIZE;
+    }
+}
+
+static StateObject *state_alloc(int players)
+{
+    StateObject *self = (StateObject *)StateType.tp_alloc(&StateType, storage_size(players));
+    if (self != NULL) {
         memset(&self->g, 0, sizeof self->g);
+        self->g.players = players;
+        layout(self, players);
+    }
     return self;
 }
 
@@ -677,8 +723,8 @@ static int read_cards(PyObject *seq, const char *what, Pile *pile, uint8_t *used
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    if (n > MAX_CARDS) {
-        PyErr_Format(PyExc_ValueError, "%s holds more than %d cards", what, MAX_CARDS);
+    if (n > pile->cap) {
+        PyErr_Format(PyExc_ValueError, "%s holds more than %d cards", what, pile->cap);
         return -1;
     }
     pile->n = 0;
@@ -812,9 +858,14 @@ static int read_game(PyObject *game, Core *g)
 {
     uint8_t used[ID_LIMIT];
     memset(used, 0, sizeof used);
+    int sized_for = g->players; /* the storage was laid out for this many seats */
     if (get_int(game, "players", 2, MAX_PLAYERS, &g->players) < 0 ||
         get_int(game, "phase", PHASE_SWAP, PHASE_OVER, &g->phase) < 0)
         return -1;
+    if (g->players != sized_for) {
+        PyErr_SetString(PyExc_ValueError, "players changed while the game was read");
+        return -1;
+    }
     if (g->phase == PHASE_SWAP) {
         PyErr_SetString(PyExc_ValueError,
                         "the compiled core takes over after the swaps (the game is in its swap phase)");
@@ -943,13 +994,25 @@ seats_done:
         read_card_attr(game, "removed", &g->removed, used) < 0 ||
         read_card_attr(game, "killed", &g->killed, used) < 0)
         return -1;
+    /* Every card in one pile must fit: no more cards than the game's decks hold. */
+    int total = g->draw.n + g->pile.n + g->removed.n + g->killed.n;
+    for (int seat = 0; seat < players; seat++)
+        total += cards_left(g, seat);
+    if (total > game_cards(players)) {
+        PyErr_Format(PyExc_ValueError, "the game holds %d cards, more than the %d of its decks",
+                     total, game_cards(players));
+        return -1;
+    }
     return read_seen(game, g);
 }
 
 static PyObject *State_from_game(PyObject *cls, PyObject *game)
 {
     (void)cls;
-    StateObject *self = state_alloc();
+    int players;
+    if (get_int(game, "players", 2, MAX_PLAYERS, &players) < 0)
+        return NULL;
+    StateObject *self = state_alloc(players);
     if (self == NULL)
         return NULL;
     if (read_game(game, &self->g) < 0) {
@@ -961,10 +1024,31 @@ static PyObject *State_from_game(PyObject *cls, PyObject *game)
 
 static PyObject *State_clone(StateObject *self, PyObject *Py_UNUSED(ignored))
 {
-    StateObject *other = state_alloc();
+    StateObject *other = state_alloc(self->g.players);
     if (other == NULL)
         return NULL;
-    other->g = self->g;
+    /* Copy the storage, then the game with its piles pointed at the copy's storage. */
+    memcpy(other->cards, self->cards, (size_t)Py_SIZE(self) * sizeof self->cards[0]);
+    Core *to = &other->g;
+    Pile saved[3 * MAX_PLAYERS + 4];
+    Pile *piles[3 * MAX_PLAYERS + 4];
+    int count = 0;
+    for (int seat = 0; seat < MAX_PLAYERS; seat++) {
+        piles[count++] = &to->hands[seat];
+        piles[count++] = &to->visible[seat];
+        piles[count++] = &to->hidden[seat];
+    }
+    piles[count++] = &to->draw;
+    piles[count++] = &to->pile;
+    piles[count++] = &to->removed;
+    piles[count++] = &to->killed;
+    for (int i = 0; i < count; i++)
+        saved[i] = *piles[i];
+    *to = self->g;
+    for (int i = 0; i < count; i++) {
+        piles[i]->c = saved[i].c;
+        piles[i]->cap = saved[i].cap;
+    }
     if (seen_copy(&other->g.seen, &self->g.seen) < 0) {
         memset(&other->g.seen, 0, sizeof other->g.seen);
         Py_DECREF(other);
@@ -1010,8 +1094,8 @@ static PyObject *check_action(const Core *g, PyObject *action, int *kind, uint16
             if (FACE[cards[i]] != face)
                 return MSG_INVALID_SELECTION;
         *count = (int)n;
-        Pile sorted;
-        sorted.n = (int)n;
+        uint16_t buffer[MAX_CARDS];
+        Pile sorted = {(int)n, MAX_CARDS, buffer};
         memcpy(sorted.c, cards, (size_t)n * sizeof cards[0]);
         pile_sort(&sorted);
         for (int i = 1; i < sorted.n; i++)
@@ -1465,7 +1549,17 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+static PyObject *State_sizeof(StateObject *self, PyObject *Py_UNUSED(ignored))
+{
+    size_t size = (size_t)Py_TYPE(self)->tp_basicsize
+                  + (size_t)Py_SIZE(self) * (size_t)Py_TYPE(self)->tp_itemsize
+                  + self->g.seen.capacity * sizeof(SeenEntry) + self->g.seen.room;
+    return PyLong_FromSize_t(size);
+}
+
 static PyMethodDef State_methods[] = {
+    {"__sizeof__", (PyCFunction)State_sizeof, METH_NOARGS,
+     "Bytes of the state: the object with its piles, and the repetition guard's table."},
     {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
      "from_game(game) -> State\n\nA copy of a Python Game whose swaps are done."},
     {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
@@ -1491,7 +1585,8 @@ static PyMethodDef State_methods[] = {
 static PyTypeObject StateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "cardtable.games.obsession._core.State",
-    .tp_basicsize = sizeof(StateObject),
+    .tp_basicsize = offsetof(StateObject, cards),
+    .tp_itemsize = sizeof(uint16_t),
     .tp_dealloc = (destructor)state_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "An Obsession game in its play phase, played in C (see State.from_game).",
