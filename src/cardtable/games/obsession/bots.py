@@ -100,7 +100,7 @@ class ObsessedBot(Bot):
         active = observation.active_face
         row = LEGAL[active]
         valid = sorted({FACE[card] for card in cards if row[FACE[card]]})
-        weights = dict(WEIGHTS)
+        weights = WEIGHTS  # copied before any change
         late = observation.draw_count == 0
         behind = observation.hand_counts[observation.seat] > observation.draw_count
         if (late or behind) and active in valid and active in PLAIN_FACES:
@@ -108,10 +108,11 @@ class ObsessedBot(Bot):
             # The original counts the run of the literal top face, jokers included, even
             # though the active face lies beneath them; kept on purpose.
             if held + observation.run >= observation.rules.run_kill:
-                weights[active] = 0
+                weights = {**weights, active: 0}
         if late and observation.hand_counts[observation.next_seat(observation.seat)] == 0:
-            weights[3] = weights[JOKER] = weights[7] = 0
-        valid.sort(key=lambda face: (weights[face], face))
+            weights = {**weights, 3: 0, JOKER: 0, 7: 0}
+        if len(valid) > 1:
+            valid.sort(key=lambda face: (weights[face], face))
         draw = self.rng.random()
         return valid[int((len(valid) - 1) * draw**10)]
 
