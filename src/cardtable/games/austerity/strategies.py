@@ -35,7 +35,7 @@ def shenzi(table: Table, me: int) -> Action:
     affordable = table.affordable
     for index, card in enumerate(table.market):
         # The table's index, when kept, tells the same as ``wilds_needed(me, card) > wild``.
-        if (not affordable[index] >> me & 1 if affordable is not None
+        if (not (affordable[index] >> me & 1) if affordable is not None
                 else table.wilds_needed(me, card) > wild):
             continue
         # Scanning oldest to newest with ">=" lets a full tie go to the newest card.
