@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
-from austerity_support import TIMEOUT
+import pytest
+from austerity_support import CARDTABLE, DECKS, PLAYERS, TIMEOUT, run
+
+from cardtable.games.austerity import hub
 
 # What the player path must never load (each costs milliseconds on every player start).
 FORBIDDEN = {"argparse", "re", "json", "dataclasses", "enum", "typing", "logging", "subprocess",
@@ -50,3 +55,80 @@ def test_player_entry_point_imports_only_small_modules() -> None:
 def test_package_roots_import_nothing() -> None:
     new = imported_by("import cardtable.games.austerity")
     assert set(new) == {"cardtable", "cardtable.games", "cardtable.games.austerity"}
+
+
+def test_hub_entry_point_imports_only_small_modules() -> None:
+    new = imported_by("import cardtable.cli.austerity_hub; import cardtable.games.austerity.hub")
+    assert not FORBIDDEN & set(new), sorted(FORBIDDEN & set(new))
+    ours = {name for name in new if name.startswith("cardtable")}
+    # Besides the game's own modules, only C modules of the standard library.
+    assert set(new) - ours <= {"errno", "fcntl", "select", "_signal"}, sorted(set(new) - ours)
+
+
+def test_hub_starts_this_installations_players_isolated_and_without_site() -> None:
+    script = PLAYERS["ed"]
+    with open(script, "rb") as file:
+        if file.readline() != b"#!" + os.fsencode(sys.executable) + b"\n":
+            pytest.skip("the installed ed script runs another interpreter")
+    quick = hub._quick_start(script, [script, "3", "1"])
+    assert quick is not None
+    interpreter, argv = quick
+    assert interpreter == sys.executable
+    assert argv[:4] == [sys.executable, "-I", "-S", "-c"] and argv[-2:] == ["3", "1"]
+    assert "from cardtable.cli.austerity_player import ed;" in argv[4]
+    # The same conversation as the installed script gives.
+    messages = b"tokens2\nnewcardP:1:1,0,0,0\ndowhat\ntookA:1,1,1,0\ndowhat\neog\n"
+    quick_run = run(argv, stdin=messages)
+    installed = run([script, "3", "1"], stdin=messages)
+    assert (quick_run.returncode, quick_run.stdout, quick_run.stderr) == (
+        installed.returncode, installed.stdout, installed.stderr)
+    assert quick_run.returncode == 0 and quick_run.stdout
+
+
+def test_other_programs_start_as_they_are(tmp_path: Path) -> None:
+    other = tmp_path / "ed"
+    other.write_text(f"#!/bin/sh\nexec {sys.executable} -c pass\n"
+                     "from cardtable.cli.austerity_player import ed\n")
+    other.chmod(0o755)
+    assert hub._quick_start(str(other), [str(other), "2", "0"]) is None
+    foreign = tmp_path / "shenzi"
+    foreign.write_text(f"#!{sys.executable}\nfrom elsewhere import shenzi\n")
+    foreign.chmod(0o755)
+    assert hub._quick_start(str(foreign), [str(foreign), "2", "0"]) is None
+    unreadable = tmp_path / "banzai"
+    unreadable.write_text(f"#!{sys.executable}\n"
+                          "from cardtable.cli.austerity_player import banzai\n")
+    unreadable.chmod(0o644)  # not executable: execvp would refuse it, and so does the hub
+    assert hub._quick_start(str(unreadable), [str(unreadable), "2", "0"]) is None
+
+
+def test_bench_times_a_whole_game_and_each_players_start() -> None:
+    result = run([CARDTABLE, "bench", "austerity", "--deck", str(DECKS / "medium.deck"),
+                  "--runs", "1"], timeout=TIMEOUT * 2)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert lines[0].startswith("austerity bench: austerity 5 15 ")
+    assert [line.split(" median")[0].strip() for line in lines[1:]] == [
+        "whole game", "player ready: shenzi", "player ready: banzai", "player ready: ed"]
+
+
+def test_bench_refuses_bad_options() -> None:
+    result = run([CARDTABLE, "bench", "austerity", "--deck", str(DECKS / "medium.deck"),
+                  "--players", "shenzi,nobody"])
+    assert result.returncode == 1
+    assert result.stderr.decode().count("\n") == 1 and b"--players" in result.stderr
+
+
+def test_player_answers_alike_when_its_stderr_is_discarded() -> None:
+    """With stderr on /dev/null (as the hub starts players) the status blocks are skipped;
+    the answers and the exit status are the same."""
+    messages = (b"tokens3\nnewcardP:1:1,0,0,0\nnewcardB:2:0,2,1,0\ndowhat\ntookA:1,1,1,0\n"
+                b"dowhat\npurchasedB:0:1,0,0,0,0\ndowhat\neog\n")
+    for name, script in PLAYERS.items():
+        shown = subprocess.run([script, "3", "1"], input=messages, capture_output=True,
+                               timeout=TIMEOUT, check=False)
+        quiet = subprocess.run([script, "3", "1"], input=messages, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, timeout=TIMEOUT, check=False)
+        assert shown.returncode == quiet.returncode == 0, name
+        assert shown.stdout == quiet.stdout and shown.stdout.count(b"\n") == 3, name
+        assert b"Player A:" in shown.stderr

@@ -7,6 +7,7 @@ from dataclasses import fields
 
 import pytest
 
+from cardtable.games.obsession import bench, fast
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bench import random_game
 from cardtable.games.obsession.bots import ObsessedBot, RandomBot, bot_random, make_bot, random_play
@@ -188,3 +189,30 @@ def test_bots_are_given_observations_that_do_not_reach_the_state() -> None:
         assert not isinstance(value, list)  # tuples only: nothing a bot could change
     with pytest.raises(AttributeError):
         observation.seat = 1  # type: ignore[misc]
+
+
+# --- the obsessed benchmark ------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_obsessed_bench_plays_the_bots_games_in_the_core() -> None:
+    for players in (2, 4, 7):
+        for seed in range(5):
+            core = bench.obsessed_core_game(Rules(players=players), seed)
+            game = bench.bot_game(Rules(players=players), seed, "obsessed")
+            assert core.result == game.result
+            assert core.export() == fast.export_game(game)
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_obsessed_bench_prints_the_core_headline_and_the_clone_size(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--bot", "obsessed", "--games", "3", "--repeats", "1",
+                       "--players", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: compiled core" in out
+    size_line = next(line for line in out.splitlines() if line.startswith("core state"))
+    size = int(size_line.split("4 players ")[1].split(" B")[0])
+    assert 0 < size <= 4096
+    assert "the obsessed policy in the compiled core (the exact ObsessedBot games)" in out
+    assert "obsessed bots through their observations (pure Python)" in out

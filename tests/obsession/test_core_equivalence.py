@@ -5,7 +5,9 @@ lockstep: at every step the legal actions are equal (same order), other actions 
 by both with the same message and leave the state unchanged, the same chosen action gives the
 same whole state (cards, pile, runs, direction, seat to move, counters, placings, the
 positions counted by the repetition guard) and the same result. The core's own playouts are
-replayed in Python and must end in the same state, with every card accounted for.
+replayed in Python and must end in the same state, with every card accounted for. The core's
+``obsessed`` policy, fed the bots' own generators, plays the very games of ``ObsessedBot``
+seats, move for move.
 
 Without the built core these tests are skipped, except under CI (the ``CI`` environment
 variable), where the core must be tested.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,10 +28,11 @@ from hypothesis import strategies as st
 from cardtable.engine.errors import IllegalAction
 from cardtable.games.obsession import fast
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
-from cardtable.games.obsession.cards import FACE, TEXT
+from cardtable.games.obsession.bots import ObsessedBot, bot_random, obsessed_swap
+from cardtable.games.obsession.cards import FACE, TEXT, canonical_deck
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import SWAP, Game
 
 from .helpers import position
 from .strategies import rules_strategy, tuned
@@ -335,3 +339,86 @@ def test_refusals_carry_the_engine_messages() -> None:
         with pytest.raises(IllegalAction, match=GAME_OVER):
             core.apply(action)
         assert not core.is_legal(action)
+
+
+# --- the obsessed policy ---------------------------------------------------------------------
+
+
+def obsessed_game(rules: Rules, seed: int) -> tuple[Game, list[ObsessedBot]]:
+    """A new game of ``obsessed`` seats (their own generators), before the swaps."""
+    game = Game.new(rules, (False,) * rules.players, seed, log=False)
+    return game, [ObsessedBot(bot_random(seed, seat)) for seat in range(rules.players)]
+
+
+@tuned(300)
+@given(rules=rules_strategy, seed=st.integers(0, 2**63 - 1), head=st.integers(0, 60))
+def test_obsessed_playouts_are_the_bots_games_move_for_move(rules: Rules, seed: int,
+                                                            head: int) -> None:
+    # The reference: ObsessedBot seats through their observations, in Python.
+    reference, bots = obsessed_game(rules, seed)
+    expected: list[Action] = []
+    while not reference.over:
+        action = bots[reference.current].choose(reference.observe(reference.current))
+        expected.append(action)
+        reference.apply(action)
+    # The same seats again; the core takes over after the swaps and ``head`` more decisions,
+    # drawing on from the very same generators.
+    game, bots = obsessed_game(rules, seed)
+    taken: list[Action] = []
+    while not game.over and (game.phase == SWAP or len(taken) < rules.players + head):
+        action = bots[game.current].choose(game.observe(game.current))
+        taken.append(action)
+        game.apply(action)
+    core = fast.FastGame.from_game(game)
+    taken += core.playout_obsessed_actions([bot.rng.random for bot in bots])
+    assert taken == expected
+    same_state(reference, core)
+    assert core.result == reference.result
+    check_finished(core, game)
+
+
+def test_obsessed_playout_without_actions_ends_in_the_same_state() -> None:
+    for seed in range(20):
+        rules = Rules(players=2 + seed % 9)
+        game = obsessed_game(rules, seed)[0]
+        for seat in range(rules.players):
+            game.apply(Swap(obsessed_swap(sorted(game.hands[seat] + game.visible[seat]))))
+        recorded, quiet = fast.FastGame.from_game(game), fast.FastGame.from_game(game)
+        seats = range(rules.players)
+        recorded.playout_obsessed_actions([bot_random(seed, s).random for s in seats])
+        quiet.playout_obsessed([bot_random(seed, s).random for s in seats])
+        assert quiet.export() == recorded.export()
+
+
+def test_obsessed_playout_refuses_bad_draws() -> None:
+    core = fast.FastGame.from_game(dealt(Rules(players=3), 5))
+    before = core.export()
+    with pytest.raises(ValueError, match="one callable per seat"):
+        core.playout_obsessed([random.random])
+    assert core.export() == before
+    with pytest.raises(ValueError, match=r"in \[0, 1\)"):
+        core.playout_obsessed([lambda: 1.5] * 3)
+    with pytest.raises(ZeroDivisionError):
+        core.playout_obsessed([lambda: 1 / 0] * 3)
+
+
+def test_core_state_is_sized_by_the_game() -> None:
+    sizes = {}
+    for players in (2, 4, 10):
+        core = fast.FastGame.from_game(dealt(Rules(players=players), players))
+        sizes[players] = sys.getsizeof(core.clone()._state)
+    assert sizes[4] <= 4096
+    assert sizes[2] < sizes[4] < sizes[10]
+
+
+def test_games_that_do_not_fit_their_decks_are_refused() -> None:
+    game = dealt(Rules(players=2), 4)
+    extra = [card for card in canonical_deck(2) if card not in game.deck]
+    broken = game.clone()
+    broken.draw = [*broken.draw, *extra[:3]]
+    with pytest.raises(ValueError, match="holds 57 cards, more than the 54 of its decks"):
+        fast.FastGame.from_game(broken)
+    broken = game.clone()
+    broken.hidden[0] = [*broken.hidden[0], broken.draw.pop()]
+    with pytest.raises(ValueError, match="hidden holds more than 3 cards"):
+        fast.FastGame.from_game(broken)

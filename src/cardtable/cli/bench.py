@@ -6,7 +6,7 @@ import importlib
 
 from cardtable.cli.error_line import print_error
 
-GAMES = ("caravan", "obsession")
+GAMES = ("caravan", "obsession", "austerity")
 
 
 PROG = "cardtable bench"

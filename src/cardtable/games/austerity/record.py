@@ -5,7 +5,6 @@ Each line is one compact object whose ``ev`` key says what happened (``start``, 
 received from players are decoded as Latin-1 so that any garbage survives the round trip.
 """
 
-import contextlib
 import io
 
 RECORD_VERSION = 1
@@ -34,8 +33,10 @@ class Recorder:
 
     def close(self) -> None:
         if self._stream is not None:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 (contextlib would slow the start)
                 self._stream.close()
+            except OSError:
+                pass
             self._stream = None
 
 

@@ -71,7 +71,8 @@ class Table:
     (:meth:`Game.is_valid`); a player applies whatever the hub broadcasts, as the protocol says.
     """
 
-    __slots__ = ("count", "discounts", "market", "piles", "points", "tokens", "wilds")
+    __slots__ = ("affordable", "count", "discounts", "market", "piles", "points", "shortfalls",
+                 "tokens", "wilds")
 
     def __init__(self, count: int, piles: int = 0) -> None:
         self.count = count
@@ -81,6 +82,77 @@ class Table:
         self.discounts = [[0, 0, 0, 0] for _ in range(count)]
         self.points = [0] * count
         self.market: list[Card] = []
+        self.affordable: list[int] | None = None
+        """Once :meth:`track_affordability` is called: for each market card, a bit mask of the
+        players who can afford it (bit ``p`` for player ``p``), kept up to date by the
+        ``record_*`` methods and :meth:`add_to_market`. ``None`` when not tracked."""
+        self.shortfalls: list[list[int]] = []
+        """With :attr:`affordable`: for each market card, ``wilds_needed`` of every player."""
+
+    # --- affordability index ----------------------------------------------------------------
+
+    def track_affordability(self) -> None:
+        """Keep :attr:`affordable` (and the shortfalls behind it) from now on.
+
+        Only the player who acts changes what it can afford, so the index costs one pass over
+        the market per turn whatever the number of players, and a question such as "who is the
+        first opponent able to buy this card?" needs no scan of the players. The table must
+        then be changed only through the ``record_*`` methods and :meth:`add_to_market`.
+        """
+        self.shortfalls = []
+        self.affordable = []
+        for card in self.market:
+            self._index(card)
+
+    def _index(self, card: Card) -> None:
+        """Append the shortfalls and the mask of a card new to the market."""
+        shorts = [self.wilds_needed(player, card) for player in range(self.count)]
+        mask = 0
+        for player, wild in enumerate(self.wilds):
+            if shorts[player] <= wild:
+                mask |= 1 << player
+        self.shortfalls.append(shorts)
+        assert self.affordable is not None
+        self.affordable.append(mask)
+
+    def _refresh(self, player: int) -> None:
+        """Recompute ``player``'s shortfall and bit for every market card after its tokens
+        or discounts changed."""
+        affordable = self.affordable
+        assert affordable is not None
+        shortfalls = self.shortfalls
+        bit = 1 << player
+        keep = ~bit
+        t0, t1, t2, t3 = self.tokens[player]
+        d0, d1, d2, d3 = self.discounts[player]
+        wild = self.wilds[player]
+        for index, card in enumerate(self.market):
+            # ``wilds_needed`` inlined: this runs once per market card on most turns.
+            c0, c1, c2, c3 = card.cost
+            short = 0
+            gap = (c0 - d0 if c0 > d0 else 0) - t0
+            if gap > 0:
+                short += gap
+            gap = (c1 - d1 if c1 > d1 else 0) - t1
+            if gap > 0:
+                short += gap
+            gap = (c2 - d2 if c2 > d2 else 0) - t2
+            if gap > 0:
+                short += gap
+            gap = (c3 - d3 if c3 > d3 else 0) - t3
+            if gap > 0:
+                short += gap
+            shortfalls[index][player] = short
+            if short <= wild:
+                affordable[index] |= bit
+            else:
+                affordable[index] &= keep
+
+    def add_to_market(self, card: Card) -> None:
+        """Turn ``card`` up at the end of the market."""
+        self.market.append(card)
+        if self.affordable is not None:
+            self._index(card)
 
     # --- what a player can do -------------------------------------------------------------
 
@@ -173,12 +245,25 @@ class Table:
         for colour in range(4):
             piles[colour] -= values[colour]
             tok[colour] += values[colour]
+        if self.affordable is not None:
+            self._refresh(player)
 
     def record_wild(self, player: int) -> None:
         self.wilds[player] += 1
+        affordable = self.affordable
+        if affordable is not None:
+            # One more wild: the shortfalls stand, a card may only become affordable.
+            wild = self.wilds[player]
+            bit = 1 << player
+            for index, shorts in enumerate(self.shortfalls):
+                if shorts[player] <= wild:
+                    affordable[index] |= bit
 
     def record_purchase(self, player: int, index: int, paid: tuple[int, ...]) -> Card:
         card = self.market.pop(index)
+        if self.affordable is not None:
+            del self.affordable[index]
+            del self.shortfalls[index]
         piles = self.piles
         tok = self.tokens[player]
         for colour in range(4):
@@ -187,6 +272,8 @@ class Table:
         self.wilds[player] -= paid[4]
         self.points[player] += card.value
         self.discounts[player][card.colour] += 1
+        if self.affordable is not None:
+            self._refresh(player)
         return card
 
 
@@ -210,7 +297,8 @@ class Game:
     def opening(self) -> list[Card]:
         """Turn up the first cards of the deck (at most eight), in deck order."""
         cards = self.deck[:MARKET_LIMIT]
-        self.table.market.extend(cards)
+        for card in cards:
+            self.table.add_to_market(card)
         self.next_card = len(cards)
         return cards
 
@@ -243,7 +331,7 @@ class Game:
         player = self.current
         drawn = None
         if kind == WILD:
-            table.wilds[player] += 1
+            table.record_wild(player)
         elif kind == TAKE:
             table.record_take(player, values)
         else:
@@ -251,7 +339,7 @@ class Game:
             if self.next_card < len(self.deck):
                 drawn = self.deck[self.next_card]
                 self.next_card += 1
-                table.market.append(drawn)
+                table.add_to_market(drawn)
             elif not table.market:
                 self.finished = True
                 return None

@@ -50,6 +50,10 @@ def play_game(
     count = len(lineup)
     game = Game(deck, tokens, points, count)
     table = game.table
+    # The strategies ask who can afford which market card: the table's index answers without
+    # a scan of the players, so a turn costs the same at 2 or 26 players (see
+    # ``Table.track_affordability``).
+    table.track_affordability()
     choosers = [STRATEGIES[name] for name in lineup]
     opening = game.opening()
     if transcript is not None:

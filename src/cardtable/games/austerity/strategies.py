@@ -32,8 +32,11 @@ def shenzi(table: Table, me: int) -> Action:
     wild = table.wilds[me]
     best = -1
     best_key = (0, 0)
+    affordable = table.affordable
     for index, card in enumerate(table.market):
-        if table.wilds_needed(me, card) > wild:
+        # The table's index, when kept, tells the same as ``wilds_needed(me, card) > wild``.
+        if (not (affordable[index] >> me & 1) if affordable is not None
+                else table.wilds_needed(me, card) > wild):
             continue
         # Scanning oldest to newest with ">=" lets a full tie go to the newest card.
         key = (card.value, -table.price(me, card))
@@ -59,10 +62,12 @@ def banzai(table: Table, me: int) -> Action:
         return (TAKE, 0, table.take_in_order(BANZAI_ORDER))
     best = -1
     best_key = (0, 0)
+    shortfalls = table.shortfalls if table.affordable is not None else None
     for index, card in enumerate(table.market):
         if card.value <= 0:
             continue
-        short = table.wilds_needed(me, card)
+        short = (shortfalls[index][me] if shortfalls is not None
+                 else table.wilds_needed(me, card))
         if short > wild:
             continue
         # Strict ">" while scanning oldest to newest keeps the oldest on a full tie.
@@ -82,9 +87,25 @@ def ed_target(table: Table, me: int) -> int:
     plays soonest after ed, then the oldest. ed's own means play no part here.
     """
     count = table.count
-    opponents = [(me + step) % count for step in range(1, count)]
     best = -1
     best_key = (0, 0)
+    affordable = table.affordable
+    if affordable is not None:
+        # The same scan on the table's index: rotate each card's mask of players able to
+        # afford it so that bit 0 is the opponent after ed and ed's own bit falls off the top;
+        # the lowest bit left is the first opponent in playing order who can afford it.
+        shift = me + 1
+        back = count - shift
+        opponents_only = (1 << (count - 1)) - 1
+        for index, mask in enumerate(affordable):
+            rotated = ((mask >> shift) | (mask << back)) & opponents_only
+            if rotated:
+                key = (table.market[index].value, 1 - (rotated & -rotated).bit_length())
+                if best < 0 or key > best_key:
+                    best = index
+                    best_key = key
+        return best
+    opponents = [(me + step) % count for step in range(1, count)]
     for index, card in enumerate(table.market):
         # The first opponent in playing order who can afford the card gives its best rank.
         for rank, player in enumerate(opponents):

@@ -10,9 +10,11 @@
  * plain tuples, in the same shape as ``fast.export_game`` builds from a ``Game``.
  *
  * Cards are the ids of ``cards.py``: ``(face_index * 4 + suit) * 8 + deck`` for suited cards
- * and ``416 + deck * 2 + copy`` for jokers, so sorted ids are the display order. Every pile
- * is a fixed array sized for the largest game (5 decks, 270 cards); ``from_game`` refuses any
- * card that is not a real id or that appears twice, so no pile can ever overflow.
+ * and ``416 + deck * 2 + copy`` for jokers, so sorted ids are the display order. The piles
+ * live in the state object itself, sized by the game: each pile that can grow (hands, draw,
+ * discard, removed, killed) has room for every card of the game's decks, the visible and
+ * hidden rows for their 3 cards. ``from_game`` refuses any card that is not a real id or that
+ * appears twice, and a game holding more cards than its decks, so no pile can ever overflow.
  *
  * The legality matrix is read from ``legality.LEGAL`` when the module is imported (rules are
  * data, kept in one place); illegal actions raise ``IllegalAction`` with the same messages as
@@ -21,6 +23,8 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -53,8 +57,8 @@ static PyObject *MSG_GAME_OVER;
 /* Piles                                                                                     */
 
 typedef struct {
-    int n;
-    uint16_t c[MAX_CARDS];
+    int n, cap;   /* cards held, room */
+    uint16_t *c;  /* into the state object's own storage (or a local array) */
 } Pile;
 
 static void pile_remove_at(Pile *p, int i)
@@ -544,20 +548,128 @@ static int random_choice(const Core *g, Xoshiro *r, uint16_t *cards, int *count,
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* The obsessed policy                                                                       */
+
+/* bots.WEIGHTS by face (read from Python when the module is imported): lower is played
+ * sooner. */
+static int WEIGHT[FACES];
+/* Faces of cards.SPECIAL_FACES (2, 3, 7, 8, 10, joker); the other faces 4..14 are plain. */
+static uint8_t SPECIAL[FACES];
+
+/* One decision of ``bots.ObsessedBot`` in the play phase, for the seat to move. ``draw`` is
+ * the bot's uniform number in [0, 1), used only when the seat plays from its hand or visible
+ * row. Sets ``*count`` to 0 for a blind attempt, which is always position 1. Returns -1 when
+ * the seat has no legal face (a broken state: forced pick-ups come before a decision). */
+static int obsessed_choice(const Core *g, double draw, uint16_t *cards, int *count)
+{
+    int seat = g->current;
+    const Pile *source = g->hands[seat].n ? &g->hands[seat] : &g->visible[seat];
+    int from_hand = g->hands[seat].n > 0;
+    *count = 0;
+    if (source->n == 0)
+        return 0;
+    const uint8_t *row = LEGAL[g->active];
+    int weight[FACES], valid[FACES], faces = 0, held = 0;
+    memcpy(weight, WEIGHT, sizeof weight);
+    /* The legal faces, ascending (the pile is in display order, so faces come sorted). */
+    for (int i = 0; i < source->n; i++) {
+        int face = FACE[source->c[i]];
+        if (face == g->active)
+            held++;
+        if (row[face] && (faces == 0 || valid[faces - 1] != face))
+            valid[faces++] = face;
+    }
+    if (faces == 0)
+        return -1;
+    int late = g->draw.n == 0;
+    int behind = g->hands[seat].n > g->draw.n;
+    int active_valid = 0;
+    for (int i = 0; i < faces; i++)
+        active_valid |= valid[i] == g->active;
+    /* The original counts the run of the literal top face, jokers included (see bots.py). */
+    if ((late || behind) && active_valid && !SPECIAL[g->active] && held + g->run >= g->run_kill)
+        weight[g->active] = 0;
+    if (late && g->hands[next_remaining(g, seat)].n == 0)
+        weight[3] = weight[JOKER] = weight[7] = 0;
+    /* Stable insertion sort by (weight, face): the faces are already ascending. */
+    for (int i = 1; i < faces; i++) {
+        int face = valid[i], j = i - 1;
+        while (j >= 0 && weight[valid[j]] > weight[face]) {
+            valid[j + 1] = valid[j];
+            j--;
+        }
+        valid[j + 1] = face;
+    }
+    /* As Python computes int((len(valid) - 1) * draw ** 10). */
+    int face = valid[(int)((double)(faces - 1) * pow(draw, 10.0))];
+    int n = 0;
+    for (int i = 0; i < source->n; i++)
+        if (FACE[source->c[i]] == face)
+            cards[n++] = source->c[i];
+    if (from_hand && SPECIAL[face] && !late)
+        n = 1;
+    *count = n;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* The Python type                                                                           */
 
 typedef struct {
-    PyObject_HEAD
+    PyObject_VAR_HEAD
     Core g;
+    uint16_t cards[1]; /* the piles' storage: Py_SIZE(self) items */
 } StateObject;
 
 static PyTypeObject StateType;
 
-static StateObject *state_alloc(void)
+/* Cards of the game's decks: (players + 1) / 2 decks of 54 (rules.decks). */
+static int game_cards(int players) { return 54 * ((players + 1) / 2); }
+
+/* Storage for every pile of a game of ``players`` seats. */
+static Py_ssize_t storage_size(int players)
 {
-    StateObject *self = (StateObject *)StateType.tp_alloc(&StateType, 0);
-    if (self != NULL)
+    int total = game_cards(players);
+    return (Py_ssize_t)(players + 4) * total + 2 * players * HAND_SIZE;
+}
+
+/* Points each pile at its part of the storage (the storage holds no cards yet). */
+static void layout(StateObject *self, int players)
+{
+    Core *g = &self->g;
+    uint16_t *at = self->cards;
+    int total = game_cards(players);
+    Pile *growing[MAX_PLAYERS + 4];
+    int count = 0;
+    for (int seat = 0; seat < players; seat++)
+        growing[count++] = &g->hands[seat];
+    growing[count++] = &g->draw;
+    growing[count++] = &g->pile;
+    growing[count++] = &g->removed;
+    growing[count++] = &g->killed;
+    for (int i = 0; i < count; i++) {
+        growing[i]->c = at;
+        growing[i]->cap = total;
+        at += total;
+    }
+    for (int seat = 0; seat < players; seat++) {
+        g->visible[seat].c = at;
+        g->visible[seat].cap = HAND_SIZE;
+        at += HAND_SIZE;
+        g->hidden[seat].c = at;
+        g->hidden[seat].cap = HAND_SIZE;
+        at += HAND_SIZE;
+    }
+}
+
+static StateObject *state_alloc(int players)
+{
+    StateObject *self = (StateObject *)StateType.tp_alloc(&StateType, storage_size(players));
+    if (self != NULL) {
         memset(&self->g, 0, sizeof self->g);
+        self->g.players = players;
+        layout(self, players);
+    }
     return self;
 }
 
@@ -611,8 +723,8 @@ static int read_cards(PyObject *seq, const char *what, Pile *pile, uint8_t *used
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    if (n > MAX_CARDS) {
-        PyErr_Format(PyExc_ValueError, "%s holds more than %d cards", what, MAX_CARDS);
+    if (n > pile->cap) {
+        PyErr_Format(PyExc_ValueError, "%s holds more than %d cards", what, pile->cap);
         return -1;
     }
     pile->n = 0;
@@ -746,9 +858,14 @@ static int read_game(PyObject *game, Core *g)
 {
     uint8_t used[ID_LIMIT];
     memset(used, 0, sizeof used);
+    int sized_for = g->players; /* the storage was laid out for this many seats */
     if (get_int(game, "players", 2, MAX_PLAYERS, &g->players) < 0 ||
         get_int(game, "phase", PHASE_SWAP, PHASE_OVER, &g->phase) < 0)
         return -1;
+    if (g->players != sized_for) {
+        PyErr_SetString(PyExc_ValueError, "players changed while the game was read");
+        return -1;
+    }
     if (g->phase == PHASE_SWAP) {
         PyErr_SetString(PyExc_ValueError,
                         "the compiled core takes over after the swaps (the game is in its swap phase)");
@@ -877,13 +994,25 @@ seats_done:
         read_card_attr(game, "removed", &g->removed, used) < 0 ||
         read_card_attr(game, "killed", &g->killed, used) < 0)
         return -1;
+    /* Every card in one pile must fit: no more cards than the game's decks hold. */
+    int total = g->draw.n + g->pile.n + g->removed.n + g->killed.n;
+    for (int seat = 0; seat < players; seat++)
+        total += cards_left(g, seat);
+    if (total > game_cards(players)) {
+        PyErr_Format(PyExc_ValueError, "the game holds %d cards, more than the %d of its decks",
+                     total, game_cards(players));
+        return -1;
+    }
     return read_seen(game, g);
 }
 
 static PyObject *State_from_game(PyObject *cls, PyObject *game)
 {
     (void)cls;
-    StateObject *self = state_alloc();
+    int players;
+    if (get_int(game, "players", 2, MAX_PLAYERS, &players) < 0)
+        return NULL;
+    StateObject *self = state_alloc(players);
     if (self == NULL)
         return NULL;
     if (read_game(game, &self->g) < 0) {
@@ -895,10 +1024,31 @@ static PyObject *State_from_game(PyObject *cls, PyObject *game)
 
 static PyObject *State_clone(StateObject *self, PyObject *Py_UNUSED(ignored))
 {
-    StateObject *other = state_alloc();
+    StateObject *other = state_alloc(self->g.players);
     if (other == NULL)
         return NULL;
-    other->g = self->g;
+    /* Copy the storage, then the game with its piles pointed at the copy's storage. */
+    memcpy(other->cards, self->cards, (size_t)Py_SIZE(self) * sizeof self->cards[0]);
+    Core *to = &other->g;
+    Pile saved[3 * MAX_PLAYERS + 4];
+    Pile *piles[3 * MAX_PLAYERS + 4];
+    int count = 0;
+    for (int seat = 0; seat < MAX_PLAYERS; seat++) {
+        piles[count++] = &to->hands[seat];
+        piles[count++] = &to->visible[seat];
+        piles[count++] = &to->hidden[seat];
+    }
+    piles[count++] = &to->draw;
+    piles[count++] = &to->pile;
+    piles[count++] = &to->removed;
+    piles[count++] = &to->killed;
+    for (int i = 0; i < count; i++)
+        saved[i] = *piles[i];
+    *to = self->g;
+    for (int i = 0; i < count; i++) {
+        piles[i]->c = saved[i].c;
+        piles[i]->cap = saved[i].cap;
+    }
     if (seen_copy(&other->g.seen, &self->g.seen) < 0) {
         memset(&other->g.seen, 0, sizeof other->g.seen);
         Py_DECREF(other);
@@ -944,8 +1094,8 @@ static PyObject *check_action(const Core *g, PyObject *action, int *kind, uint16
             if (FACE[cards[i]] != face)
                 return MSG_INVALID_SELECTION;
         *count = (int)n;
-        Pile sorted;
-        sorted.n = (int)n;
+        uint16_t buffer[MAX_CARDS];
+        Pile sorted = {(int)n, MAX_CARDS, buffer};
         memcpy(sorted.c, cards, (size_t)n * sizeof cards[0]);
         pile_sort(&sorted);
         for (int i = 1; i < sorted.n; i++)
@@ -1150,6 +1300,72 @@ fail:
     return NULL;
 }
 
+static PyObject *State_playout_obsessed(StateObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"draws", "record", NULL};
+    PyObject *draws;
+    int record = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:playout_obsessed", keywords, &draws,
+                                     &record))
+        return NULL;
+    Core *g = &self->g;
+    PyObject *seq = PySequence_Fast(draws, "draws must be a sequence of one callable per seat");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != g->players) {
+        PyErr_SetString(PyExc_ValueError, "draws must hold one callable per seat");
+        Py_DECREF(seq);
+        return NULL;
+    }
+    PyObject *actions = record ? PyList_New(0) : NULL;
+    if (record && actions == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    uint16_t cards[MAX_CARDS];
+    while (g->phase == PHASE_PLAY) {
+        int count, seat = g->current;
+        if (g->hands[seat].n == 0 && g->visible[seat].n == 0 && g->hidden[seat].n == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move has no card to play");
+            goto fail;
+        }
+        double draw = 0.0;
+        if (g->hands[seat].n || g->visible[seat].n) {
+            PyObject *value = PyObject_CallNoArgs(PySequence_Fast_GET_ITEM(seq, seat));
+            if (value == NULL)
+                goto fail;
+            draw = PyFloat_AsDouble(value);
+            Py_DECREF(value);
+            if (draw == -1.0 && PyErr_Occurred())
+                goto fail;
+            if (!(draw >= 0.0 && draw < 1.0)) {
+                PyErr_SetString(PyExc_ValueError, "a draw must be a number in [0, 1)");
+                goto fail;
+            }
+        }
+        if (obsessed_choice(g, draw, cards, &count) < 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move has no legal play");
+            goto fail;
+        }
+        if (record && append_new(actions, count ? cards_tuple(cards, count)
+                                                : PyLong_FromLong(1)) < 0)
+            goto fail;
+        int status = count ? do_play(g, g->hands[seat].n ? &g->hands[seat] : &g->visible[seat],
+                                     cards, count)
+                           : do_blind(g, 0);
+        if (status < 0)
+            goto fail;
+    }
+    Py_DECREF(seq);
+    if (record)
+        return actions;
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    Py_XDECREF(actions);
+    return NULL;
+}
+
 /* --- export ------------------------------------------------------------------------------- */
 
 static PyObject *pile_tuple(const Pile *p) { return cards_tuple(p->c, p->n); }
@@ -1333,7 +1549,17 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+static PyObject *State_sizeof(StateObject *self, PyObject *Py_UNUSED(ignored))
+{
+    size_t size = (size_t)Py_TYPE(self)->tp_basicsize
+                  + (size_t)Py_SIZE(self) * (size_t)Py_TYPE(self)->tp_itemsize
+                  + self->g.seen.capacity * sizeof(SeenEntry) + self->g.seen.room;
+    return PyLong_FromSize_t(size);
+}
+
 static PyMethodDef State_methods[] = {
+    {"__sizeof__", (PyCFunction)State_sizeof, METH_NOARGS,
+     "Bytes of the state: the object with its piles, and the repetition guard's table."},
     {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
      "from_game(game) -> State\n\nA copy of a Python Game whose swaps are done."},
     {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
@@ -1347,6 +1573,11 @@ static PyMethodDef State_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))State_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(seed, record=False)\n\nPlay the random policy for every seat until the game "
      "is over; with record, return the actions taken."},
+    {"playout_obsessed", (PyCFunction)(void (*)(void))State_playout_obsessed,
+     METH_VARARGS | METH_KEYWORDS,
+     "playout_obsessed(draws, record=False)\n\nPlay the obsessed policy (bots.ObsessedBot) "
+     "for every seat until the game is over; draws[seat]() gives that seat's uniform numbers. "
+     "With record, return the actions taken."},
     {"export", (PyCFunction)State_export, METH_NOARGS, "The whole state as plain values."},
     {NULL, NULL, 0, NULL},
 };
@@ -1354,7 +1585,8 @@ static PyMethodDef State_methods[] = {
 static PyTypeObject StateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "cardtable.games.obsession._core.State",
-    .tp_basicsize = sizeof(StateObject),
+    .tp_basicsize = offsetof(StateObject, cards),
+    .tp_itemsize = sizeof(uint16_t),
     .tp_dealloc = (destructor)state_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "An Obsession game in its play phase, played in C (see State.from_game).",
@@ -1414,6 +1646,41 @@ done:
     return status;
 }
 
+/* bots.WEIGHTS ({face: weight}) and cards.SPECIAL_FACES: the obsessed policy's data. */
+static int load_policy(void)
+{
+    PyObject *weights = attribute_of("cardtable.games.obsession.bots", "WEIGHTS");
+    if (weights == NULL)
+        return -1;
+    PyObject *special = attribute_of("cardtable.games.obsession.cards", "SPECIAL_FACES");
+    if (special == NULL) {
+        Py_DECREF(weights);
+        return -1;
+    }
+    int status = -1;
+    for (int face = 2; face < FACES; face++) {
+        PyObject *key = PyLong_FromLong(face);
+        if (key == NULL)
+            goto done;
+        PyObject *weight = PyDict_Check(weights) ? PyDict_GetItemWithError(weights, key) : NULL;
+        int is_special = PySequence_Contains(special, key);
+        Py_DECREF(key);
+        if (weight == NULL || !PyLong_Check(weight) || is_special < 0)
+            goto done;
+        WEIGHT[face] = (int)PyLong_AsLong(weight);
+        if (PyErr_Occurred())
+            goto done;
+        SPECIAL[face] = (uint8_t)is_special;
+    }
+    status = 0;
+done:
+    if (status < 0 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ImportError, "bots.WEIGHTS must give an int weight to every face");
+    Py_DECREF(weights);
+    Py_DECREF(special);
+    return status;
+}
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.games.obsession._core",
@@ -1424,7 +1691,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void)
 {
     build_faces();
-    if (load_legal() < 0)
+    if (load_legal() < 0 || load_policy() < 0)
         return NULL;
     if (IllegalAction == NULL) {
         IllegalAction = attribute_of("cardtable.engine.errors", "IllegalAction");

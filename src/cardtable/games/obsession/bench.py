@@ -6,10 +6,15 @@ does), then the core plays every seat's ``random`` policy to the end (``fast.Fas
 core draws from its own generator, so these are not ``RandomBot``'s games, but they are games
 of the same policy under the same rules.
 
-The second section is the pure Python fast path: ``random`` bots read the active pile straight
-from the state (with the event log off) instead of receiving an observation. Their choices are
-the same draws as ``RandomBot`` makes from an observation (the tests check it), so the games
-are identical. Without the core (not built, or ``CARDTABLE_PURE=1``) it is the headline.
+With ``--bot obsessed`` the headline is the same with the core's ``obsessed`` policy drawing
+from the bots' own generators: exactly the games ``ObsessedBot`` seats play through their
+observations, which the second section plays that way (pure Python).
+
+For ``random`` the second section is the pure Python fast path: ``random`` bots read the active
+pile straight from the state (with the event log off) instead of receiving an observation.
+Their choices are the same draws as ``RandomBot`` makes from an observation (the tests check
+it), so the games are identical. Without the core (not built, or ``CARDTABLE_PURE=1``) it is
+the headline.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from itertools import compress
 from cardtable.cli.error_line import OneLineArgumentParser
 from cardtable.games.obsession import fast
 from cardtable.games.obsession.actions import Blind, Play, Swap
-from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot
+from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot, obsessed_swap
 from cardtable.games.obsession.cards import FACE
 from cardtable.games.obsession.legality import ALL_LEGAL, LEGAL_CARD
 from cardtable.games.obsession.rules import Rules
@@ -87,6 +92,20 @@ def core_game(rules: Rules, seed: int) -> fast.FastGame:
     return core
 
 
+def obsessed_core_game(rules: Rules, seed: int) -> fast.FastGame:
+    """A whole game of ``obsessed`` bots seeded with ``seed``: the deal and the swaps in Python,
+    every play by the compiled core's ``obsessed`` policy drawing from the bots' own generators.
+    The very game ``bot_game(rules, seed, "obsessed")`` plays (the equivalence tests check it)."""
+    players = rules.players
+    game = Game.new(rules, (False,) * players, seed, log=False)
+    hands, visible = game.hands, game.visible
+    for seat in range(players):
+        game.apply(Swap(obsessed_swap(sorted(hands[seat] + visible[seat]))))
+    core = fast.FastGame.from_game(game)
+    core.playout_obsessed([bot_random(seed, seat).random for seat in range(players)])
+    return core
+
+
 def bot_game(rules: Rules, seed: int, bot: str) -> Game:
     """A whole game of ``bot`` seats going through observations, as in a real match."""
     players = rules.players
@@ -97,15 +116,16 @@ def bot_game(rules: Rules, seed: int, bot: str) -> Game:
     return game
 
 
-CORE, FAST_PATH, OBSERVED = "core", "fast path", "observed"
-"""The ways to play a benchmark game: compiled core, Python fast path, bots' observations."""
+CORE, CORE_OBSESSED, FAST_PATH, OBSERVED = "core", "core obsessed", "fast path", "observed"
+"""The ways to play a benchmark game: compiled core (``random`` or ``obsessed`` policy), Python
+fast path, bots' observations."""
 
 
 def measure(players: int, way: str, games: int, seed: int) -> tuple[float, float, float]:
     """(seconds, plays, stalemates) for ``games`` games with seeds ``seed``, ``seed + 1``, ...
 
-    ``way`` is ``CORE`` or ``FAST_PATH`` (``random`` bots) or ``OBSERVED`` with the bot's name
-    after a colon (``"observed:obsessed"``).
+    ``way`` is ``CORE`` or ``FAST_PATH`` (``random`` bots), ``CORE_OBSESSED`` (``obsessed``
+    bots) or ``OBSERVED`` with the bot's name after a colon (``"observed:obsessed"``).
     """
     rules = Rules(players=players)
     plays = stalemates = 0
@@ -115,6 +135,8 @@ def measure(players: int, way: str, games: int, seed: int) -> tuple[float, float
         game: Game | fast.FastGame
         if way == CORE:
             game = core_game(rules, seed + offset)
+        elif way == CORE_OBSESSED:
+            game = obsessed_core_game(rules, seed + offset)
         elif way == FAST_PATH:
             game = random_game(rules, seed + offset)
         else:
@@ -127,7 +149,11 @@ def measure(players: int, way: str, games: int, seed: int) -> tuple[float, float
 def sections(bot: str) -> list[tuple[str, str]]:
     """(title, way) of each table to print, the headline first."""
     if bot != "random":
-        return [(f"{bot} bots through their observations (pure Python)", f"{OBSERVED}:{bot}")]
+        observed = (f"{bot} bots through their observations (pure Python)", f"{OBSERVED}:{bot}")
+        if not fast.available():
+            return [observed]
+        return [("complete games: Game.new and swaps in Python, the obsessed policy in the "
+                 "compiled core (the exact ObsessedBot games)", CORE_OBSESSED), observed]
     python = ("pure Python fast path (the exact RandomBot games)", FAST_PATH)
     if not fast.available():
         return [python]
@@ -147,6 +173,16 @@ def table(counts: list[int], way: str, games: int, repeats: int, seed: int) -> N
         print(f"{players:>7}  {statistics.median(rates):>9.0f}  "
               f"{statistics.median(play_rates):>10.0f}  {plays / games:>10.1f}  "
               f"{int(stalemates):>10}")
+
+
+def clone_size(players: int) -> int:
+    """Bytes of one clone of the compiled core's state just after the swaps (``sys.getsizeof``:
+    the object and the tables it owns)."""
+    rules = Rules(players=players)
+    game = Game.new(rules, (False,) * players, 0, log=False)
+    for seat in range(players):
+        game.apply(Swap(tuple(game.visible[seat])))
+    return sys.getsizeof(fast.FastGame.from_game(game).clone()._state)
 
 
 def versus(games: int, seed: int) -> tuple[int, int, int]:
@@ -209,11 +245,12 @@ def main(argv: list[str]) -> int:
           f"seeds {args.seed}..{args.seed + args.games - 1}, one core")
     if not fast.available():
         engine = "pure Python — core not built or CARDTABLE_PURE=1"
-    elif args.bot != "random":
-        engine = "pure Python — the compiled core plays random bots only"
     else:
         engine = "compiled core"
     print(f"engine: {engine}")
+    if fast.available():
+        sizes = ", ".join(f"{players} players {clone_size(players)} B" for players in counts)
+        print(f"core state (one clone): {sizes}")
     for title, way in sections(args.bot):
         print()
         print(title)

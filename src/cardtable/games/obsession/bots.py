@@ -2,11 +2,15 @@
 
 ``random`` plays a uniformly chosen (face, count) option; ``obsessed`` re-implements the
 computer player of the original program (weights, kill-seeking, attack, a skewed draw).
+The compiled core plays the same ``obsessed`` policy for playouts (``fast.FastGame.
+playout_obsessed``), reading ``WEIGHTS`` from here; the equivalence tests play the same games
+move for move through both.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import compress
 
 from cardtable.engine.errors import IllegalAction
@@ -80,10 +84,7 @@ class ObsessedBot(Bot):
 
     def choose(self, observation: Observation) -> Action:
         if observation.phase == "swap":
-            pool = observation.pool
-            # Expensive faces go face-up; the cheap plain cards stay in the hand.
-            ranked = sorted(pool, key=lambda card: (-WEIGHTS[FACE[card]], -FACE[card], card))
-            return Swap(tuple(sorted(ranked[:3])))
+            return Swap(obsessed_swap(observation.pool))
         source = observation.source
         if source == "hidden":
             return Blind(1)
@@ -99,7 +100,7 @@ class ObsessedBot(Bot):
         active = observation.active_face
         row = LEGAL[active]
         valid = sorted({FACE[card] for card in cards if row[FACE[card]]})
-        weights = dict(WEIGHTS)
+        weights = WEIGHTS  # copied before any change
         late = observation.draw_count == 0
         behind = observation.hand_counts[observation.seat] > observation.draw_count
         if (late or behind) and active in valid and active in PLAIN_FACES:
@@ -107,12 +108,22 @@ class ObsessedBot(Bot):
             # The original counts the run of the literal top face, jokers included, even
             # though the active face lies beneath them; kept on purpose.
             if held + observation.run >= observation.rules.run_kill:
-                weights[active] = 0
+                weights = {**weights, active: 0}
         if late and observation.hand_counts[observation.next_seat(observation.seat)] == 0:
-            weights[3] = weights[JOKER] = weights[7] = 0
-        valid.sort(key=lambda face: (weights[face], face))
+            weights = {**weights, 3: 0, JOKER: 0, 7: 0}
+        if len(valid) > 1:
+            valid.sort(key=lambda face: (weights[face], face))
         draw = self.rng.random()
         return valid[int((len(valid) - 1) * draw**10)]
+
+
+def obsessed_swap(pool: Sequence[int]) -> tuple[int, ...]:
+    """The ``obsessed`` swap: the three dearest cards of the pool go face-up (display order).
+
+    Expensive faces go face-up; the cheap plain cards stay in the hand. No randomness.
+    """
+    ranked = sorted(pool, key=lambda card: (-WEIGHTS[FACE[card]], -FACE[card], card))
+    return tuple(sorted(ranked[:3]))
 
 
 BOTS: dict[str, type[Bot]] = {"obsessed": ObsessedBot, "random": RandomBot}

@@ -6,6 +6,8 @@ order, the same refusals and the same result. ``playout(seed)`` plays the ``rand
 for every seat to the end with the core's own generator: the choices are drawn like
 ``RandomBot``'s (a uniform legal card, the first copies of its face up to it; a uniform
 hidden position) but from a different generator, so the games are not ``RandomBot``'s games.
+``playout_obsessed(draws)`` plays the ``obsessed`` policy with the bots' own generators, so
+those games are exactly ``ObsessedBot``'s games.
 
 ``available()`` tells whether the core is built and allowed (``CARDTABLE_PURE=1`` turns it
 off); without it ``FastGame`` cannot be made and callers use ``Game``.
@@ -13,6 +15,7 @@ off); without it ``FastGame`` cannot be made and callers use ``Game``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -94,6 +97,18 @@ class FastGame:
         """Play the ``random`` policy for every seat until the game is over (by placings, or
         as a stalemate at the play cap or by repetition)."""
         self._state.playout(seed)
+
+    def playout_obsessed(self, draws: Sequence[Callable[[], float]]) -> None:
+        """Play the ``obsessed`` policy (``bots.ObsessedBot``) for every seat until the game is
+        over. ``draws[seat]()`` gives that seat's uniform numbers in [0, 1), one per choice of
+        a face, as the bot's ``rng.random`` does: with ``bot_random(seed, seat).random`` these
+        are exactly the games of ``ObsessedBot`` seats."""
+        self._state.playout_obsessed(draws)
+
+    def playout_obsessed_actions(self, draws: Sequence[Callable[[], float]]) -> list[Action]:
+        """``playout_obsessed``, returning the actions it took."""
+        taken = self._state.playout_obsessed(draws, True)
+        return [_to_action(choice) for choice in taken or ()]
 
     def playout_actions(self, seed: int) -> list[Action]:
         """``playout``, returning the actions it took (to replay them elsewhere)."""

@@ -88,11 +88,8 @@ class Observation:
         """The cards a selection is numbered against: the swap pool or the active pile."""
         if self.phase == "swap":
             return tuple(sorted(self.hand + self.visible[self.seat]))
-        if self.source == "hand":
-            return self.hand
-        if self.source == "visible":
-            return self.visible[self.seat]
-        return ()
+        # The hand, else the visible row; both empty means the hidden row: no pool (``()``).
+        return self.hand or self.visible[self.seat]
 
     def next_seat(self, after: int) -> int:
         """The next seat still in the game after ``after`` in the current direction."""

@@ -283,16 +283,17 @@ class Game:
 
     def observe(self, seat: int) -> Observation:
         public = self._public
+        # Built with map() and slices: this runs before every decision of a seat.
         return Observation(
             seat=seat,
             phase=PHASE_NAMES[self.phase],
             rules=self.rules,
             hand=tuple(self.hands[seat]),
-            visible=tuple(tuple(row) for row in self.visible),
-            hand_counts=tuple(len(hand) for hand in self.hands),
-            hidden_counts=tuple(len(row) for row in self.hidden),
+            visible=tuple(map(tuple, self.visible)),
+            hand_counts=tuple(map(len, self.hands)),
+            hidden_counts=tuple(map(len, self.hidden)),
             draw_count=len(self.draw),
-            discard=tuple(reversed(self.pile)),
+            discard=tuple(self.pile[::-1]),
             active_face=self.active,
             run=self.run,
             direction=self.direction,

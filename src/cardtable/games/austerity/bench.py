@@ -1,0 +1,134 @@
+"""``cardtable bench austerity``: one game as processes, timed from outside, medians over runs.
+
+Two figures, each the median (with the fastest and slowest) of ``--runs`` runs after one
+warm-up run:
+
+* **whole game**: the wall time of the ``austerity`` program playing one game with its player
+  programs (``austerity TOKENS POINTS DECK PLAYER ...``), from start to exit;
+* **player ready**: for each player program, the time from the hub's spawn call (the very
+  function the hub uses) to the player's first reply, a ``dowhat`` being sent at once.
+
+The programs are looked up where this Python installs its console scripts first, then on
+``PATH``, as the hub does for its players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import sysconfig
+import time
+from collections.abc import Callable
+from functools import partial
+
+from cardtable.games.austerity import hub
+from cardtable.games.austerity.strategies import STRATEGIES
+
+
+def search_path() -> str:
+    """``PATH`` with this installation's scripts directory first."""
+    scripts = sysconfig.get_path("scripts")
+    return os.pathsep.join([scripts, os.environ.get("PATH", hub.DEFAULT_PATH)])
+
+
+def whole_game(argv: list[str], env: dict[str, str]) -> float:
+    """Seconds of wall time for one run of the hub; raises RuntimeError when it fails.
+
+    Started with ``posix_spawn`` and its output sent to ``/dev/null``, so that the figure holds
+    as little of this process's own work as possible."""
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        start = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+            (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+            (os.POSIX_SPAWN_DUP2, null, 2)])
+        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        elapsed = time.perf_counter() - start
+    finally:
+        os.close(null)
+    if status != 0:
+        raise RuntimeError(f"'{' '.join(argv)}' ended with status {status}")
+    return elapsed
+
+
+def player_ready(program: str, players: int) -> float:
+    """Seconds from spawning ``program`` (as the hub does) to its first reply to ``dowhat``."""
+    child_in, to_child = os.pipe()
+    from_child, child_out = os.pipe()
+    start = time.perf_counter()
+    try:
+        process = hub._spawn(program, [program, str(players), "0"], child_in, child_out)
+    finally:
+        os.close(child_in)
+        os.close(child_out)
+    try:
+        os.write(to_child, b"dowhat\n")
+        reply = b""
+        while not reply.endswith(b"\n"):
+            chunk = os.read(from_child, 4096)
+            if not chunk:
+                break
+            reply += chunk
+        elapsed = time.perf_counter() - start
+        os.write(to_child, b"eog\n")
+    finally:
+        os.close(to_child)
+        os.close(from_child)
+        process.wait()
+    if not reply.endswith(b"\n"):
+        raise RuntimeError(f"{program} gave no reply to dowhat")
+    return elapsed
+
+
+def timed(measure: Callable[[], float], runs: int) -> tuple[float, float, float]:
+    """(median, min, max) of ``runs`` measurements after one warm-up, in milliseconds."""
+    measure()
+    times = [measure() * 1000 for _ in range(runs)]
+    return statistics.median(times), min(times), max(times)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="cardtable bench austerity",
+        description="Time one Austerity game as processes (the hub and its player programs) "
+                    "and each player's start, as medians over several runs.")
+    parser.add_argument("--deck", required=True, help="deck file of the game")
+    parser.add_argument("--tokens", type=int, default=5, help="tokens per pile (default 5)")
+    parser.add_argument("--points", type=int, default=15, help="points to win (default 15)")
+    parser.add_argument("--players", default="shenzi,banzai,ed",
+                        help="comma list of player programs (default shenzi,banzai,ed)")
+    parser.add_argument("--runs", type=int, default=20, help="timed runs (default 20)")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:
+        return 0 if done.code == 0 else 1
+    players = args.players.split(",")
+    if args.runs < 1 or args.tokens < 0 or args.points < 0 or not 2 <= len(players) <= 26 \
+            or any(name not in STRATEGIES for name in players):
+        print("cardtable bench austerity: --runs must be >= 1, --tokens and --points >= 0, "
+              f"--players 2 to 26 of {', '.join(STRATEGIES)}", file=sys.stderr)
+        return 1
+    if not os.path.isfile(args.deck):
+        print(f"cardtable bench austerity: no deck file '{args.deck}'", file=sys.stderr)
+        return 1
+    env = dict(os.environ, PATH=search_path())
+    command = ["austerity", str(args.tokens), str(args.points), args.deck, *players]
+    print(f"austerity bench: {' '.join(command)}; {args.runs} runs after one warm-up; "
+          "milliseconds, wall")
+    # The hub and the readiness probe look programs up on PATH: this installation's first.
+    os.environ["PATH"] = env["PATH"]
+    try:
+        hub_path = next((path for path in hub._spawn_candidates("austerity")
+                         if os.access(path, os.X_OK)), "austerity")
+        median, low, high = timed(lambda: whole_game([hub_path, *command[1:]], env), args.runs)
+        print(f"{'whole game':<22} median {median:7.1f}   min {low:7.1f}   max {high:7.1f}")
+        for name in dict.fromkeys(players):
+            median, low, high = timed(partial(player_ready, name, len(players)), args.runs)
+            print(f"{'player ready: ' + name:<22} median {median:7.1f}   min {low:7.1f}   "
+                  f"max {high:7.1f}")
+    except (OSError, RuntimeError) as error:
+        print(f"cardtable bench austerity: {error}", file=sys.stderr)
+        return 1
+    return 0
