@@ -129,7 +129,7 @@ def test_e6_blind_attempts() -> None:
     humans = [False, False, True, False]
     game = position(hands={0: "9C"}, hidden={2: "4C 8H KS"}, pile="JD", to_move=2, humans=humans)
     first = lines(blind(game, 2), humans)
-    assert first[:2] == ["*** Drew a 8H from your hidden cards", "*** Played a 8H"]
+    assert first[:2] == ["*** Drew an 8H from your hidden cards", "*** Played an 8H"]
     assert game.to_move == "P3"
     assert lines(blind(game, 2), humans)[:2] == ["*** Drew a KS from your hidden cards",
                                                   "*** Played a KS"]

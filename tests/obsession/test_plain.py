@@ -45,8 +45,8 @@ def test_blind_prompt_messages_and_reveal() -> None:
         "+++ Select a card from your hidden cards",
         f"{prompt}!!! Invalid card selection",
         f"{prompt}!!! You must select 1 card",
-        f"{prompt}{prompt}*** Drew a 8H from your hidden cards",
-        "*** Played a 8H",
+        f"{prompt}{prompt}*** Drew an 8H from your hidden cards",
+        "*** Played an 8H",
         "*** Player 1 plays again after the 8.",
         "### Draw:\t0 cards",
         "### Discard:\t2 cards\t1:8H 2:JD",
@@ -115,3 +115,10 @@ def test_moves_lists_the_legal_moves_in_selection_numbers() -> None:
                     humans=[True, False, False, False])
     assert _run(game, "MOVES\n")[1] == ("+++ Enter card number(s): +++ Legal moves: one hidden "
                                         "card, 1 to 3 (face down: any may be tried)")
+
+
+def test_cards_take_the_article_they_are_read_with() -> None:
+    from cardtable.games.obsession.render import with_article
+
+    assert [with_article(text) for text in ("9H", "AD", "8♥", "10C", "R", "KS")] == [
+        "a 9H", "an AD", "an 8♥", "a 10C", "an R", "a KS"]

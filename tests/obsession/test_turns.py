@@ -252,7 +252,7 @@ def test_blind_attempt_with_a_legal_card_plays_it_at_once() -> None:
     assert game.legal_actions() == [Blind(1), Blind(2), Blind(3)]
     events = blind(game, 2)
     text = lines(events, game.humans)
-    assert text[:2] == ["*** Drew a 8H from your hidden cards", "*** Played a 8H"]
+    assert text[:2] == ["*** Drew an 8H from your hidden cards", "*** Played an 8H"]
     assert game.to_move == "P3" and [c for c in game.hidden[2]] and len(game.hidden[2]) == 2
     blind(game, 2)
     assert pile(game)[0] == "KS" and game.to_move == "P4"

@@ -141,3 +141,26 @@ def test_a_cut_record_still_steps_and_ends_with_its_complaint(tmp_path: Path) ->
         assert app.return_value == 1
 
     asyncio.run(scenario())
+
+
+def test_the_replay_lists_what_a_joker_removed(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    record = tmp_path / "bots.jsonl"
+    caravan = Path(sys.executable).with_name("caravan")
+    subprocess.run([str(caravan), "--bvb", "--plain", "--seed", "1", "--delay", "0",
+                    "--record", str(record)], check=True, capture_output=True,
+                   stdin=subprocess.DEVNULL, timeout=60)
+
+    async def scenario() -> None:
+        app = CaravanReplayApp(load_replay(record), delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            assert ("BOT2 played JO on 10H on Caravan A. Removed: 10S from Caravan C, "
+                    "10S from Caravan D.") in app.messages
+            await pilot.press("escape")
+
+    asyncio.run(scenario())

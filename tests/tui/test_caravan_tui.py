@@ -505,8 +505,8 @@ def test_seed_preset_counts_and_long_input_are_shown() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             text = screen_text(app)
-            assert "power · seed 7" in text
-            assert "deck 46 · hand 8" in text
+            assert "power, seed 7" in text
+            assert "deck 46, hand 8" in text
             # Typed input is not cut at 4 characters: the parser refuses what is too long.
             await type_command(pilot, "P10F12")
             await settle(app, pilot)
@@ -549,5 +549,16 @@ def test_discard_piles_are_shown_under_foxon() -> None:
         async with power.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             assert "pile 0" not in screen_text(power)
+
+    asyncio.run(scenario())
+
+
+def test_ascii_screens_hold_only_ascii() -> None:
+    async def scenario() -> None:
+        app = make_app(seed=7, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert screen_text(app).isascii(), screen_text(app)
+            await pilot.press("escape")
 
     asyncio.run(scenario())

@@ -284,7 +284,7 @@ def test_an_extra_turn_is_announced_and_an_8_lets_anything_follow() -> None:
             await type_line(pilot, "1")
             await settle(app, pilot)
             # The log writes cards as the table does.
-            assert "*** Played a 8♣" in app.messages
+            assert "*** Played an 8♣" in app.messages
             assert "*** Player 1 plays again after the 8." in app.messages
             assert app.is_human_turn() and app.game.current == 0
             assert "Next: anything" in pile_text(app)
@@ -303,7 +303,7 @@ def test_ascii_event_log_uses_letters() -> None:
             await settle(app, pilot)
             await type_line(pilot, "1")
             await settle(app, pilot)
-            assert "*** Played a 8C" in app.messages
+            assert "*** Played an 8C" in app.messages
 
     asyncio.run(scenario())
 
@@ -354,7 +354,7 @@ def test_going_out_names_the_place_and_the_last_one_loses() -> None:
 def test_moves_key_and_command_list_the_legal_moves() -> None:
     game = position(3, hands={0: "4C 9D 9H KS", 1: "KC", 2: "KH"}, pile="9S",
                     draw="5C 5D 5H", humans=[True, False, False])
-    listed = "Moves: 2 (9D) · 2 3 (9D 9H) · 3 (9H) · 4 (KS)"
+    listed = "Moves: 2 (9D), 2 3 (9D 9H), 3 (9H), 4 (KS)"
 
     async def scenario() -> None:
         app = crafted(game, ("human", "obsessed", "obsessed"))

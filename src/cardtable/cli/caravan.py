@@ -51,6 +51,7 @@ DESCRIPTION = """\
 Play Caravan, the card game of Fallout: New Vegas, in the terminal: you (ABC, bottom)
 against a bot (DEF, top) unless --pvp or --bvb says otherwise. Moves are typed in the
 notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, CA, CB4);
+'help' or '?' shows how to play under the rules in play, 'moves' lists your legal moves,
 'quit' or 'exit' leaves the game."""
 
 EPILOG = f"""\

@@ -59,7 +59,8 @@ face-down (hidden) cards; the last player left with cards loses. The game opens 
 full-screen interface when standard input and output are terminals, else it runs in plain
 line mode (text in, text out, works through pipes); --plain selects the line mode."""
 
-EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5).
+EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5);
+'moves' lists your legal moves (F2 on the full screen, where ? or F1 shows the help page).
 --record never replaces an existing file without --overwrite, nor the --replay file.
 Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch or a
 record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like

@@ -78,6 +78,15 @@ def pass_prompt(seat: int) -> str:
     return f"+++ Pass to Player {seat + 1}, press Enter: "
 
 
+AN_BEFORE = ("A", "8", "R")
+"""Card texts read aloud with a vowel sound first (ace, eight, the letter R of a joker)."""
+
+
+def with_article(text: str) -> str:
+    """``a 9H``, ``an AD``, ``an 8♥``, ``an R``: the article a reader says before the card."""
+    return f"{'an' if text.startswith(AN_BEFORE) else 'a'} {text}"
+
+
 def event_lines(event: Event, humans: Sequence[bool],
                 texts: Sequence[str] = TEXT) -> list[str]:
     """The lines of one event; ``humans`` decides what only a human owner is shown.
@@ -90,7 +99,7 @@ def event_lines(event: Event, humans: Sequence[bool],
         lines = []
         if event.source == "visible" and not humans[event.seat]:
             lines.append(f"*** Drawing from visible cards ({event.left} left)")
-        lines += [f"*** Played a {texts[card]}" for card in event.cards]
+        lines += [f"*** Played {with_article(texts[card])}" for card in event.cards]
         for effect in event.effects:
             if effect == "reverse":
                 lines.append("*** Direction reversed!")
@@ -105,12 +114,12 @@ def event_lines(event: Event, humans: Sequence[bool],
     if isinstance(event, Drew):
         if not humans[event.seat]:
             return []
-        return [f"*** Drew a {texts[card]} from the draw pile" for card in event.cards]
+        return [f"*** Drew {with_article(texts[card])} from the draw pile" for card in event.cards]
     if isinstance(event, PickedUp):
         return [f"*** No valid moves, picked up {cards_count(event.count)}"]
     if isinstance(event, BlindTurned):
         if humans[event.seat]:
-            return [f"*** Drew a {texts[event.card]} from your hidden cards"]
+            return [f"*** Drew {with_article(texts[event.card])} from your hidden cards"]
         return [f"*** Drawing from hidden cards ({event.left} left)"]
     if isinstance(event, WentOut):
         return [f"*** {explain.went_out(event)}"]

@@ -331,7 +331,7 @@ class CaravanApp(TableApp):
         self.ready = True
         log = self.query_one("#log", RichLog)
         log.border_title = " Messages "
-        log.border_subtitle = f" {preset_short(self.rules)} · seed {self.seed} "
+        log.border_subtitle = f" {preset_short(self.rules)}{self.theme_.sep}seed {self.seed} "
         self.screen_stack[0].set_class(self.shows_piles(), "piles")
         self._fit(self.size.width, self.size.height)
         try:
@@ -345,7 +345,7 @@ class CaravanApp(TableApp):
                        f"{error.strerror or error}.")
             return
         self.say("Welcome to Caravan")
-        self.say(f"Rules: {preset_label(self.rules)} · seed {self.seed}",
+        self.say(f"Rules: {preset_label(self.rules)}{self.theme_.sep}seed {self.seed}",
                  self.theme_.style("dim"))
         if self.game.result is None:
             self.say(f"{self.names[self.game.turn]} to move first.")
@@ -392,7 +392,7 @@ class CaravanApp(TableApp):
     def keys_text(self) -> str:
         if HUMAN in self.players:
             return "Esc quit  ? help  F2 moves"
-        return "Esc quit · ?/F1 help"
+        return f"Esc quit{self.theme_.sep}?/F1 help"
 
     def shows_piles(self) -> bool:
         """Discard piles matter (and are shown) where a seat reshuffles them into a deck."""
@@ -442,7 +442,8 @@ class CaravanApp(TableApp):
         for hand in self.query(HandPanel):
             seat = hand.seat
             hand.border_title = f" {self.names[seat]} "
-            hand.border_subtitle = f" deck {view.deck_sizes[seat]} · hand {view.hand_sizes[seat]} "
+            hand.border_subtitle = (f" deck {view.deck_sizes[seat]}{self.theme_.sep}"
+                                     f"hand {view.hand_sizes[seat]} ")
             hand.set_class(self.game.result is None and self.game.turn == seat, "turn")
             hand.refresh()
         self.query_one("#lanes", Static).update(self._lanes_text())
@@ -474,7 +475,7 @@ class CaravanApp(TableApp):
         if self.important is not None:
             return Text(self.important, style=self.theme_.style("error"))
         moves = [f"{self.names[seat]} {text}" for seat, text in sorted(self.last_moves.items())]
-        return Text("last: " + " · ".join(moves) if moves else "", style="dim")
+        return Text("last: " + self.theme_.sep.join(moves) if moves else "", style="dim")
 
     def _end_line(self) -> str:
         result = self.game.result

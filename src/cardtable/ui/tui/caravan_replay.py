@@ -54,10 +54,11 @@ class CaravanReplayApp(ReplayControls, CaravanApp):
 
     def replay_step(self, index: int) -> None:
         step = self.replay.moves[index]
+        before = self.board_view().caravans
         event = self.replay.apply(self.game, step)
         seat = step.move.seat
         self.last_moves[seat] = event.move.notation
-        self.say(move_message(self.names[seat], event, self.theme_))
+        self.say(move_message(self.names[seat], event, self.theme_, before))
 
     def replay_finish(self) -> None:
         self.replay.finish(self.game)

@@ -281,8 +281,8 @@ class ObsessionApp(TableApp):
         self.query_one("#log", RichLog).border_title = " Events "
         seats = self.query_one("#seats", Static)
         rules = self.rules
-        seats.border_title = f" Table · seed {self.seed} "
-        seats.border_subtitle = (f" max {rules.max_plays} plays · "
+        seats.border_title = f" Table{self.theme_.sep}seed {self.seed} "
+        seats.border_subtitle = (f" max {rules.max_plays} plays{self.theme_.sep}"
                                  f"repeat limit {rules.repeat_limit} ")
         self._fit(self.size.width, self.size.height)
         if self.record_path is not None:
@@ -399,11 +399,12 @@ class ObsessionApp(TableApp):
                 out.append(" ")
         out.append("\n")
         # The rules that act on the pile, beside it; the seed and the guards are on the table.
-        kill = f"run-kill {self.rules.run_kill} · {self.rules.kill_order}"
+        sep = self.theme_.sep
+        kill = f"run-kill {self.rules.run_kill}{sep}{self.rules.kill_order}"
         if obs.discard:
-            out.append(f"Run {obs.run} x {FACE_NAMES[FACE[obs.discard[0]]]} · {kill}\n")
+            out.append(f"Run {obs.run} x {FACE_NAMES[FACE[obs.discard[0]]]}{sep}{kill}\n")
         else:
-            out.append(f"Empty pile · {kill}\n")
+            out.append(f"Empty pile{sep}{kill}\n")
         if not self.game.over:
             out.append(explain.next_play(obs.active_face,
                                          obs.discard[0] if obs.discard else None))
@@ -414,7 +415,7 @@ class ObsessionApp(TableApp):
         keys = ["Enter play", "F2 moves"] if self.humans and not self.game.over else []
         if self.fast_forward_available():
             keys.append("f fast-forward")
-        return " · ".join([*keys, "Esc quit", "?/F1 help"])
+        return self.theme_.sep.join([*keys, "Esc quit", "?/F1 help"])
 
     def _phase_text(self, obs: Observation) -> Text:
         if self.game.over:
@@ -601,7 +602,7 @@ class ObsessionApp(TableApp):
             return
         obs = self.game.observe(self.game.current)
         moves = explain.legal_moves(obs, self.game.legal_actions(), self.card_texts.__getitem__,
-                                    separator=" · ")
+                                    separator=self.theme_.sep)
         self.important = None
         self.note = f"Moves: {moves}"
         self.say(self.note)

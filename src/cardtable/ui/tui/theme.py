@@ -31,6 +31,11 @@ class Theme:
     ascii_only: bool = False
     colour: bool = True
 
+    @property
+    def sep(self) -> str:
+        """What stands between the items of a line: a middle dot, or a comma in ASCII."""
+        return ", " if self.ascii_only else " · "
+
     def suit(self, letter: str) -> str:
         return letter if self.ascii_only else GLYPHS.get(letter, letter)
 
