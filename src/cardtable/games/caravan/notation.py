@@ -18,6 +18,8 @@ PLAY, DISCARD, CLEAR = 0, 1, 2
 KIND_LETTERS = "PDC"
 # Hand and caravan positions are small; the packed move keeps 16 bits for the hand.
 _MAX_POSITION_DIGITS = 4
+_SHOWN_DIGITS = 12
+"""How many digits of a refused position a message repeats."""
 
 
 def pack(kind: int, caravan: int = 0, hand: int = 0, slot: int = 0) -> int:
@@ -75,6 +77,12 @@ def _ascii_digit_run(text: str, start: int) -> str:
     return text[start:end]
 
 
+def _shown(run: str) -> str:
+    """A digit run as a message repeats it: cut after a few digits, so that thousands of
+    digits typed by mistake do not fill the screen."""
+    return run if len(run) <= _SHOWN_DIGITS else f"{run[:_SHOWN_DIGITS]}..."
+
+
 def _position(run: str, limit: int | None) -> int | None:
     """The 1-based position written as the digit run ``run``, or None when it is 0, has a
     leading zero or exceeds ``limit``. A run longer than any position is refused before
@@ -93,7 +101,7 @@ def _hand_position(text: str, at: int, limit: int) -> tuple[int, int]:
         raise MoveSyntaxError(f"Invalid hand position '{text[at]}'.")
     value = _position(run, limit)
     if value is None:
-        raise MoveSyntaxError(f"Invalid hand position '{run}'.")
+        raise MoveSyntaxError(f"Invalid hand position '{_shown(run)}'.")
     return value, at + len(run)
 
 
@@ -134,7 +142,7 @@ def parse_move(text: str, rules: SeatRules, seat: int | None = None) -> Move | N
             run = _ascii_digit_run(text, at)
             position = _position(run, rules.of(0 if caravan < 3 else 1).max_numerals)
             if position is None:
-                raise MoveSyntaxError(f"Invalid caravan position '{run or text[at]}'.")
+                raise MoveSyntaxError(f"Invalid caravan position '{_shown(run) or text[at]}'.")
             slot = position
         return Move(seat, PLAY, caravan, hand, slot)
     if letter == "D":
