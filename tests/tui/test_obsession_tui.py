@@ -415,7 +415,7 @@ def test_seed_and_rules_are_shown_and_bots_only_games_show_no_move_hints() -> No
     asyncio.run(scenario())
 
 
-def test_fast_forward_once_every_human_is_out() -> None:
+def test_fast_forward_once_a_human_is_out() -> None:
     game = position(3, hands={0: "KC", 1: "AC 5C", 2: "AD AH 6C"}, pile="9S",
                     humans=[True, False, False])
 
@@ -459,3 +459,19 @@ def test_moves_seed_and_typed_quit_in_a_real_terminal(terminal: str) -> None:
     tmux("send-keys", "-t", session, "quit", "Enter")
     wait_for(session, "Quit this game?")
     tmux("send-keys", "-t", session, "y")
+
+
+def test_fast_forward_is_offered_when_one_of_two_humans_is_out() -> None:
+    game = position(3, hands={0: "KC", 1: "AC 5C", 2: "AD AH 6C"}, pile="9S",
+                    humans=[True, True, False])
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "human", "obsessed"), delay=60.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert not app.fast_forward_available()
+            app.game.out[0] = True  # as if P1 had just gone out
+            assert app.fast_forward_available()
+            app.workers.cancel_group(app, "bot")
+
+    asyncio.run(scenario())

@@ -4,8 +4,8 @@ The same selection grammar and messages as the line mode (``games.obsession.sele
 number keys type positions (``1 3``, ``4,5``), a click on a card adds or removes its number,
 Enter plays. Pick-ups are never chosen: the game makes them when nothing is legal, and the
 log says so. With two or more human seats a pass screen hides the cards between human turns.
-F2 (or typing ``moves``) lists the legal moves; ``quit`` or ``exit`` asks like Esc; once no
-human is left in the game, ``f`` fast-forwards the bots.
+F2 (or typing ``moves``) lists the legal moves; ``quit`` or ``exit`` asks like Esc; once a
+human is out of the game, ``f`` fast-forwards the bots.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ HELP_LINES = [
     "  A run of run-kill equal faces on top kills the pile too.",
     "Keys: Enter plays, Backspace edits, F2 (or type moves) lists",
     "  your legal moves, Esc (or type quit / exit) quits (asks first),",
-    "  f fast-forwards the bots once no human is left in the game,",
+    "  f fast-forwards the bots once a human is out of the game,",
     "  ? or F1 this help, arrows / PgUp / PgDn scroll it.",
 ]
 
@@ -480,7 +480,7 @@ class ObsessionApp(TableApp):
             if self.fast_forward_available():
                 if not self.fast_forward_offered:
                     self.fast_forward_offered = True
-                    who = "No human is left in the game" if self.humans else "Bots only"
+                    who = "You are out" if self.humans else "Bots only"
                     self.say(f"{who}: press f to fast-forward.")
                 self.thinking += " (f: fast-forward)"
             self.run_worker(self._bot_move(seat), name="bot", group="bot",
@@ -609,11 +609,12 @@ class ObsessionApp(TableApp):
         self.refresh_table()
 
     def fast_forward_available(self) -> bool:
-        """Once no human is left in a game still going on, the bots may play without pauses."""
+        """Once a human is out of a game still going on (or none plays), the bots may play
+        without pauses for the rest of it."""
         if self.game.over or self.delay <= 0:
             return False
-        return all(self.game.out[seat] for seat in range(self.game.players)
-                   if self.human_seats[seat])
+        humans = [seat for seat in range(self.game.players) if self.human_seats[seat]]
+        return not humans or any(self.game.out[seat] for seat in humans)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "fast_forward":
