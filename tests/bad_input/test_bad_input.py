@@ -45,7 +45,8 @@ def test_a_move_with_thousands_of_digits_is_refused_and_asked_again(
                                   "P99999A", "P1A99999"])
 def test_parser_refuses_long_positions_with_its_own_message(text: str) -> None:
     rules = SeatRules(PRESETS["foxon"], PRESETS["foxon"])
-    with pytest.raises(MoveSyntaxError, match=r"^Invalid (hand|caravan) position '[0-9]+(\.\.\.)?'"):
+    refusal = r"^Invalid (hand|caravan) position '[0-9]+(\.\.\.)?'"
+    with pytest.raises(MoveSyntaxError, match=refusal):
         parse_move(text, rules, 0)
 
 
