@@ -399,7 +399,7 @@ def test_help_is_how_to_play_for_the_rules_in_play() -> None:
 
 
 def test_hot_seat_hands_over_before_showing_the_next_hand() -> None:
-    from cardtable.ui.tui.caravan_app import PassScreen
+    from cardtable.ui.tui.common import PassScreen
 
     async def scenario() -> None:
         app = make_app(players=("human", "human"))

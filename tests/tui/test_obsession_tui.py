@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from cardtable.games.obsession.actions import Action, Blind, Swap
+from cardtable.games.obsession.actions import Action
 from cardtable.games.obsession.bots import make_bot
 from cardtable.games.obsession.cards import FACE
+from cardtable.games.obsession.explain import selection_numbers
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game
@@ -28,16 +29,7 @@ from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
 def selection_text(observation: Observation, action: Action) -> str:
     """The numbers a person would type for ``action``."""
-    if isinstance(action, Blind):
-        return str(action.index)
-    cards = action.visible if isinstance(action, Swap) else action.cards
-    pool = list(observation.pool)
-    numbers = []
-    for card in cards:
-        index = pool.index(card)
-        pool[index] = -1
-        numbers.append(str(index + 1))
-    return " ".join(numbers)
+    return selection_numbers(observation, action)
 
 
 async def settle(app: ObsessionApp, pilot) -> None:  # type: ignore[no-untyped-def]
@@ -171,8 +163,8 @@ def test_hot_seat_hides_hands_between_turns() -> None:
                 if isinstance(app.screen, PassScreen):
                     assert app.viewer is None
                     assert app.query_one("#cards").cells()[0] == []
-                    seen.add(app.screen.seat)
-            assert seen == {0, 1}
+                    seen.add(app.screen.player)
+            assert seen == {"Player 1", "Player 2"}
 
     asyncio.run(scenario())
 

@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
 
@@ -63,6 +62,7 @@ from cardtable.ui.tui.common import (
     PRESS_ESC,
     CommandInput,
     HelpScreen,
+    PassScreen,
     TableApp,
     TooSmall,
     error_text,
@@ -213,27 +213,6 @@ class HandPanel(Widget):
         app = self.app
         assert isinstance(app, CaravanApp)
         app.clicked_hand(self.seat, position)
-
-
-class PassScreen(Screen[None]):
-    """Hot seat: hides both hands until the player to move presses Enter."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "Go", priority=True)]
-    DEFAULT_CSS = """
-    PassScreen { align: center middle; }
-    PassScreen > Static { width: 40; height: 5; border: heavy $accent; text-align: center;
-                          content-align: center middle; }
-    """
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.player = name
-
-    def compose(self) -> ComposeResult:
-        yield Static(f"Pass to {self.player}\n\npress Enter", markup=False)
-
-    def action_go(self) -> None:
-        self.dismiss(None)
 
 
 QUIT_WORDS = ("quit", "exit")

@@ -387,3 +387,24 @@ class TableApp(App[int]):
         for line in err:
             print(line, file=sys.stderr, flush=True)
         return status
+
+
+class PassScreen(Screen[None]):
+    """Hot seat: hides every hand until the player named (who moves next) presses Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "Go", priority=True)]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    PassScreen > Static { width: 40; height: 5; border: heavy $accent; text-align: center;
+                          content-align: center middle; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Pass to {self.player}\n\npress Enter", markup=False)
+
+    def action_go(self) -> None:
+        self.dismiss(None)

@@ -20,7 +20,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
 
@@ -48,6 +47,7 @@ from cardtable.ui.tui.common import (
     PRESS_ESC,
     CommandInput,
     HelpScreen,
+    PassScreen,
     TableApp,
     TooSmall,
     error_text,
@@ -171,27 +171,6 @@ class SelectionInput(CommandInput):
             app.toggle_number(int(character))
             return
         await super()._on_key(event)
-
-
-class PassScreen(Screen[None]):
-    """Hot-seat: hides every hand until the next person presses Enter."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "Go", priority=True)]
-    DEFAULT_CSS = """
-    PassScreen { align: center middle; }
-    PassScreen > Static { width: 40; height: 5; border: heavy $accent; text-align: center;
-                          content-align: center middle; }
-    """
-
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
-
-    def compose(self) -> ComposeResult:
-        yield Static(f"Pass to Player {self.seat + 1}\n\npress Enter", markup=False)
-
-    def action_go(self) -> None:
-        self.dismiss(None)
 
 
 class ObsessionApp(TableApp):
@@ -471,7 +450,7 @@ class ObsessionApp(TableApp):
             if self.humans >= 2 and self.viewer != seat:
                 self.viewer = None
                 self.refresh_table()
-                self.push_screen(PassScreen(seat), lambda _: self._take_seat(seat))
+                self.push_screen(PassScreen(f"Player {seat + 1}"), lambda _: self._take_seat(seat))
                 return
         else:
             if self.humans >= 2:
