@@ -53,7 +53,8 @@ FIELDS: tuple[str, ...] = (
     "game", "rules", "to move",
     "deck ABC", "hand ABC", "pile ABC", "deck DEF", "hand DEF", "pile DEF",
     *(f"caravan {name}" for name in CARAVAN_NAMES),
-    "held", "placed", "moves", "plies", "jack as joker", "first", "seed", "random", "result",
+    "held", "cards", "placed", "moves", "plies", "jack as joker", "first", "seed", "random",
+    "result",
 )
 """The name of each field, in order; errors name the field they are about."""
 
@@ -129,6 +130,7 @@ def to_position(state: Game) -> str:
     fields += [_caravan(caravan, index // 3) for index, caravan in enumerate(state.caravans)]
     fields += [
         "".join(_HELD_TEXT[held] for held in state.held),
+        "{},{}".format(*_card_counts(state.decks, state.hands, state.piles, state.caravans)),
         f"{state.placed[0]},{state.placed[1]}",
         f"{state.moves_made[0]},{state.moves_made[1]}",
         str(state.plies),
@@ -265,6 +267,7 @@ def from_position(rules: SeatRules, text: str) -> Game:
     held_text = value["held"]
     if len(held_text) != 6 or any(mark not in _HELD_OF_TEXT for mark in held_text):
         raise _fail("held", f"expected six of - n a d, got {_shown(held_text)}")
+    counts = _pair("cards", value["cards"])
     placed = _pair("placed", value["placed"], 3)
     moves = _pair("moves", value["moves"])
     if not _number(value["plies"]):
@@ -286,6 +289,11 @@ def from_position(rules: SeatRules, text: str) -> Game:
             raise _fail("random", str(error)) from None
     ended = _result_of(value["result"])
     _check_cards(decks, hands, piles, caravans)
+    held_counts = _card_counts(decks, hands, piles, caravans)
+    for seat in (0, 1):
+        if held_counts[seat] != counts[seat]:
+            raise PositionError(f"cards do not add up: {SEATS[seat]} has {held_counts[seat]} "
+                                f"cards, the position says {counts[seat]}")
 
     game = Game.__new__(Game)
     game.seat_rules = rules
@@ -316,6 +324,17 @@ def from_position(rules: SeatRules, text: str) -> Game:
         else:
             game._finish(winners, reason)
     return game
+
+
+def _card_counts(decks: Sequence[list[int]], hands: Sequence[list[int]],
+                 piles: Sequence[list[int]], caravans: Sequence[Caravan]) -> tuple[int, int]:
+    """How many cards of each seat's deck the game holds, wherever they are."""
+    counts = [len(decks[seat]) + len(hands[seat]) + len(piles[seat]) for seat in (0, 1)]
+    for caravan in caravans:
+        for numeral, faces in caravan:
+            for card in (numeral, *faces):
+                counts[owner_of(card)] += 1
+    return counts[0], counts[1]
 
 
 def _check_cards(decks: Sequence[list[int]], hands: Sequence[list[int]],
