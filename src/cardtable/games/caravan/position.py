@@ -1,9 +1,7 @@
 """Caravan positions: a whole game state as one line of text, and back.
 
 The line is a list of fields separated by single spaces (python-chess's FEN is the model);
-``docs/positions.md`` describes each field. Example, the opening of a power game::
-
-    caravan/1 6d0f3a1c ABC 9C,QH,... 4S,2D,... - ... - - - - - - ------ 0,0 0,0 0 nn ABC 7 +120 *
+``docs/positions.md`` describes each field and shows an example.
 
 Rules are not part of a position: they come from the game. The position carries a short
 fingerprint of them instead, and :func:`from_position` refuses a position made under other
