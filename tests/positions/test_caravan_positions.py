@@ -233,3 +233,11 @@ def test_random_text_raises_only_position_errors(text):
     rules = SeatRules.preset("power")
     with pytest.raises(PositionError):
         from_position(rules, text)
+
+
+def test_each_card_has_one_text():
+    assert parse_card("7S@1", 0) is None
+    assert parse_card("JO@1.2", 0) is None
+    assert parse_card("JO.1", 0) is None
+    assert parse_card("7s", 0) is None
+    assert card_text(parse_card("JO@2.2", 1) or 0) == "JO@2.2"

@@ -20,7 +20,7 @@ from cardtable.engine.errors import PositionError
 from cardtable.games.obsession.cards import canonical_deck
 from cardtable.games.obsession.position import FIELDS, card_text, from_position, parse_card
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import Game, seat_name
 
 RULES = st.builds(
     Rules,
@@ -203,3 +203,26 @@ def test_corrupted_positions_raise_only_position_errors(data):
 def test_random_text_raises_only_position_errors(text):
     with pytest.raises(PositionError):
         from_position(Rules(players=3), text)
+
+
+def test_each_card_has_one_text():
+    assert parse_card("9H@1") is None
+    assert parse_card("R@1.2") is None
+    assert parse_card("R.1") is None
+    assert parse_card("9h") is None
+    assert parse_card("9H@6") is None
+    assert card_text(parse_card("R@3.2") or 0) == "R@3.2"
+
+
+def test_a_seat_out_is_never_to_move():
+    rules = Rules(players=3)
+    game = Game.new(rules, [False] * 3, 1)
+    rng = random.Random(1)
+    while game.to_move is not None and not any(game.out):
+        game.apply(rng.choice(game.legal_actions()))
+    if game.to_move is None:
+        pytest.skip("the game ended before anybody went out")
+    fields = game.to_position().split(" ")
+    fields[FIELDS.index("to move")] = seat_name(game.out.index(True))
+    with pytest.raises(PositionError, match=r"^position field 'to move': P\d+ is out and "):
+        from_position(rules, " ".join(fields))

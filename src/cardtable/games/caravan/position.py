@@ -164,6 +164,8 @@ def parse_card(text: str, owner: int) -> int | None:
     parsed = parse_code(head) if head == head.strip().upper() else None
     if parsed is None or not _number(sample_text) or int(sample_text) < 1:
         return None
+    if at and sample_text == "1":  # one way to write each card: sample 1 goes unsaid
+        return None
     rank, suit = parsed
     copy = 1
     if dot:

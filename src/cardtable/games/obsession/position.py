@@ -140,6 +140,8 @@ def parse_card(text: str) -> int | None:
         deck_text = "1"
     if deck_text not in [str(deck) for deck in range(1, MAX_DECKS + 1)]:
         return None
+    if at and deck_text == "1":  # one way to write each card: the first deck goes unsaid
+        return None
     deck = int(deck_text) - 1
     if head == "R":
         if dot and copy_text != "2":
@@ -277,6 +279,8 @@ def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
     seen = _seen_of(value["seen"], n)
     _check_cards(rules, (*hands, *visible, *hidden, draw, pile, killed, removed))
     _check_story(phase, stalemate, went_out, placed, n, hands, visible, hidden)
+    if phase != OVER and current[0] in went_out:
+        raise _fail("to move", f"{seat_name(current[0])} is out and cannot be to move")
 
     game = Game.__new__(Game)
     game.rules = rules
