@@ -22,3 +22,7 @@ class RecordError(GameError):
     def __init__(self, message: str, line: int = 0) -> None:
         super().__init__(message)
         self.line = line
+
+
+class PositionError(GameError):
+    """A position (one line of text holding a whole game state) that cannot be restored."""

@@ -6,8 +6,12 @@ one side draws from it (copy on write), so clones stay cheap and independent.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import random
 import secrets
+import struct
+import zlib
 from collections.abc import MutableSequence
 from typing import TypeVar
 
@@ -64,3 +68,81 @@ class GameRandom:
 
     def choice(self, items: list[T]) -> T:
         return items[self._writable().randrange(len(items))]
+
+    # --- export and import of the generator state (positions)
+
+    def state_text(self, seed: int | str) -> str:
+        """The generator's exact state as short text, given the seed it was made from.
+
+        ``+K``: the generator seeded with ``seed`` after K 32-bit draws (what a game's own
+        generator always is); ``mt:DATA``: the whole Mersenne Twister state, for a generator
+        that did not start from ``seed``.
+        """
+        return random_state_text(self._rng, seed)
+
+    @classmethod
+    def from_state_text(cls, seed: int | str, text: str) -> GameRandom:
+        """The generator that :meth:`state_text` described; raises ValueError if malformed."""
+        return cls(_rng=random_from_text(seed, text))
+
+
+MAX_DRAWS = 1 << 20
+"""The most 32-bit draws a ``+K`` state text may count (a long game makes a few thousand)."""
+
+_WORDS = 624
+
+
+def random_state_text(rng: random.Random, seed: int | str) -> str:
+    """See :meth:`GameRandom.state_text`."""
+    version, internal, gauss = rng.getstate()
+    if gauss is None and version == 3:
+        index = internal[_WORDS]
+        probe = random.Random(seed)
+        if probe.getstate() == (version, internal, gauss):
+            return "+0"
+        # After K >= 1 draws the twister's index is ((K - 1) mod 624) + 1.
+        draws = index
+        probe.getrandbits(32 * draws)
+        while draws <= MAX_DRAWS:
+            if probe.getstate()[1] == internal:
+                return f"+{draws}"
+            probe.getrandbits(32 * _WORDS)
+            draws += _WORDS
+    data = struct.pack(f"<{_WORDS + 1}I", *internal)
+    text = "mt:" + base64.urlsafe_b64encode(zlib.compress(data, 9)).decode("ascii").rstrip("=")
+    if gauss is not None:
+        text += ":" + float(gauss).hex()
+    return text
+
+
+def random_from_text(seed: int | str, text: str) -> random.Random:
+    """The generator a :func:`random_state_text` text describes; ValueError if malformed."""
+    if text.startswith("+"):
+        digits = text[1:]
+        if not digits.isdigit() or not digits.isascii() or (len(digits) > 1 and digits[0] == "0"):
+            raise ValueError(f"not a draw count: {text!r}")
+        draws = int(digits)
+        if draws > MAX_DRAWS:
+            raise ValueError(f"more than {MAX_DRAWS} draws")
+        rng = random.Random(seed)
+        if draws:
+            rng.getrandbits(32 * draws)
+        return rng
+    head, _, rest = text.partition(":")
+    if head != "mt" or not rest:
+        raise ValueError("expected +DRAWS or mt:STATE")
+    data_text, _, gauss_text = rest.partition(":")
+    try:
+        data = zlib.decompress(base64.urlsafe_b64decode(data_text + "=" * (-len(data_text) % 4)))
+        words = struct.unpack(f"<{_WORDS + 1}I", data)
+        gauss = float.fromhex(gauss_text) if gauss_text else None
+    except (ValueError, zlib.error, struct.error, binascii.Error) as error:
+        raise ValueError(f"unreadable generator state ({error})") from None
+    if not 1 <= words[_WORDS] <= _WORDS:
+        raise ValueError("generator index out of range")
+    rng = random.Random()
+    try:
+        rng.setstate((3, words, gauss))
+    except (ValueError, TypeError, OverflowError) as error:
+        raise ValueError(f"unusable generator state ({error})") from None
+    return rng

@@ -503,3 +503,11 @@ class Game:
         other.mulligans = self.mulligans
         return other
 
+
+    # --- game API: positions
+
+    def to_position(self) -> str:
+        """The whole state as one line of text; ``position.from_position`` restores it."""
+        from cardtable.games.caravan.position import to_position
+
+        return to_position(self)

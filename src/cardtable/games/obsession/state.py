@@ -620,3 +620,11 @@ class Game:
         pile = self.pile
         return Board(seat, len(self.draw), len(pile), tuple(pile[:-6:-1]), tuple(self.hands[seat]),
                      tuple(self.visible[seat]), len(self.hidden[seat]))
+
+    # --- game API: positions
+
+    def to_position(self) -> str:
+        """The whole state as one line of text; ``position.from_position`` restores it."""
+        from cardtable.games.obsession.position import to_position
+
+        return to_position(self)

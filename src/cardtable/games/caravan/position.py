@@ -1,0 +1,351 @@
+"""Caravan positions: a whole game state as one line of text, and back.
+
+The line is a list of fields separated by single spaces (python-chess's FEN is the model);
+``docs/positions.md`` describes each field and shows an example.
+
+Rules are not part of a position: they come from the game. The position carries a short
+fingerprint of them instead, and :func:`from_position` refuses a position made under other
+rules. What a position leaves out is what playing on never reads: the public history
+(a restored game's history starts at the position) and the setup a record header describes
+(the initial decks and mulligans).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from urllib.parse import quote, unquote
+
+from cardtable.engine.errors import PositionError
+from cardtable.engine.protocol import Result
+from cardtable.engine.randomness import GameRandom
+from cardtable.games.caravan.board import (
+    ANY,
+    ASC,
+    CARAVAN_NAMES,
+    DESC,
+    Caravan,
+    most_faces,
+    summarize,
+)
+from cardtable.games.caravan.cards import (
+    JOKER,
+    NO_SUIT,
+    RANK_MASK,
+    SEATS,
+    code,
+    copy_of,
+    make,
+    owner_of,
+    parse_code,
+    sample_of,
+)
+from cardtable.games.caravan.history import History
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.state import Game
+
+FORMAT = "caravan/1"
+"""The first field: the game and the version of this format."""
+
+FIELDS: tuple[str, ...] = (
+    "game", "rules", "to move",
+    "deck ABC", "hand ABC", "pile ABC", "deck DEF", "hand DEF", "pile DEF",
+    *(f"caravan {name}" for name in CARAVAN_NAMES),
+    "held", "cards", "placed", "moves", "plies", "jack as joker", "first", "seed", "random",
+    "result",
+)
+"""The name of each field, in order; errors name the field they are about."""
+
+EMPTY = "-"
+RUNNING = "*"
+NO_RANDOM = "-"
+"""The ``random`` field of a game whose random source is not a generator (a replayed record)."""
+MAX_SEED_DIGITS = 40
+
+_HELD_TEXT = {None: "-", ANY: "n", ASC: "a", DESC: "d"}
+_HELD_OF_TEXT = {text: held for held, text in _HELD_TEXT.items()}
+_REASONS = ("lanes", "out_of_cards", "no_legal_move", "draw", "quit")
+
+
+def rules_fingerprint(rules: SeatRules) -> str:
+    """Eight hex digits that change whenever any rule field of either seat changes."""
+    return hashlib.sha256(repr(rules).encode()).hexdigest()[:8]
+
+
+# ------------------------------------------------------------------------- writing
+
+
+def card_text(card: int) -> str:
+    """The card's code, with ``@SAMPLE`` unless it is from sample 1 and ``.COPY`` for a second
+    Joker: ``7S``, ``7S@2``, ``JO``, ``JO.2``, ``JO@3.2``. The owner is not part of it."""
+    text = code(card)
+    sample = sample_of(card)
+    if sample != 1:
+        text += f"@{sample}"
+    if card & RANK_MASK == JOKER and copy_of(card) != 1:
+        text += f".{copy_of(card)}"
+    return text
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return ",".join(map(card_text, cards)) if cards else EMPTY
+
+
+def _caravan(caravan: Caravan, owner: int) -> str:
+    if not caravan:
+        return EMPTY
+
+    def one(card: int) -> str:
+        return card_text(card) if owner_of(card) == owner else "~" + card_text(card)
+
+    return ",".join("+".join((one(numeral), *map(one, faces))) for numeral, faces in caravan)
+
+
+def _result(result: Result | None) -> str:
+    if result is None:
+        return RUNNING
+    text = result.reason
+    if result.winners:
+        text += "=" + "+".join(result.winners)
+    cause = result.details.get("cause")
+    if cause is not None:
+        text += "/" + quote(str(cause), safe="")
+    return text
+
+
+def to_position(state: Game) -> str:
+    """The whole state of ``state`` as one line (see the module's docstring)."""
+    rng = state.rng
+    random_text = rng.state_text(state.seed) if isinstance(rng, GameRandom) else NO_RANDOM
+    fields = [
+        FORMAT,
+        rules_fingerprint(state.seat_rules),
+        SEATS[state.turn],
+    ]
+    for seat in (0, 1):
+        fields += [_cards(state.decks[seat][::-1]), _cards(state.hands[seat]),
+                   _cards(state.piles[seat])]
+    fields += [_caravan(caravan, index // 3) for index, caravan in enumerate(state.caravans)]
+    fields += [
+        "".join(_HELD_TEXT[held] for held in state.held),
+        "{},{}".format(*_card_counts(state.decks, state.hands, state.piles, state.caravans)),
+        f"{state.placed[0]},{state.placed[1]}",
+        f"{state.moves_made[0]},{state.moves_made[1]}",
+        str(state.plies),
+        "".join("y" if flag else "n" for flag in state.jack_as_joker),
+        SEATS[state.first],
+        str(state.seed),
+        random_text,
+        _result(state.result),
+    ]
+    return " ".join(fields)
+
+
+# ------------------------------------------------------------------------- reading
+
+
+def _fail(field: str, problem: str) -> PositionError:
+    return PositionError(f"position field '{field}': {problem}")
+
+
+def _shown(text: str) -> str:
+    """A piece of a refused position, cut short so that a message stays one short line."""
+    return repr(text if len(text) <= 24 else text[:21] + "...")
+
+
+def parse_card(text: str, owner: int) -> int | None:
+    """The card written ``text`` (see :func:`card_text`) owned by ``owner``; None if malformed."""
+    head, at, rest = text.partition("@")
+    if at:
+        sample_text, dot, copy_text = rest.partition(".")
+    else:
+        head, dot, copy_text = head.partition(".")
+        sample_text = "1"
+    parsed = parse_code(head) if head == head.strip().upper() else None
+    if parsed is None or not _number(sample_text) or int(sample_text) < 1:
+        return None
+    if at and sample_text == "1":  # one way to write each card: sample 1 goes unsaid
+        return None
+    rank, suit = parsed
+    copy = 1
+    if dot:
+        if rank != JOKER or copy_text != "2":
+            return None
+        copy = 2
+    if rank == JOKER:
+        suit = NO_SUIT
+    return make(rank, suit, owner, int(sample_text), copy)
+
+
+def _number(text: str) -> bool:
+    return (text.isascii() and text.isdigit() and len(text) <= MAX_SEED_DIGITS
+            and (text == "0" or not text.startswith("0")))
+
+
+def _card_list(field: str, text: str, owner: int) -> list[int]:
+    if text == EMPTY:
+        return []
+    cards = []
+    for item in text.split(","):
+        card = parse_card(item, owner)
+        if card is None:
+            raise _fail(field, f"unknown card {_shown(item)}")
+        cards.append(card)
+    return cards
+
+
+def _caravan_of(field: str, text: str, owner: int) -> Caravan:
+    if text == EMPTY:
+        return ()
+    slots = []
+    for slot_text in text.split(","):
+        cards = []
+        for item in slot_text.split("+"):
+            mine = not item.startswith("~")
+            card = parse_card(item if mine else item[1:], owner if mine else 1 - owner)
+            if card is None:
+                raise _fail(field, f"unknown card {_shown(item)}")
+            cards.append(card)
+        if cards[0] & RANK_MASK > 10:
+            raise _fail(field, f"a slot starts with {_shown(slot_text)}, not a numeral")
+        if any(card & RANK_MASK <= 10 for card in cards[1:]):
+            raise _fail(field, f"a numeral is attached as a face in {_shown(slot_text)}")
+        slots.append((cards[0], tuple(cards[1:])))
+    return tuple(slots)
+
+
+def _pair(field: str, text: str, top: int | None = None) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(_number(part) for part in parts):
+        raise _fail(field, f"expected two counts like 3,2, got {_shown(text)}")
+    first, second = int(parts[0]), int(parts[1])
+    if top is not None and (first > top or second > top):
+        raise _fail(field, f"a count above {top} in {_shown(text)}")
+    return first, second
+
+
+def _seat(field: str, text: str) -> int:
+    if text not in SEATS:
+        raise _fail(field, f"expected ABC or DEF, got {_shown(text)}")
+    return SEATS.index(text)
+
+
+def _result_of(text: str) -> tuple[tuple[str, ...], str, str | None] | None:
+    if text == RUNNING:
+        return None
+    head, slash, cause = text.partition("/")
+    reason, eq, winners_text = head.partition("=")
+    winners = tuple(winners_text.split("+")) if eq else ()
+    if (reason not in _REASONS or any(w not in SEATS for w in winners) or len(winners) > 1
+            or (slash and (reason != "quit" or not cause))
+            or (reason in ("draw", "quit")) == bool(winners)):
+        raise _fail("result", f"expected * or how the game ended, got {_shown(text)}")
+    return winners, reason, unquote(cause) if slash else None
+
+
+def from_position(rules: SeatRules, text: str) -> Game:
+    """The game state that ``text`` describes under ``rules``; raises :class:`PositionError`
+    naming the field at fault when the text is not a position of a game under these rules."""
+    fields = text.split(" ")
+    if len(fields) != len(FIELDS):
+        raise PositionError(f"expected {len(FIELDS)} fields, got {len(fields)}")
+    value = dict(zip(FIELDS, fields, strict=True))
+    if value["game"] != FORMAT:
+        raise _fail("game", f"expected {FORMAT}, got {_shown(value['game'])}")
+    if value["rules"] != rules_fingerprint(rules):
+        raise _fail("rules", "the position was made under other rules than this game's "
+                    f"({_shown(value['rules'])} is not {rules_fingerprint(rules)})")
+    turn = _seat("to move", value["to move"])
+    decks, hands, piles = [], [], []
+    for seat, name in enumerate(SEATS):
+        deck = _card_list(f"deck {name}", value[f"deck {name}"], seat)
+        decks.append(deck[::-1])
+        hands.append(_card_list(f"hand {name}", value[f"hand {name}"], seat))
+        piles.append(_card_list(f"pile {name}", value[f"pile {name}"], seat))
+    caravans = [_caravan_of(f"caravan {name}", value[f"caravan {name}"], index // 3)
+                for index, name in enumerate(CARAVAN_NAMES)]
+    held_text = value["held"]
+    if len(held_text) != 6 or any(mark not in _HELD_OF_TEXT for mark in held_text):
+        raise _fail("held", f"expected six of - n a d, got {_shown(held_text)}")
+    counts = _pair("cards", value["cards"])
+    placed = _pair("placed", value["placed"], 3)
+    moves = _pair("moves", value["moves"])
+    if not _number(value["plies"]):
+        raise _fail("plies", f"expected a count, got {_shown(value['plies'])}")
+    joker_text = value["jack as joker"]
+    if len(joker_text) != 2 or any(flag not in "yn" for flag in joker_text):
+        raise _fail("jack as joker", f"expected two of y n, got {_shown(joker_text)}")
+    first = _seat("first", value["first"])
+    seed_text = value["seed"]
+    negative = seed_text.startswith("-")
+    if not _number(seed_text[1:] if negative else seed_text):
+        raise _fail("seed", f"expected a whole number, got {_shown(seed_text)}")
+    seed = int(seed_text)
+    rng: GameRandom | None = None
+    if value["random"] != NO_RANDOM:
+        try:
+            rng = GameRandom.from_state_text(seed, value["random"])
+        except ValueError as error:
+            raise _fail("random", str(error)) from None
+    ended = _result_of(value["result"])
+    _check_cards(decks, hands, piles, caravans)
+    held_counts = _card_counts(decks, hands, piles, caravans)
+    for seat in (0, 1):
+        if held_counts[seat] != counts[seat]:
+            raise PositionError(f"cards do not add up: {SEATS[seat]} has {held_counts[seat]} "
+                                f"cards, the position says {counts[seat]}")
+
+    game = Game.__new__(Game)
+    game.seat_rules = rules
+    game.rules = rules.as_tuple()
+    game.seed = seed
+    game.first = first
+    game.turn = turn
+    game.rng = rng if rng is not None else GameRandom(seed)
+    game.caravans = caravans
+    game.held = [_HELD_OF_TEXT[mark] for mark in held_text]
+    game.summaries = [summarize(caravans[i], game.held[i], game.rules[i // 3]) for i in range(6)]
+    game.crowding = [most_faces(caravan) for caravan in caravans]
+    game.decks = decks
+    game.hands = hands
+    game.piles = piles
+    game.placed = list(placed)
+    game.moves_made = list(moves)
+    game.plies = int(value["plies"])
+    game.jack_as_joker = (joker_text[0] == "y", joker_text[1] == "y")
+    game.initial_decks = ((), ())
+    game.mulligans = ()
+    game._history = History(())
+    game.result = None
+    if ended is not None:
+        winners, reason, cause = ended
+        if reason == "quit":
+            game.abandon(cause if cause is not None else "quit")
+        else:
+            game._finish(winners, reason)
+    return game
+
+
+def _card_counts(decks: Sequence[list[int]], hands: Sequence[list[int]],
+                 piles: Sequence[list[int]], caravans: Sequence[Caravan]) -> tuple[int, int]:
+    """How many cards of each seat's deck the game holds, wherever they are."""
+    counts = [len(decks[seat]) + len(hands[seat]) + len(piles[seat]) for seat in (0, 1)]
+    for caravan in caravans:
+        for numeral, faces in caravan:
+            for card in (numeral, *faces):
+                counts[owner_of(card)] += 1
+    return counts[0], counts[1]
+
+
+def _check_cards(decks: Sequence[list[int]], hands: Sequence[list[int]],
+                 piles: Sequence[list[int]], caravans: Sequence[Caravan]) -> None:
+    """Every card is in one place only (cards are told apart by owner, sample and copy)."""
+    seen: set[int] = set()
+    for cards in (*decks, *hands, *piles,
+                  *[(numeral, *faces) for caravan in caravans for numeral, faces in caravan]):
+        for card in cards:
+            if card in seen:
+                owner = SEATS[owner_of(card)]
+                raise PositionError(f"cards do not add up: {owner}'s {card_text(card)} "
+                                    "is in two places")
+            seen.add(card)
