@@ -109,8 +109,9 @@ def test_sizes_follow_the_documented_formula() -> None:
     # 6 caravans x H hands x (S + 1) slots, H discards, 6 clears (x (H + 1) with restarts).
     assert num_actions(SeatRules.preset("power")) == 6 * 8 * 9 + 8 + 6 == 446
     assert num_actions(SeatRules.preset("karavane")) == 6 * 8 * 21 + 8 + 6 == 1022
-    assert num_actions(SeatRules.preset("nv")) == 6 * 8 * 217 + 8 + 6 == 10430
-    assert num_actions(SeatRules.preset("foxon")) == 6 * 8 * 163 + 8 + 6 * 9 == 7886
+    # Without a numeral cap, S is what a deck can hold: min(deck_max, 40 x samples_max).
+    assert num_actions(SeatRules.preset("nv")) == 6 * 8 * 161 + 8 + 6 == 7742
+    assert num_actions(SeatRules.preset("foxon")) == 6 * 8 * 121 + 8 + 6 * 9 == 5870
     mixed = SeatRules(PRESETS["power"], replace(PRESETS["power"], hand_size=9))
     assert layout(mixed).hands == 12
 
@@ -123,13 +124,32 @@ def test_documented_examples() -> None:
     assert game.action_index(Move(seat, DISCARD, 0, 3)) == 432 + 2
     assert game.action_index(Move(seat, CLEAR, 2)) == 440 + 2
     foxon = Game.new(SeatRules.preset("foxon"), seed=1)
-    assert foxon.action_index(Move(foxon.turn, CLEAR, 4, 2)) == 7824 + 8 + 4 * 9 + 2
+    assert foxon.action_index(Move(foxon.turn, CLEAR, 4, 2)) == 5808 + 8 + 4 * 9 + 2
 
 
 def test_a_slot_beyond_every_caravan_the_rules_allow_has_no_index() -> None:
     game = Game.new(SeatRules.preset("power"), seed=1)
     with pytest.raises(ValueError, match="beyond the 8 numerals a caravan can hold"):
         game.action_index(Move(game.turn, PLAY, 0, 1, 9))
+    nv = Game.new(SeatRules.preset("nv"), seed=1)
+    assert nv.action_index(Move(nv.turn, PLAY, 5, 8, 160)) == 6 * 8 * 161 - 1
+    with pytest.raises(ValueError, match="beyond the 160 numerals a caravan can hold"):
+        nv.action_index(Move(nv.turn, PLAY, 0, 1, 161))
+
+
+def test_a_caravan_longer_than_the_rules_allow_makes_the_mask_refuse() -> None:
+    # Only a hand-built position can get there: the rules' decks never hold 9 numerals.
+    rules = SeatRules.both(replace(PRESETS["nv"], deck_min=8, deck_max=8, deck_size=8))
+    game = Game.new(SeatRules.preset("nv"), seed=2)
+    game.seat_rules = rules
+    numerals = [card for card in [*game.decks[0], *game.hands[0]] if card & 15 <= 10]
+    game.caravans[0] = tuple((card, ()) for card in numerals[:9])
+    game.summaries[0] = (0, 9, 1, 0, 0)
+    game.turn = 1
+    game.placed = [3, 3]
+    game.hands[1] = [card for card in game.decks[1] if card & 15 == 12][:1]  # a Queen
+    with pytest.raises(ValueError, match="beyond the 8 numerals"):
+        game.legal_mask()
 
 
 @pytest.mark.parametrize("index", [-1, 446, 10**9, "3", 2.0, True])

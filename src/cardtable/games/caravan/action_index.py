@@ -13,9 +13,10 @@ onto that numeral; ``R`` is ``H + 1`` when either seat restarts destroyed carava
 (``clear_policy = destroy_restart``, ``hand`` naming the restart card) and 1 otherwise.
 
 ``S`` covers every caravan the rules allow: a caravan holds only numerals of its owner, so it
-is never longer than the owner's ``max_numerals`` or, without that cap, than the largest deck
-the owner's rules accept (``deck_max``). Only a game dealt from decks the rules refuse can
-outgrow it; its moves beyond slot ``S`` have no index and raise ``ValueError``.
+is never longer than the owner's ``max_numerals``, nor than the numerals its deck can hold
+(at most ``deck_max`` cards and ``samples_max`` copies of each of the 40 numerals). Only a game
+dealt from decks the rules refuse can outgrow it; its moves beyond slot ``S`` have no index and
+raise ``ValueError``.
 """
 
 from __future__ import annotations
@@ -32,8 +33,18 @@ if TYPE_CHECKING:
 CARAVANS = 6
 
 
-def _slot_bound(rules: Rules) -> int:
-    return rules.max_numerals if rules.max_numerals is not None else rules.deck_max
+NUMERALS_PER_SAMPLE = 40
+"""Ace to 10 in four suits: a deck holds at most this many numerals per sample deck."""
+
+
+def slot_bound(rules: Rules) -> int:
+    """The most numerals a caravan of a seat playing ``rules`` can ever hold.
+
+    A caravan holds only its owner's numerals, and the owner's deck has at most ``deck_max``
+    cards and at most ``samples_max`` copies of each numeral (random decks and deck files alike).
+    """
+    bound = min(rules.deck_max, NUMERALS_PER_SAMPLE * rules.samples_max)
+    return bound if rules.max_numerals is None else min(bound, rules.max_numerals)
 
 
 class Layout:
@@ -44,7 +55,7 @@ class Layout:
 
     def __init__(self, rules: SeatRules) -> None:
         self.hands = max(rules.abc.largest_hand, rules.def_.largest_hand)
-        self.slots = max(_slot_bound(rules.abc), _slot_bound(rules.def_))
+        self.slots = max(slot_bound(rules.abc), slot_bound(rules.def_))
         self.slot_stride = self.slots + 1
         self.restart = "destroy_restart" in (rules.abc.clear_policy, rules.def_.clear_policy)
         self.discard_base = CARAVANS * self.hands * self.slot_stride
