@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     from cardtable.games.caravan.state import Game
 
 CARAVANS = 6
-
-
 NUMERALS_PER_SAMPLE = 40
 """Ace to 10 in four suits: a deck holds at most this many numerals per sample deck."""
 
