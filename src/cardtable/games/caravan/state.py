@@ -511,3 +511,23 @@ class Game:
         from cardtable.games.caravan.position import to_position
 
         return to_position(self)
+
+    # --- game API: action indices
+
+    def action_index(self, action: Move) -> int:
+        """The fixed index of ``action`` (see ``cardtable.games.caravan.action_index``)."""
+        from cardtable.games.caravan import action_index
+
+        return action_index.action_index(self, action)
+
+    def index_action(self, index: int) -> Move:
+        """The move of the seat to move at action index ``index``."""
+        from cardtable.games.caravan import action_index
+
+        return action_index.index_action(self, index)
+
+    def legal_mask(self) -> bytes:
+        """``num_actions`` bytes: 1 at the index of each legal move."""
+        from cardtable.games.caravan import action_index
+
+        return action_index.legal_mask(self)

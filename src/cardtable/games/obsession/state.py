@@ -628,3 +628,23 @@ class Game:
         from cardtable.games.obsession.position import to_position
 
         return to_position(self)
+
+    # --- game API: action indices
+
+    def action_index(self, action: Action) -> int:
+        """The fixed index of ``action`` (see ``cardtable.games.obsession.action_index``)."""
+        from cardtable.games.obsession import action_index
+
+        return action_index.action_index(self, action)
+
+    def index_action(self, index: int) -> Action:
+        """The action of the seat to move at action index ``index``."""
+        from cardtable.games.obsession import action_index
+
+        return action_index.index_action(self, index)
+
+    def legal_mask(self) -> bytes:
+        """``num_actions`` bytes: 1 at the index of each legal action."""
+        from cardtable.games.obsession import action_index
+
+        return action_index.legal_mask(self)
