@@ -1,0 +1,122 @@
+"""Caravan for :func:`cardtable.load_game`: the rules of both seats and who moves first.
+
+Parameters are assembled by :mod:`rules_assembly`, the code behind the command line's
+``--rules``, ``--rules-file`` and ``--rule``, so a mistake gets the message ``caravan`` prints::
+
+    load_game("caravan", rules="foxon", max_faces=3, **{"abc.hand_size": 6})
+    load_game("caravan", abc={"max_faces": 2}, first="DEF")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, cast
+
+from cardtable.engine.errors import GameParamsError, UnknownSeat
+from cardtable.engine.seats import seat_number
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.deck import check_deck_size, check_samples, check_supply
+from cardtable.games.caravan.errors import RulesError
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.rules_assembly import SEAT_NAMES, assemble_rules, parse_field_value
+
+if TYPE_CHECKING:
+    from cardtable.games.caravan.state import Game
+
+NAME = "caravan"
+
+
+def _text(value: object) -> str:
+    """A Python value as ``--rule`` writes it (``true``, ``none``, ``3``, ``destroy_restart``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _override(target: str, value: object) -> str:
+    """``target=value`` for :func:`assemble_rules`, the field checked first so that a name
+    holding ``=`` or a bad value is refused with the field's own message."""
+    name = target.partition(".")[2] or target
+    text = _text(value)
+    parse_field_value(name, text)
+    return f"{target}={text}"
+
+
+@dataclass(frozen=True, slots=True)
+class CaravanGame:
+    """Caravan with fixed rules: ``new_state(seed)`` deals the same game as
+    ``caravan --seed SEED`` with the same rules and first seat."""
+
+    rules: SeatRules
+    first: int = 0
+    name: str = NAME
+
+    @classmethod
+    def load(cls, **params: Any) -> CaravanGame:
+        """The game for ``params``: ``rules`` (a preset), ``rules_file``, any rule field for both
+        seats, ``abc.FIELD``/``def.FIELD`` (or ``abc={...}``/``def={...}``) for one seat, and
+        ``first`` (``ABC``/``DEF`` or 0/1). Raises :class:`GameParamsError`."""
+        preset = params.pop("rules", None)
+        rules_file = params.pop("rules_file", None)
+        first = params.pop("first", 0)
+        overrides: list[str] = []
+        try:
+            for seat in SEAT_NAMES:
+                own = params.pop(seat, None)
+                if own is None:
+                    continue
+                if not isinstance(own, Mapping):
+                    raise GameParamsError(
+                        f"Parameter '{seat}' must map rule fields to values for seat "
+                        f"{seat.upper()}."
+                    )
+                overrides.extend(_override(f"{seat}.{name}", value) for name, value in own.items())
+            # assemble_rules applies shared fields before seat-prefixed ones, in any order.
+            for target, value in params.items():
+                prefix, dot, _ = target.partition(".")
+                if dot and prefix.lower() not in SEAT_NAMES:
+                    raise GameParamsError(
+                        f"Unknown seat prefix '{prefix}' in '{target}' "
+                        f"(allowed: {', '.join(SEAT_NAMES)})."
+                    )
+                overrides.append(_override(target, value))
+            if preset is not None and not isinstance(preset, str):
+                preset = str(preset)
+            rules = assemble_rules(preset, rules_file, overrides)
+        except RulesError as error:
+            raise GameParamsError(error.message) from None
+        for check in (check_deck_size, check_samples, check_supply):
+            message = check(rules, (0, 1))
+            if message is not None:
+                raise GameParamsError(message)
+        try:
+            first_seat = seat_number(first, SEATS)
+        except UnknownSeat:
+            raise GameParamsError(
+                "First player must be either ABC or DEF (or the index 0 or 1)."
+            ) from None
+        return cls(rules, first_seat)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return SEATS
+
+    def new_state(self, seed: int | None = None) -> Game:
+        """A new game dealt from ``seed`` (a fresh random seed when None)."""
+        from cardtable.games.caravan.state import Game
+
+        return Game.new(self.rules, seed, self.first)
+
+    def num_actions(self) -> int:
+        """How many action indices the game has (fixed by its rules)."""
+        action_index = import_module("cardtable.games.caravan.action_index")
+        return int(action_index.num_actions(self.rules))
+
+    def state_from_position(self, text: str) -> Game:
+        """The state written as ``text`` by ``state.to_position()``."""
+        position = import_module("cardtable.games.caravan.position")
+        return cast("Game", position.from_position(self.rules, text))
