@@ -20,12 +20,17 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 __all__ = ["__version__", "games", "load_game"]
 
-_GAMES = ("caravan", "obsession", "austerity")
 
 
 def games() -> tuple[str, ...]:
-    """The names :func:`load_game` knows."""
-    return _GAMES
+    """The names :func:`load_game` knows: ``("caravan", "obsession", "austerity")``.
+
+    Importing any game replaces this function by the package ``cardtable.games``, which
+    answers the same call (see its docstring).
+    """
+    from cardtable.games import GAME_NAMES
+
+    return GAME_NAMES
 
 
 def load_game(name: str, **params: Any) -> CaravanGame | ObsessionGame | AusterityGame:
@@ -46,5 +51,6 @@ def load_game(name: str, **params: Any) -> CaravanGame | ObsessionGame | Austeri
 
         return AusterityGame.load(**params)
     from cardtable.engine.errors import GameParamsError
+    from cardtable.games import GAME_NAMES
 
-    raise GameParamsError(f"Unknown game '{name}' (allowed: {', '.join(_GAMES)}).")
+    raise GameParamsError(f"Unknown game '{name}' (allowed: {', '.join(GAME_NAMES)}).")

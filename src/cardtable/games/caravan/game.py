@@ -38,11 +38,11 @@ def _text(value: object) -> str:
 
 
 def _override(target: str, value: object) -> str:
-    """``target=value`` for :func:`assemble_rules`, the field checked first so that a name
-    holding ``=`` or a bad value is refused with the field's own message."""
-    name = target.partition(".")[2] or target
+    """``target=value`` as ``--rule`` takes it. A name holding ``=`` would be split there, so
+    it is refused first as the unknown field it is."""
     text = _text(value)
-    parse_field_value(name, text)
+    if "=" in target:
+        parse_field_value(target.partition(".")[2] or target, text)
     return f"{target}={text}"
 
 
@@ -76,14 +76,7 @@ class CaravanGame:
                     )
                 overrides.extend(_override(f"{seat}.{name}", value) for name, value in own.items())
             # assemble_rules applies shared fields before seat-prefixed ones, in any order.
-            for target, value in params.items():
-                prefix, dot, _ = target.partition(".")
-                if dot and prefix.lower() not in SEAT_NAMES:
-                    raise GameParamsError(
-                        f"Unknown seat prefix '{prefix}' in '{target}' "
-                        f"(allowed: {', '.join(SEAT_NAMES)})."
-                    )
-                overrides.append(_override(target, value))
+            overrides.extend(_override(target, value) for target, value in params.items())
             if preset is not None and not isinstance(preset, str):
                 preset = str(preset)
             rules = assemble_rules(preset, rules_file, overrides)
