@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.engine.errors import GameParamsError
 from cardtable.games.austerity.codec import parse_argument
@@ -73,3 +73,12 @@ class AusterityGame:
     def new_state(self, seed: int | None = None) -> AusterityState:
         """The game as the hub starts it: piles filled and the market turned up."""
         return AusterityState(list(self.deck), self.tokens, self.points, self.players)
+
+
+if TYPE_CHECKING:
+    from cardtable.engine.protocol import NotatedState
+    from cardtable.games.austerity.rules import Action
+    from cardtable.games.austerity.state import Observation
+
+    def _is_a_notated_state(state: AusterityState) -> NotatedState[Action, Observation]:
+        return state  # checked by mypy: the state implements the protocol

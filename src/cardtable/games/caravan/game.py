@@ -113,3 +113,12 @@ class CaravanGame:
         """The state written as ``text`` by ``state.to_position()``."""
         position = import_module("cardtable.games.caravan.position")
         return cast("Game", position.from_position(self.rules, text))
+
+
+if TYPE_CHECKING:
+    from cardtable.engine.protocol import NotatedState
+    from cardtable.games.caravan.notation import Move
+    from cardtable.games.caravan.observation import Observation
+
+    def _is_a_notated_state(state: Game) -> NotatedState[Move, Observation]:
+        return state  # checked by mypy: the state implements the protocol

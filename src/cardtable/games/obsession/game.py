@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from cardtable.engine.errors import GameParamsError
 from cardtable.games.obsession.rules import KILL_ORDERS, MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -90,3 +90,12 @@ class ObsessionGame:
         """The state written as ``text`` by ``state.to_position()``."""
         position = import_module("cardtable.games.obsession.position")
         return cast("Game", position.from_position(self.rules, text))
+
+
+if TYPE_CHECKING:
+    from cardtable.engine.protocol import NotatedState
+    from cardtable.games.obsession.actions import Action
+    from cardtable.games.obsession.observation import Observation
+
+    def _is_a_notated_state(state: Game) -> NotatedState[Action, Observation]:
+        return state  # checked by mypy: the state implements the protocol
