@@ -5,10 +5,9 @@ Both import the game only when called, so ``import cardtable`` stays cheap (the 
 player programs start with it).
 """
 
-from __future__ import annotations
-
-# Not ``typing.TYPE_CHECKING``: importing typing would double the start-up cost of every
-# console script (mypy reads any constant of this name as true).
+# Not ``typing.TYPE_CHECKING`` nor ``from __future__ import annotations``: this package is
+# imported by every console script, which must start fast (mypy reads any constant of this
+# name as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -33,7 +32,7 @@ def games() -> tuple[str, ...]:
     return GAME_NAMES
 
 
-def load_game(name: str, **params: Any) -> CaravanGame | ObsessionGame | AusterityGame:
+def load_game(name: str, **params: "Any") -> "CaravanGame | ObsessionGame | AusterityGame":
     """The game ``name`` with rules ``params``: an immutable object whose ``new_state(seed)``
     starts a game. Raises :class:`~cardtable.engine.errors.GameParamsError` for an unknown
     name or parameter, with the message the game's command line prints for the same mistake.
