@@ -20,9 +20,10 @@ NAME = "obsession"
 PARAMS = ("players", "humans", "run_kill", "kill_order", "max_plays", "repeat_limit")
 
 
-def _integer(name: str, value: object, low: int, high: int | None) -> int:
-    """``value`` as the option ``--NAME`` reads it, refused with the command line's message."""
-    option = "--" + name.replace("_", "-")
+def integer_option(option: str, value: object, low: int, high: int | None) -> int:
+    """``value`` of the option ``option`` (``--players``) as the command line reads it: an
+    integer from ``low`` to ``high`` (no bound when None), else :class:`GameParamsError` with
+    the command line's message."""
     allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
     text = str(value)
     try:
@@ -32,6 +33,18 @@ def _integer(name: str, value: object, low: int, high: int | None) -> int:
     if number < low or (high is not None and number > high):
         raise GameParamsError(f"{option} must be {allowed} (got '{text}')")
     return number
+
+
+def kill_order_option(value: object) -> str:
+    """``value`` of ``--kill-order``, else :class:`GameParamsError` with the command line's
+    message."""
+    if value not in KILL_ORDERS:
+        raise GameParamsError(f"--kill-order must be {' or '.join(KILL_ORDERS)} (got '{value}')")
+    return str(value)
+
+
+def _integer(name: str, value: object, low: int, high: int | None) -> int:
+    return integer_option("--" + name.replace("_", "-"), value, low, high)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +65,7 @@ class ObsessionGame:
                 )
         players = _integer("players", params.get("players", 4), MIN_PLAYERS, MAX_PLAYERS)
         humans = _integer("humans", params.get("humans", 0), 0, players)
-        kill_order = params.get("kill_order", "effect-first")
-        if kill_order not in KILL_ORDERS:
-            raise GameParamsError(f"--kill-order must be {' or '.join(KILL_ORDERS)} "
-                                  f"(got '{kill_order}')")
+        kill_order = kill_order_option(params.get("kill_order", "effect-first"))
         rules = Rules(
             players=players,
             run_kill=_integer("run_kill", params.get("run_kill", 4), 2, 8),
