@@ -221,3 +221,12 @@ def _plain(value: object) -> object:
     if isinstance(value, Sequence) and not isinstance(value, str | tuple | list):
         return tuple(value)
     return value
+
+
+def test_a_long_unknown_seat_is_cut_short_in_one_line() -> None:
+    state = cardtable.load_game("obsession").new_state(1)
+    with pytest.raises(UnknownSeat) as caught:
+        state.seat_number("P" + "9" * 5000 + "\n")
+    assert caught.value.message == (
+        "Unknown seat 'P9999999999999999999...' (allowed: P1, P2, P3, P4 or an index 0..3)."
+    )

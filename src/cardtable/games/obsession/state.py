@@ -10,12 +10,13 @@ always names a seat that has a real decision to take.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from itertools import combinations, product
 
-from cardtable.engine.errors import IllegalAction, NotationError
+from cardtable.engine.errors import IllegalAction, NotationError, UnknownSeat
 from cardtable.engine.protocol import Result
 from cardtable.engine.randomness import GameRandom
-from cardtable.engine.seats import seat_number
+from cardtable.engine.seats import unknown_seat_message
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import FACE, JOKER, NO_CARD, TEXT, canonical_deck
 from cardtable.games.obsession.events import (
@@ -629,7 +630,14 @@ class Game:
 
     def seat_number(self, seat: str | int) -> int:
         """The index of ``seat`` (``P1``.. or 0..); ``UnknownSeat`` for anything else."""
-        return seat_number(seat, self.seats)
+        # Asked before every decision: names are read directly, not looked up among seats.
+        if isinstance(seat, str):
+            if len(seat) < 8:  # no int() of thousands of digits
+                with suppress(KeyError):
+                    return seat_index(seat.strip().upper(), self.players)
+        elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players:
+            return seat
+        raise UnknownSeat(unknown_seat_message(seat, self.seats))
 
     def _pool(self) -> list[int]:
         """The cards the seat to move selects from: the swap pool, else its active pile."""
