@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.engine.errors import GameParamsError
 from cardtable.games.austerity.codec import parse_argument
@@ -44,7 +44,7 @@ class AusterityGame:
     tokens: int
     points: int
     players: int
-    name: str = NAME
+    name: ClassVar[str] = NAME
 
     @classmethod
     def load(cls, **params: Any) -> AusterityGame:

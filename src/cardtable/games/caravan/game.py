@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from cardtable.engine.errors import GameParamsError, UnknownSeat
 from cardtable.engine.seats import seat_number
@@ -53,7 +53,7 @@ class CaravanGame:
 
     rules: SeatRules
     first: int = 0
-    name: str = NAME
+    name: ClassVar[str] = NAME
 
     @classmethod
     def load(cls, **params: Any) -> CaravanGame:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from cardtable.engine.errors import GameParamsError
 from cardtable.games.obsession.rules import KILL_ORDERS, MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -54,7 +54,7 @@ class ObsessionGame:
 
     rules: Rules
     humans: int = 0
-    name: str = NAME
+    name: ClassVar[str] = NAME
 
     @classmethod
     def load(cls, **params: Any) -> ObsessionGame:
