@@ -21,7 +21,7 @@ from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
-from cardtable.engine.errors import RecordError
+from cardtable.engine.errors import GameParamsError, RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import (
@@ -34,6 +34,7 @@ from cardtable.engine.record import (
 )
 from cardtable.engine.record_target import check_record_target
 from cardtable.games.obsession.bots import BOT_NAMES, make_bot
+from cardtable.games.obsession.game import integer_option, kill_order_option
 from cardtable.games.obsession.record import (
     SEAT_KINDS,
     Checker,
@@ -45,7 +46,7 @@ from cardtable.games.obsession.record import (
     header,
     load,
 )
-from cardtable.games.obsession.rules import KILL_ORDERS, Rules
+from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplayConsole, ReplaySeat, Table
@@ -143,14 +144,10 @@ class Options:
 
 
 def _integer(option: str, text: str, low: int, high: int | None) -> int:
-    allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
     try:
-        value = int(text.strip())
-    except ValueError:
-        raise UsageError(f"{option} must be {allowed} (got '{text}')") from None
-    if value < low or (high is not None and value > high):
-        raise UsageError(f"{option} must be {allowed} (got '{text}')")
-    return value
+        return integer_option(option, text, low, high)
+    except GameParamsError as error:
+        raise UsageError(error.message) from None
 
 
 def parse_options(argv: Sequence[str]) -> Options | None:
@@ -172,9 +169,10 @@ def parse_options(argv: Sequence[str]) -> Options | None:
         if args.bot not in BOT_NAMES:
             raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{args.bot}')")
         kinds = ("human",) * humans + (args.bot,) * (players - humans)
-    if args.kill_order not in KILL_ORDERS:
-        raise UsageError(f"--kill-order must be {' or '.join(KILL_ORDERS)} "
-                         f"(got '{args.kill_order}')")
+    try:
+        kill_order_option(args.kill_order)
+    except GameParamsError as error:
+        raise UsageError(error.message) from None
     rules = Rules(players=players,
                   run_kill=_integer("--run-kill", args.run_kill, 2, 8),
                   kill_order=args.kill_order,

@@ -26,3 +26,15 @@ class RecordError(GameError):
 
 class PositionError(GameError):
     """A position (one line of text holding a whole game state) that cannot be restored."""
+
+class GameParamsError(GameError):
+    """Parameters of :func:`cardtable.load_game` that do not make a game (an unknown name, an
+    unknown or bad rule field); the message is the one the game's command line prints."""
+
+
+class NotationError(GameError):
+    """Text that is not an action in the game's notation (``state.parse_action``)."""
+
+
+class UnknownSeat(GameError, ValueError):
+    """A seat that is neither one of the game's seat names nor one of its indices."""

@@ -52,3 +52,19 @@ class GameState(Protocol[ActionT, ObservationT]):
     def observation(self, seat: str) -> ObservationT: ...
 
     def clone(self) -> Self: ...
+
+
+class NotatedState(GameState[ActionT, ObservationT], Protocol[ActionT, ObservationT]):
+    """A game state with the game's one notation and seat names, as ``load_game`` gives them.
+
+    ``parse_action`` raises :class:`~cardtable.engine.errors.NotationError` for text that is
+    not an action (whether it is legal is for ``apply`` to say); ``seat_number`` takes a seat
+    name or a 0-based index and raises :class:`~cardtable.engine.errors.UnknownSeat` for
+    anything else.
+    """
+
+    def parse_action(self, text: str) -> ActionT: ...
+
+    def action_text(self, action: ActionT) -> str: ...
+
+    def seat_number(self, seat: str | int) -> int: ...

@@ -1,13 +1,13 @@
 """Caravan's error types; each carries exactly the user-facing message."""
 
-from cardtable.engine.errors import GameError, IllegalAction
+from cardtable.engine.errors import GameError, IllegalAction, NotationError
 
 
 class IllegalMove(IllegalAction):
     """A move the rules refuse; the game is unchanged and the same seat is still to move."""
 
 
-class MoveSyntaxError(GameError):
+class MoveSyntaxError(NotationError):
     """Text that is not a move in the notation."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtable.engine.seats import seat_number
 from cardtable.games.caravan.board import CARAVAN_NAMES
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import MoveSyntaxError
@@ -51,7 +52,7 @@ class Move:
         return cls(seat, kind, caravan, hand, slot)
 
     @classmethod
-    def parse(cls, text: str, rules: SeatRules, seat: int | None = None) -> Move | None:
+    def parse(cls, text: str, rules: SeatRules, seat: int | str | None = None) -> Move | None:
         """Parse human or canonical notation; see :func:`parse_move`."""
         return parse_move(text, rules, seat)
 
@@ -115,13 +116,18 @@ def _caravan(text: str, at: int) -> int:
     return index
 
 
-def parse_move(text: str, rules: SeatRules, seat: int | None = None) -> Move | None:
+def parse_move(text: str, rules: SeatRules, seat: int | str | None = None) -> Move | None:
     """Parse a move typed by ``seat`` (or written canonically as ``SEAT:MOVE``).
+
+    ``seat`` is a seat name (``ABC``, ``DEF``) or index (0, 1); anything else raises
+    :class:`~cardtable.engine.errors.UnknownSeat` rather than being read as some seat.
 
     Returns None for empty input. Raises :class:`MoveSyntaxError` with the exact
     message for anything else that is not a move; whether the move is legal is
     decided by the game, not here.
     """
+    if seat is not None:
+        seat = seat_number(seat, SEATS)
     text = text.strip()
     head, colon, tail = text.partition(":")
     if colon and head.upper() in SEATS:

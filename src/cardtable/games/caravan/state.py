@@ -7,6 +7,7 @@ from typing import Protocol
 
 from cardtable.engine.protocol import Result
 from cardtable.engine.randomness import GameRandom, fresh_seed
+from cardtable.engine.seats import seat_number
 from cardtable.games.caravan import deck as deck_building
 from cardtable.games.caravan.board import (
     ASC,
@@ -21,11 +22,19 @@ from cardtable.games.caravan.board import (
     summarize,
 )
 from cardtable.games.caravan.cards import ACE, JACK, JOKER, QUEEN, RANK_MASK, SEATS
-from cardtable.games.caravan.errors import IllegalMove
+from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
 from cardtable.games.caravan.events import HistoryEntry, MoveEvent
 from cardtable.games.caravan.history import History
 from cardtable.games.caravan.legality import Table, has_legal_move, legal_codes, move_error
-from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move, pack, unpack
+from cardtable.games.caravan.notation import (
+    CLEAR,
+    DISCARD,
+    PLAY,
+    Move,
+    pack,
+    parse_move,
+    unpack,
+)
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import Rules, SeatRules
 
@@ -41,14 +50,9 @@ def _numerals(cards: Sequence[int]) -> int:
 
 
 def seat_index(seat: str | int) -> int:
-    if isinstance(seat, int):
-        if seat not in (0, 1):
-            raise ValueError(f"unknown seat {seat!r}")
-        return seat
-    name = seat.upper()
-    if name not in SEATS:
-        raise ValueError(f"unknown seat {seat!r}")
-    return SEATS.index(name)
+    """0 for ``ABC``/0, 1 for ``DEF``/1; :class:`~cardtable.engine.errors.UnknownSeat` (a
+    ``ValueError``) for anything else."""
+    return seat_number(seat, SEATS)
 
 
 class Game:
@@ -531,3 +535,25 @@ class Game:
         from cardtable.games.caravan import action_index
 
         return action_index.legal_mask(self)
+
+    # --- game API: notation and seats
+
+    def seat_number(self, seat: str | int) -> int:
+        """The index of ``seat`` (``ABC``/``DEF`` or 0/1); ``UnknownSeat`` for anything else."""
+        return seat_number(seat, SEATS)
+
+    def parse_action(self, text: str) -> Move:
+        """The move written ``text`` for the seat to move (``P2B``; ``ABC:P2B`` names the seat).
+
+        Raises :class:`~cardtable.games.caravan.errors.MoveSyntaxError` (a ``NotationError``)
+        with the line mode's message for text that is not a move; legality is left to
+        :meth:`apply`.
+        """
+        move = parse_move(text, self.seat_rules, self.turn)
+        if move is None:
+            raise MoveSyntaxError("A move has not been entered.")
+        return move
+
+    def action_text(self, action: Move) -> str:
+        """``action`` in notation: ``P2B`` for the seat to move, else with its seat, ``DEF:P2B``."""
+        return action.notation if action.seat == self.turn else str(action)

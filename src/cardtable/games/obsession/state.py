@@ -10,11 +10,13 @@ always names a seat that has a real decision to take.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from itertools import combinations, product
 
-from cardtable.engine.errors import IllegalAction
+from cardtable.engine.errors import IllegalAction, NotationError, UnknownSeat
 from cardtable.engine.protocol import Result
 from cardtable.engine.randomness import GameRandom
+from cardtable.engine.seats import unknown_seat_message
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import FACE, JOKER, NO_CARD, TEXT, canonical_deck
 from cardtable.games.obsession.events import (
@@ -39,8 +41,11 @@ from cardtable.games.obsession.selection import (
     GAME_OVER,
     INVALID_CARD_SELECTION,
     INVALID_SELECTION,
+    action_for,
+    expected,
     must_select,
 )
+from cardtable.games.obsession.selection import parse as parse_selection
 
 SWAP, PLAY, OVER = 0, 1, 2
 PHASE_NAMES = ("swap", "play", "over")
@@ -174,8 +179,8 @@ class Game:
             return [Blind(index) for index in range(1, len(self.hidden[seat]) + 1)]
         return [Play(cards) for cards in self.legal_plays()]
 
-    def observation(self, seat: str) -> Observation:
-        return self.observe(seat_index(seat, self.players))
+    def observation(self, seat: str | int) -> Observation:
+        return self.observe(self.seat_number(seat))
 
     def clone(self) -> Game:
         other = Game.__new__(Game)
@@ -648,3 +653,98 @@ class Game:
         from cardtable.games.obsession import action_index
 
         return action_index.legal_mask(self)
+
+    # --- game API: notation and seats
+
+    def seat_number(self, seat: str | int) -> int:
+        """The index of ``seat`` (``P1``.. or 0..); ``UnknownSeat`` for anything else."""
+        # Asked before every decision: names are read directly, not looked up among seats.
+        if isinstance(seat, str):
+            if len(seat) < 8:  # no int() of thousands of digits
+                with suppress(KeyError):
+                    return seat_index(seat.strip().upper(), self.players)
+        elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players:
+            return seat
+        raise UnknownSeat(unknown_seat_message(seat, self.seats))
+
+    def _pool(self) -> list[int]:
+        """The cards the seat to move selects from: the swap pool, else its active pile."""
+        seat = self.current
+        if self.phase == SWAP:
+            return sorted(self.hands[seat] + self.visible[seat])
+        return self.hands[seat] or self.visible[seat]
+
+    def parse_action(self, text: str) -> Action:
+        """The action written ``text`` for the seat to move.
+
+        The notation names cards by their text, a kind word first: ``play 9C 9H``,
+        ``swap 4C 9H KS``, ``blind 2``; ``9H#2`` is the second ``9H`` of the pile (only needed
+        between copies of a multi-deck game). Without a kind word the decision at hand is
+        meant, and a line of numbers is a selection by position as the line mode reads it
+        (``1 3``). Raises :class:`NotationError` with the selection's message otherwise.
+        """
+        if self.phase == OVER:
+            raise NotationError(GAME_OVER)
+        words = text.split()
+        head = words[0].lower() if words else ""
+        if head in ("play", "swap", "blind"):
+            kind, rest = head, words[1:]
+        else:
+            rest = words
+            if self.phase == SWAP:
+                kind = "swap"
+            else:
+                kind = "play" if self.hands[self.current] or self.visible[self.current] else "blind"
+            if not any(char.isalpha() for char in text):
+                observation = self.observe(self.current)
+                picked, message = parse_selection(text, *expected(observation))
+                if message is not None:
+                    raise NotationError(message)
+                if not picked:
+                    raise NotationError(INVALID_SELECTION)
+                return action_for(observation, picked)
+        if kind == "blind":
+            if len(rest) != 1 or not rest[0].isascii() or not rest[0].isdigit():
+                raise NotationError(INVALID_SELECTION)
+            if len(rest[0]) > 6:
+                raise NotationError(INVALID_CARD_SELECTION)
+            return Blind(int(rest[0]))
+        if not rest:
+            raise NotationError(INVALID_SELECTION)
+        pool = self._pool()
+        chosen: list[int] = []
+        for word in rest:
+            name, hash_sign, copy = word.upper().partition("#")
+            same = [card for card in pool if TEXT[card] == name]
+            if hash_sign:
+                number = int(copy) if copy.isascii() and copy.isdigit() and len(copy) < 4 else 0
+                card = same[number - 1] if 1 <= number <= len(same) else NO_CARD
+            else:
+                card = next((card for card in same if card not in chosen), NO_CARD)
+            if card == NO_CARD:
+                raise NotationError(INVALID_CARD_SELECTION)
+            if card in chosen:
+                raise NotationError(DUPLICATE_CARD_SELECTION)
+            chosen.append(card)
+        cards = tuple(sorted(chosen))
+        return Swap(cards) if kind == "swap" else Play(cards)
+
+    def action_text(self, action: Action) -> str:
+        """``action`` in notation (see :meth:`parse_action`): ``play 9C 9H``, ``blind 2``."""
+        if isinstance(action, Blind):
+            return f"blind {action.index}"
+        cards = action.visible if isinstance(action, Swap) else action.cards
+        pool = self._pool() if self.phase != OVER else []
+        words: list[str] = []
+        used: list[int] = []
+        for card in cards:
+            same = [other for other in pool if TEXT[other] == TEXT[card]]
+            first = next((other for other in same if other not in used), None)
+            if first == card or card not in same:
+                words.append(TEXT[card])
+            else:
+                words.append(f"{TEXT[card]}#{same.index(card) + 1}")
+            used.append(card)
+        kind = "swap" if isinstance(action, Swap) else "play"
+        return " ".join((kind, *words))
+

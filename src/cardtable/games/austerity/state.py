@@ -1,0 +1,211 @@
+"""Austerity as an engine game state: the hub's :class:`~cardtable.games.austerity.rules.Game`
+behind the protocol every game implements (seats, legal actions, apply, observation, result).
+
+Actions are the protocol's tuples and their text is the protocol's reply line without its line
+break: ``wild``, ``take1,0,1,1``, ``purchase2:1,0,0,0,1``. Seats are the player letters ``A``,
+``B``, ... The game has no chance: the deck order is given, so a state is fixed by its
+parameters and the actions so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from cardtable.engine.errors import IllegalAction, NotationError
+from cardtable.engine.one_line import one_line
+from cardtable.engine.protocol import Result
+from cardtable.engine.seats import seat_number
+from cardtable.games.austerity.codec import format_action, parse_action, vector_text
+from cardtable.games.austerity.rules import (
+    PURCHASE,
+    TAKE,
+    WILD_ACTION,
+    Action,
+    Card,
+    Game,
+    Table,
+    letter,
+)
+
+COLOUR_NAMES = ("Purple", "Brown", "Yellow", "Red")
+_TAKES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 if colour in chosen else 0 for colour in range(4))
+    for chosen in combinations(range(4), 3)
+)
+"""Every take of one token from each of three colours, in a fixed order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a player program is told: everything on the table (the game hides nothing but the
+    order of the deck), its own letter and whose turn it is. Compares equal when it shows the
+    same."""
+
+    seat: int
+    to_move: int | None
+    piles: tuple[int, ...]
+    tokens: tuple[tuple[int, ...], ...]
+    wilds: tuple[int, ...]
+    discounts: tuple[tuple[int, ...], ...]
+    points: tuple[int, ...]
+    market: tuple[Card, ...]
+    target: int
+
+
+class AusterityState:
+    """One game of Austerity between ``count`` players ``A``, ``B``, ...
+
+    ``apply`` mutates the state (``clone`` first to keep it) and raises :class:`IllegalAction`
+    without changing anything for an action the hub would refuse.
+    """
+
+    __slots__ = ("_result", "game", "turns")
+
+    def __init__(self, deck: list[Card], tokens: int, points: int, count: int) -> None:
+        self.game = Game(deck, tokens, points, count)
+        self.game.opening()
+        self.turns = 0
+        self._result: Result | None = None
+
+    # --- the engine protocol -----------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(letter(player) for player in range(self.game.table.count))
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.game.finished else letter(self.game.current)
+
+    @property
+    def result(self) -> Result | None:
+        return self._result
+
+    def legal_actions(self) -> list[Action]:
+        """Takes (three non-empty colours), affordable purchases (market order), then ``wild``."""
+        game = self.game
+        if game.finished:
+            return []
+        table = game.table
+        piles = table.piles
+        actions: list[Action] = [
+            (TAKE, 0, values)
+            for values in _TAKES
+            if all(piles[colour] > 0 for colour in range(4) if values[colour])
+        ]
+        player = game.current
+        for index, card in enumerate(table.market):
+            if table.can_afford(player, card):
+                actions.append((PURCHASE, index, table.payment(player, card)))
+        actions.append(WILD_ACTION)
+        return actions
+
+    def apply(self, action: Action) -> Card | None:
+        """Apply ``action`` for the seat to move; returns the card turned up after a purchase."""
+        game = self.game
+        problem = self.refusal(action)
+        if problem is not None:
+            raise IllegalAction(problem)
+        drawn = game.play(action)
+        self.turns += 1
+        if game.finished:
+            table = game.table
+            reason = "market_empty" if not table.market else "points"
+            self._result = Result(
+                tuple(letter(player) for player in table.winners()),
+                reason,
+                {"points": list(table.points), "turns": self.turns},
+            )
+        return drawn
+
+    def observation(self, seat: str | int) -> Observation:
+        table = self.game.table
+        return Observation(
+            seat=self.seat_number(seat),
+            to_move=None if self.game.finished else self.game.current,
+            piles=tuple(table.piles),
+            tokens=tuple(map(tuple, table.tokens)),
+            wilds=tuple(table.wilds),
+            discounts=tuple(map(tuple, table.discounts)),
+            points=tuple(table.points),
+            market=tuple(table.market),
+            target=self.game.target,
+        )
+
+    def clone(self) -> AusterityState:
+        other = AusterityState.__new__(AusterityState)
+        game = self.game
+        copy = Game.__new__(Game)
+        copy.deck = game.deck  # never changed: ``next_card`` walks it
+        copy.next_card = game.next_card
+        copy.target = game.target
+        copy.current = game.current
+        copy.finished = game.finished
+        table = game.table
+        copied = Table.__new__(Table)
+        copied.count = table.count
+        copied.piles = list(table.piles)
+        copied.tokens = [list(held) for held in table.tokens]
+        copied.wilds = list(table.wilds)
+        copied.discounts = [list(held) for held in table.discounts]
+        copied.points = list(table.points)
+        copied.market = list(table.market)
+        copied.affordable = None
+        copied.shortfalls = []
+        copy.table = copied
+        other.game = copy
+        other.turns = self.turns
+        other._result = self._result
+        return other
+
+    # --- refusals --------------------------------------------------------------------------
+
+    def refusal(self, action: Action) -> str | None:
+        """Why the seat to move may not do ``action`` now, or None when it may."""
+        game = self.game
+        if game.finished:
+            return "The game is over."
+        if game.is_valid(action):
+            return None
+        # The hub's check decides; what follows only says why it refused.
+        kind, index, values = action
+        table = game.table
+        if kind == TAKE:
+            if sorted(values) != [0, 1, 1, 1]:
+                return "A take is one token from each of three different colours."
+            for colour in range(4):
+                if values[colour] and table.piles[colour] <= 0:
+                    return f"The {COLOUR_NAMES[colour]} pile is empty."
+        if kind != PURCHASE:
+            return "That is not an action."
+        if not 0 <= index < len(table.market):
+            return f"There is no market card {index}."
+        card = table.market[index]
+        player = game.current
+        if not table.can_afford(player, card):
+            return f"Player {letter(player)} cannot afford market card {index}."
+        payment = table.payment(player, card)
+        return (f"The payment for market card {index} is {vector_text(payment)} "
+                "(coloured tokens first, wilds for the shortfall).")
+
+    # --- game API: notation and seats
+
+    def seat_number(self, seat: str | int) -> int:
+        """The index of ``seat`` (``A``, ``B``, ... or 0, 1, ...); ``UnknownSeat`` otherwise."""
+        return seat_number(seat, self.seats)
+
+    def parse_action(self, text: str) -> Action:
+        """The action written as a protocol reply: ``wild``, ``takeP,B,Y,R``,
+        ``purchaseC:P,B,Y,R,W``; raises :class:`NotationError` for anything else."""
+        action = parse_action(text.strip().encode("utf-8", "replace"))
+        if action is None:
+            shown = one_line(text.strip())
+            shown = shown if len(shown) <= 40 else shown[:40] + "..."
+            raise NotationError(
+                f"Invalid action '{shown}' (expected wild, takeP,B,Y,R or purchaseC:P,B,Y,R,W)."
+            )
+        return action
+
+    def action_text(self, action: Action) -> str:
+        return format_action(action).decode().rstrip("\n")

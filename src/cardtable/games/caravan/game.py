@@ -1,0 +1,125 @@
+"""Caravan for :func:`cardtable.load_game`: the rules of both seats and who moves first.
+
+Parameters are assembled by :mod:`rules_assembly`, the code behind the command line's
+``--rules``, ``--rules-file`` and ``--rule``, so a mistake gets the message ``caravan`` prints::
+
+    load_game("caravan", rules="foxon", max_faces=3, **{"abc.hand_size": 6})
+    load_game("caravan", abc={"max_faces": 2}, first="DEF")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cardtable.engine.errors import GameParamsError, UnknownSeat
+from cardtable.engine.seats import seat_number
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.deck import check_deck_size, check_samples, check_supply
+from cardtable.games.caravan.errors import RulesError
+from cardtable.games.caravan.rules import SeatRules
+from cardtable.games.caravan.rules_assembly import SEAT_NAMES, assemble_rules, parse_field_value
+
+if TYPE_CHECKING:
+    from cardtable.games.caravan.state import Game
+
+NAME = "caravan"
+
+
+def _text(value: object) -> str:
+    """A Python value as ``--rule`` writes it (``true``, ``none``, ``3``, ``destroy_restart``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _override(target: str, value: object) -> str:
+    """``target=value`` as ``--rule`` takes it. A name holding ``=`` would be split there, so
+    it is refused first as the unknown field it is."""
+    text = _text(value)
+    if "=" in target:
+        parse_field_value(target.partition(".")[2] or target, text)
+    return f"{target}={text}"
+
+
+@dataclass(frozen=True, slots=True)
+class CaravanGame:
+    """Caravan with fixed rules: ``new_state(seed)`` deals the same game as
+    ``caravan --seed SEED`` with the same rules and first seat."""
+
+    rules: SeatRules
+    first: int = 0
+    name: ClassVar[str] = NAME
+
+    @classmethod
+    def load(cls, **params: Any) -> CaravanGame:
+        """The game for ``params``: ``rules`` (a preset), ``rules_file``, any rule field for both
+        seats, ``abc.FIELD``/``def.FIELD`` (or ``abc={...}``/``def={...}``) for one seat, and
+        ``first`` (``ABC``/``DEF`` or 0/1). Raises :class:`GameParamsError`."""
+        preset = params.pop("rules", None)
+        rules_file = params.pop("rules_file", None)
+        first = params.pop("first", 0)
+        overrides: list[str] = []
+        try:
+            for seat in SEAT_NAMES:
+                own = params.pop(seat, None)
+                if own is None:
+                    continue
+                if not isinstance(own, Mapping):
+                    raise GameParamsError(
+                        f"Parameter '{seat}' must map rule fields to values for seat "
+                        f"{seat.upper()}."
+                    )
+                overrides.extend(_override(f"{seat}.{name}", value) for name, value in own.items())
+            # assemble_rules applies shared fields before seat-prefixed ones, in any order.
+            overrides.extend(_override(target, value) for target, value in params.items())
+            if preset is not None and not isinstance(preset, str):
+                preset = str(preset)
+            rules = assemble_rules(preset, rules_file, overrides)
+        except RulesError as error:
+            raise GameParamsError(error.message) from None
+        for check in (check_deck_size, check_samples, check_supply):
+            message = check(rules, (0, 1))
+            if message is not None:
+                raise GameParamsError(message)
+        try:
+            first_seat = seat_number(first, SEATS)
+        except UnknownSeat:
+            raise GameParamsError(
+                "First player must be either ABC or DEF (or the index 0 or 1)."
+            ) from None
+        return cls(rules, first_seat)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return SEATS
+
+    def new_state(self, seed: int | None = None) -> Game:
+        """A new game dealt from ``seed`` (a fresh random seed when None)."""
+        from cardtable.games.caravan.state import Game
+
+        return Game.new(self.rules, seed, self.first)
+
+    def num_actions(self) -> int:
+        """How many action indices the game has (fixed by its rules)."""
+        from cardtable.games.caravan.action_index import num_actions
+
+        return num_actions(self.rules)
+
+    def state_from_position(self, text: str) -> Game:
+        """The state written as ``text`` by ``state.to_position()``."""
+        from cardtable.games.caravan.position import from_position
+
+        return from_position(self.rules, text)
+
+
+if TYPE_CHECKING:
+    from cardtable.engine.protocol import NotatedState
+    from cardtable.games.caravan.notation import Move
+    from cardtable.games.caravan.observation import Observation
+
+    def _is_a_notated_state(state: Game) -> NotatedState[Move, Observation]:
+        return state  # checked by mypy: the state implements the protocol
