@@ -426,6 +426,30 @@ def test_hot_seat_hands_over_before_showing_the_next_hand() -> None:
     asyncio.run(scenario())
 
 
+def test_hot_seat_hint_names_the_caravans_of_the_player_to_move() -> None:
+    from textual.widgets import Input
+
+    async def scenario() -> None:
+        app = make_app(players=("human", "human"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            command = app.query_one("#command", Input)
+            assert command.placeholder == "P2B P4F3 D3 CA"
+            await type_command(pilot, "P1A")
+            await settle(app, pilot)
+            await pilot.press("enter")  # PL2 takes the keyboard
+            await pilot.pause()
+            assert command.placeholder == "P2E P4C3 D3 CD"
+            assert "PL2 > P2E P4C3 D3 CD" in screen_text(app)
+            await type_command(pilot, "P1D")
+            await settle(app, pilot)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert command.placeholder == "P2B P4F3 D3 CA"
+
+    asyncio.run(scenario())
+
+
 def test_joker_lists_every_card_it_removed() -> None:
     async def scenario() -> None:
         app = make_app(seed=1, players=("bot:normal", "bot:normal"))
