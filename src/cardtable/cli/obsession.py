@@ -48,7 +48,14 @@ from cardtable.games.obsession.record import (
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
-from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplayConsole, ReplaySeat, Table
+from cardtable.ui.plain.obsession import (
+    QUIT_CAUSE,
+    BotSeat,
+    HumanSeat,
+    ReplayConsole,
+    ReplaySeat,
+    Table,
+)
 from cardtable.ui.stop_signals import Stopped, say_stopped, stop_cause, stop_signals, stop_status
 
 PROG = "obsession"
@@ -60,9 +67,10 @@ full-screen interface when standard input and output are terminals, else it runs
 line mode (text in, text out, works through pipes); --plain selects the line mode."""
 
 EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5);
-'moves' lists your legal moves (F2 on the full screen, where ? or F1 shows the help page).
+'moves' lists your legal moves (F2 on the full screen), 'help' or '?' shows how to play
+(? or F1 on the full screen), 'quit' or 'exit' leaves the game.
 --record never replaces an existing file without --overwrite, nor the --replay file.
-Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch or a
+Exit status: 0 game over or quit, 1 invalid option, 3 input ended first, 4 replay mismatch or a
 record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like
 Ctrl-C). See docs/obsession.md for the rules."""
 
@@ -322,6 +330,9 @@ def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], cons
         if replaying:
             # The record of an unfinished game has been shown to its end: as in Caravan.
             console.say(f"!!! {not_finished_message(abandoned.cause)}")
+            return EXIT_OK
+        if abandoned.cause == QUIT_CAUSE:
+            console.say("!!! Game abandoned")
             return EXIT_OK
         console.say("!!! End of input, game abandoned")
         return EXIT_EOF
