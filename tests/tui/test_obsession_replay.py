@@ -220,3 +220,26 @@ def test_hands_that_do_not_fit_keep_the_seat_to_move_in_view(tmp_path: Path) -> 
             await pilot.press("escape")
 
     asyncio.run(scenario())
+
+
+def test_a_replay_left_early_leaves_no_abandoned_line_but_the_end_leaves_the_placings(
+        bots_record: Path) -> None:
+    from cardtable.ui.tui.result_lines import result_lines
+
+    replay = checked(bots_record)
+
+    async def scenario(keys: tuple[str, ...]) -> ObsessionReplayApp:
+        app = ObsessionReplayApp(replay, delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            await pilot.press("escape")
+        return app
+
+    early = asyncio.run(scenario(("n", "n")))
+    assert result_lines(early) == ([], [])  # as Caravan: nothing was abandoned
+    end = asyncio.run(scenario(("end",)))
+    out, err = result_lines(end)
+    assert "=== Game Over ===" in out and not err

@@ -33,7 +33,10 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     if isinstance(game, CaravanGame):
         return caravan_lines(game, tuple(app.names), interrupted)
     if isinstance(game, ObsessionGame):
-        return obsession_lines(game, getattr(app, "ended", None), interrupted)
+        ended = getattr(app, "ended", None)
+        if ended is None and left_replay_early(app):
+            return [], []  # nothing was abandoned: the recorded game goes on past this point
+        return obsession_lines(game, ended, interrupted)
     if isinstance(game, AusterityGame):
         if game.finished:
             return [f"Winner(s) {winners_text(game.table.winners())}"], []
@@ -66,6 +69,13 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
             return None
         return list(app.table.lineup), list(app.winners())
     return None
+
+
+def left_replay_early(app: Any) -> bool:
+    """Whether ``app`` is a replay closed before the last move of its record."""
+    from cardtable.ui.tui.replay_controls import ReplayControls
+
+    return isinstance(app, ReplayControls) and app.position < app.replay_length()
 
 
 def caravan_lines(game: CaravanGame, names: tuple[str, ...],
