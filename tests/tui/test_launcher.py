@@ -280,3 +280,35 @@ def test_launcher_keys_leave(key: str, status: int, monkeypatch: pytest.MonkeyPa
 
     form = asyncio.run(scenario())
     assert form.return_value is None and form.status == status
+
+
+def test_back_on_the_launcher_every_field_is_as_the_player_left_it() -> None:
+    async def choose() -> Choice | None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.query_one("#game").value = "obsession"
+            app.query_one("#players").value = "6"
+            app.query_one("#humans").value = "2"
+            app.query_one("#bot").value = "random"
+            app.query_one("#run_kill").value = "3"
+            app.query_one("#seed").value = "12"
+            await pilot.click("#play")
+            await pilot.pause()
+        return app.return_value
+
+    choice = asyncio.run(choose())
+    assert choice is not None and len(choice.obsession_seats) == 6
+
+    async def come_back(last: Choice) -> dict[str, object]:
+        app = LauncherApp(last)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            values = app.values()
+            await pilot.press("escape")
+        return values
+
+    values = asyncio.run(come_back(choice.next_game()))
+    assert values["game"] == "obsession"
+    assert (values["players"], values["humans"], values["bot"], values["run_kill"],
+            values["seed"]) == ("6", "2", "random", "3", "12")

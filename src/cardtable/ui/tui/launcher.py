@@ -69,6 +69,8 @@ class Choice:
     overwrite: bool = False
     """The player agreed to replace existing record files."""
     austerity: AusterityTable | None = None
+    form: dict[str, Any] = field(default_factory=dict)
+    """The launcher's fields as they were typed, shown again when the player comes back."""
 
     def next_game(self) -> Choice:
         """What Ctrl+R plays: a fresh seed, or for Austerity every program one seat on."""
@@ -293,6 +295,9 @@ class LauncherApp(App[Choice | None]):
             self.query_one("#game", Select).value = last.game
             self.query_one("#delay", Input).value = f"{last.delay:g}"
             self.query_one("#ascii", Checkbox).value = last.ascii_only
+            for widget in self.query("Select, Input, Checkbox"):
+                if widget.id in last.form:  # every field as the player left it
+                    widget.value = last.form[widget.id]  # type: ignore[attr-defined]
         if self.tally is not None:
             self.query_one("#tally", Static).update(self.tally.line())
         self.sync_fields()
@@ -326,8 +331,9 @@ class LauncherApp(App[Choice | None]):
 
     def play(self) -> None:
         """Check the form, then start the chosen game."""
+        values = self.values()
         try:
-            choice = build_choice(self.values())
+            choice = dataclasses.replace(build_choice(values), form=values)
         except ValueError as error:
             self.query_one("#message", Static).update(str(error))
             return
