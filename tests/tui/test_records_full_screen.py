@@ -109,9 +109,11 @@ needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 def test_a_stopping_signal_closes_the_full_screen(game: str, ready: str, number: int,
                                                   session: str, tmp_path: Path) -> None:
     record = tmp_path / "game.jsonl"
-    _start_and_stop(session, tmp_path, game,
-                    f"--seed 1 --delay 0 --ascii --record {shlex.quote(str(record))}",
-                    ready, number)
+    screen = _start_and_stop(session, tmp_path, game,
+                             f"--seed 1 --delay 0 --ascii --record {shlex.quote(str(record))}",
+                             ready, number)
+    # The one line that says why; not "Game abandoned." as if the player had quit.
+    assert "Game abandoned." not in screen
     cause = signal.Signals(number).name.lower()
     last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
     if game == "caravan":

@@ -9,6 +9,7 @@ when interrupted, on standard error.
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
 from cardtable.games.austerity.codec import winners_text
@@ -21,6 +22,7 @@ from cardtable.games.obsession.events import Ended
 from cardtable.games.obsession.state import Game as ObsessionGame
 
 ABANDONED = "Game abandoned."
+SIGNAL_STATUSES = (128 + signal.SIGTERM, 128 + signal.SIGHUP)
 CARAVAN_INTERRUPTED = "caravan: Game interrupted."
 OBSESSION_INTERRUPTED = "!!! Interrupted"
 
@@ -29,6 +31,8 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     """(standard output lines, standard error lines) for a closed game screen ``app``
     (a ``TableApp`` holding ``game``); nothing for a screen without a game."""
     game = getattr(app, "game", None)
+    if getattr(app, "return_value", None) in SIGNAL_STATUSES:
+        return [], []  # SIGTERM or SIGHUP: the program says so itself once the screen is gone
     interrupted = getattr(app, "quit_cause", "quit") == "interrupt"
     if isinstance(game, CaravanGame):
         return caravan_lines(game, tuple(app.names), interrupted)
