@@ -389,9 +389,10 @@ class CaravanApp(TableApp):
             return ""
         seat = self.game.turn if len(humans) == 2 else humans[0]
         own, other = ("ABC", "DEF") if seat == 0 else ("DEF", "ABC")
-        restart = self.rules.of(seat).clear_policy == "destroy_restart"
-        clear = f"C{own[1]}4" if restart else f"C{own[0]}"
-        return f"P2{own[1]} P4{other[2]}3 D3 {clear}"
+        rules = self.rules.of(seat)
+        clear = f"C{own[1]}4" if rules.clear_policy == "destroy_restart" else f"C{own[0]}"
+        face = other[2] if rules.faces_on_opponent else own[1]  # a target the rules allow
+        return f"P2{own[1]} P4{face}3 D3 {clear}"
 
     def keys_text(self) -> str:
         if HUMAN in self.players:
