@@ -312,3 +312,16 @@ def test_back_on_the_launcher_every_field_is_as_the_player_left_it() -> None:
     assert values["game"] == "obsession"
     assert (values["players"], values["humans"], values["bot"], values["run_kill"],
             values["seed"]) == ("6", "2", "random", "3", "12")
+
+
+def test_austerity_keys_line_uses_the_separator_of_the_other_screens() -> None:
+    table = build_table("shenzi,banzai,ed", "", "5", "15")
+
+    async def scenario(ascii_only: bool) -> str:
+        app = AusterityApp(table, 1000.0, ascii_only=ascii_only)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return screen_text(app)
+
+    assert "Esc quit · ?/F1 help · Ctrl+R again" in asyncio.run(scenario(False))
+    assert "Esc quit, ?/F1 help, Ctrl+R again" in asyncio.run(scenario(True))

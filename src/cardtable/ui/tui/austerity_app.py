@@ -140,7 +140,8 @@ class AusterityApp(TableApp):
                 yield Static(id="market")
                 yield Static(id="piles")
                 yield Static(id="status")
-                yield Static("Esc quit, ?/F1 help, Ctrl+R again", id="keys")
+                yield Static(self.theme_.sep.join(["Esc quit", "?/F1 help", "Ctrl+R again"]),
+                             id="keys")
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield TooSmall(id="too-small")
 
