@@ -250,9 +250,11 @@ def test_quit_or_exit_leaves_the_line_mode_game_recorded_as_quit(tmp_path: Path,
     assert again.stdout.endswith("!!! The recorded game was not finished (quit).\n")
 
 
-def test_quit_at_the_hot_seat_pass_prompt_leaves_the_game() -> None:
-    done = run(["--plain", "--seed", "3", "--players", "2", "--humans", "2"], stdin="quit\n")
+def test_the_hot_seat_pass_prompt_ignores_its_line_and_quit_works_after_it() -> None:
+    done = run(["--plain", "--seed", "3", "--players", "2", "--humans", "2"],
+               stdin="quit\nquit\n")
     assert done.returncode == 0
+    assert done.stdout.count("+++ Pass to Player 1, press Enter: ") == 1
     assert done.stdout.endswith("!!! Game abandoned\n")
 
 

@@ -72,11 +72,9 @@ class Table(MatchListener):
 
 def pass_screen(console: Console, seat: int) -> None:
     try:
-        answer = console.ask(render.pass_prompt(seat))
+        console.ask(render.pass_prompt(seat))  # the line's content is ignored
     except EndOfInput:
         raise MatchAbandoned(f"P{seat + 1}", EOF_CAUSE) from None
-    if answer.strip().lower() in QUIT_COMMANDS:
-        raise MatchAbandoned(f"P{seat + 1}", QUIT_CAUSE)
 
 
 class HumanSeat:
