@@ -337,13 +337,16 @@ def test_one_line_escapes_breaks_and_control_characters() -> None:
     assert one_line("plain") == "plain"
 
 
-@pytest.mark.parametrize("args", [[], ["--help"], ["-v"]])
-def test_cardtable_help_into_a_pipe_whose_reader_left_ends_quietly(args: list[str]) -> None:
-    # As `cardtable | head -1`: the reader has gone before the help is written.
+@pytest.mark.parametrize("command", [["cardtable"], ["cardtable", "--help"],
+                                     ["cardtable", "-v"], ["caravan", "-v"],
+                                     ["obsession", "--version"]])
+def test_help_or_version_into_a_pipe_whose_reader_left_ends_quietly(
+        command: list[str]) -> None:
+    # As `cardtable | head -1`: the reader has gone before the text is written.
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        done = subprocess.run([str(BIN / "cardtable"), *args], stdin=subprocess.DEVNULL,
+        done = subprocess.run([str(BIN / command[0]), *command[1:]], stdin=subprocess.DEVNULL,
                               stdout=write_end, stderr=subprocess.PIPE, timeout=60,
                               check=False)
     finally:

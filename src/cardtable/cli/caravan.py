@@ -20,6 +20,7 @@ from typing import NoReturn
 from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
+from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
@@ -321,8 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as leaving:
         return leaving.code if isinstance(leaving.code, int) else EXIT_BAD_START
     if options.version:
-        print(__version__)
-        return 0
+        return say(__version__)
     if sys.stdout is None:
         return EXIT_BAD_START  # a closed standard output (``>&-``): nowhere to play
     console = Console()

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
+from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import RecordError
@@ -219,8 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     except _Exit as done:
         return EXIT_USAGE if done.status else EXIT_OK
     if options is None:
-        print(f"{PROG} (cardtable) {__version__}")
-        return EXIT_OK
+        return say(f"{PROG} (cardtable) {__version__}")
     if sys.stdout is None:
         return EXIT_USAGE  # a closed standard output (``>&-``): nowhere to play
     try:
