@@ -12,6 +12,7 @@ from __future__ import annotations
 import signal
 from typing import Any
 
+from cardtable.engine.record import not_finished_message
 from cardtable.games.austerity.codec import winners_text
 from cardtable.games.austerity.rules import Game as AusterityGame
 from cardtable.games.caravan import render as caravan_render
@@ -34,13 +35,13 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     if getattr(app, "return_value", None) in SIGNAL_STATUSES:
         return [], []  # SIGTERM or SIGHUP: the program says so itself once the screen is gone
     interrupted = getattr(app, "quit_cause", "quit") == "interrupt"
+    replayed = replay_lines(app)
+    if replayed is not None:
+        return replayed
     if isinstance(game, CaravanGame):
         return caravan_lines(game, tuple(app.names), interrupted)
     if isinstance(game, ObsessionGame):
-        ended = getattr(app, "ended", None)
-        if ended is None and left_replay_early(app):
-            return [], []  # nothing was abandoned: the recorded game goes on past this point
-        return obsession_lines(game, ended, interrupted)
+        return obsession_lines(game, getattr(app, "ended", None), interrupted)
     if isinstance(game, AusterityGame):
         if game.finished:
             return [f"Winner(s) {winners_text(game.table.winners())}"], []
@@ -75,11 +76,32 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
     return None
 
 
-def left_replay_early(app: Any) -> bool:
-    """Whether ``app`` is a replay closed before the last move of its record."""
+def replay_lines(app: Any) -> tuple[list[str], list[str]] | None:
+    """What a replay leaves once closed (None for a game that was played): nothing when it was
+    left before the end of its record (nothing was abandoned); at the end, the line mode's
+    ending: the result, "The recorded game was not finished (CAUSE)." or, for a record cut
+    short, its "missing result line" error on standard error."""
     from cardtable.ui.tui.replay_controls import ReplayControls
 
-    return isinstance(app, ReplayControls) and app.position < app.replay_length()
+    if not isinstance(app, ReplayControls):
+        return None
+    if app.position < app.replay_length():
+        return [], []
+    game = getattr(app, "game", None)
+    if isinstance(game, CaravanGame):
+        missing = app.replay.missing_result()  # type: ignore[attr-defined]
+        if missing is not None:
+            return [], [f"caravan: {missing.message}"]
+        result = game.result
+        if result is not None and result.reason == "quit":
+            return [not_finished_message(result.details.get("cause", "quit"))], []
+        return None
+    closing: str | None = getattr(app, "closing", None)
+    if closing is None:
+        return None
+    if closing.startswith("!!! "):
+        return [closing], []
+    return [], [f"obsession: {closing}"]
 
 
 def caravan_lines(game: CaravanGame, names: tuple[str, ...],
