@@ -325,3 +325,17 @@ def test_austerity_keys_line_uses_the_separator_of_the_other_screens() -> None:
 
     assert "Esc quit · ?/F1 help · Ctrl+R again" in asyncio.run(scenario(False))
     assert "Esc quit, ?/F1 help, Ctrl+R again" in asyncio.run(scenario(True))
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("seed", "1" * 5000, "Seed must be an integer >= 0 (or empty for a random seed)."),
+    ("delay", "100000", "Bot delay must be at most 86400 seconds (one day)."),
+    ("delay", "9" * 400, "Bot delay must be at most 86400 seconds (one day)."),
+])
+def test_launcher_refuses_seeds_and_delays_as_the_commands_do(field: str, value: str,
+                                                              message: str) -> None:
+    values = {"game": "obsession", "seed": "", "delay": "0", "players": "4", "humans": "1",
+              "bot": "obsessed", "run_kill": "4", "record": "", field: value}
+    with pytest.raises(ValueError) as refused:
+        build_choice(values)
+    assert str(refused.value) == message

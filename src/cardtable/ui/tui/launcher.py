@@ -19,6 +19,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record_target import check_record_target
@@ -110,15 +111,20 @@ def build_choice(values: dict[str, Any]) -> Choice:
     seed_text = str(values.get("seed", "")).strip()
     seed: int | None = None
     if seed_text:
-        if not seed_text.isdigit():
+        try:  # a run of thousands of digits is past what int() converts from text
+            seed = int(seed_text) if seed_text.isdigit() else None
+        except ValueError:
+            seed = None
+        if seed is None:
             raise ValueError("Seed must be an integer >= 0 (or empty for a random seed).")
-        seed = int(seed_text)
     try:
         delay = float(str(values.get("delay", "1")).strip() or "1")
     except ValueError:
         delay = -1.0
-    if not math.isfinite(delay) or delay < 0:
+    if math.isnan(delay) or delay < 0:
         raise ValueError("Bot delay must be a number of seconds >= 0.")
+    if delay > MAX_DELAY_SECONDS:
+        raise ValueError(f"Bot delay must be {too_long_text()}.")
     ascii_only = bool(values.get("ascii", False))
     if game == "austerity":
         table = build_table(str(values.get("lineup", "")), str(values.get("austerity_deck", "")),
