@@ -331,6 +331,9 @@ def test_austerity_keys_line_uses_the_separator_of_the_other_screens() -> None:
     ("seed", "1" * 5000, "Seed must be an integer >= 0 (or empty for a random seed)."),
     ("delay", "100000", "Bot delay must be at most 86400 seconds (one day)."),
     ("delay", "9" * 400, "Bot delay must be at most 86400 seconds (one day)."),
+    ("players", "1" * 5000, "Players must be from 2 to 10."),
+    ("humans", "1" * 5000, "Humans must be from 0 to 4."),
+    ("run_kill", "1" * 5000, "Run-kill must be from 2 to 8."),
 ])
 def test_launcher_refuses_seeds_and_delays_as_the_commands_do(field: str, value: str,
                                                               message: str) -> None:
@@ -339,3 +342,12 @@ def test_launcher_refuses_seeds_and_delays_as_the_commands_do(field: str, value:
     with pytest.raises(ValueError) as refused:
         build_choice(values)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("field", ["tokens", "points"])
+def test_austerity_counts_of_thousands_of_digits_get_the_fields_message(field: str) -> None:
+    values = {"game": "austerity", "delay": "0", "lineup": "shenzi,ed", "austerity_deck": "",
+              "tokens": "5", "points": "15", field: "1" * 5000}
+    with pytest.raises(ValueError) as refused:
+        build_choice(values)
+    assert str(refused.value) == f"{field.title()} must be a whole number from 0 to 2147483647."

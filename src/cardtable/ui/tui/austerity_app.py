@@ -69,7 +69,8 @@ def parse_lineup(text: str) -> tuple[str, ...]:
 
 def parse_count(text: str, what: str) -> int:
     text = text.strip()
-    if not text.isdigit() or int(text) > INT_MAX:
+    # The length test first: int() refuses text of thousands of digits with its own error.
+    if not text.isdigit() or len(text) > len(str(INT_MAX)) or int(text) > INT_MAX:
         raise ValueError(f"{what} must be a whole number from 0 to {INT_MAX}.")
     return int(text)
 

@@ -105,6 +105,13 @@ def caravan_kinds() -> list[tuple[str, str]]:
     return [("human", "human")] + [(f"bot: {name}", f"bot:{name}") for name in CARAVAN_BOTS]
 
 
+def small_count(value: object) -> int | None:
+    """A form field's whole number of at most 9 digits (None otherwise: int() refuses text of
+    thousands of digits with its own error, and no count here needs more)."""
+    text = str(value).strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 def build_choice(values: dict[str, Any]) -> Choice:
     """The chosen game from the form's values; raises ValueError with a message to show."""
     game = values["game"]
@@ -154,23 +161,21 @@ def build_choice(values: dict[str, Any]) -> Choice:
         first = 1 if str(values.get("first", "1")) == "2" else 0
         return Choice(game, seed, delay, ascii_only, caravan_rules=rules,
                       caravan_players=kinds, first=first, record=record, caravan_decks=decks)
-    text = str(values.get("players", "4")).strip()
-    humans_text = str(values.get("humans", "1")).strip()
-    if not text.isdigit() or not 2 <= int(text) <= 10:
+    players = small_count(values.get("players", "4"))
+    if players is None or not 2 <= players <= 10:
         raise ValueError("Players must be from 2 to 10.")
-    players = int(text)
-    if not humans_text.isdigit() or int(humans_text) > players:
+    humans = small_count(values.get("humans", "1"))
+    if humans is None or humans > players:
         raise ValueError(f"Humans must be from 0 to {players}.")
-    humans = int(humans_text)
-    kill_text = str(values.get("run_kill", "4")).strip()
-    if not kill_text.isdigit() or not 2 <= int(kill_text) <= 8:
+    run_kill = small_count(values.get("run_kill", "4"))
+    if run_kill is None or not 2 <= run_kill <= 8:
         raise ValueError("Run-kill must be from 2 to 8.")
     bot = str(values.get("bot", "obsessed"))
     seats = ("human",) * humans + (bot,) * (players - humans)
     if record is not None:
         check_record_path(record)
     return Choice(game, seed, delay, ascii_only,
-                  obsession_rules=ObsessionRules(players=players, run_kill=int(kill_text)),
+                  obsession_rules=ObsessionRules(players=players, run_kill=run_kill),
                   obsession_seats=seats, record=record)
 
 
