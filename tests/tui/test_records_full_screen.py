@@ -23,6 +23,7 @@ from cardtable.games.obsession.rules import Rules
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import FatalScreen
 from cardtable.ui.tui.obsession_app import ObsessionApp
+from cardtable.ui.tui.result_lines import result_lines
 
 from .test_tmux_smoke import BIN, tmux, wait_for
 
@@ -45,6 +46,8 @@ def test_obsession_record_to_a_full_device() -> None:
     app = asyncio.run(scenario())
     assert app.return_value == 1
     app.abandon()  # what the program does after the screen closes: no second error
+    # The reason stays on the terminal once the screen has gone, not "Game abandoned.".
+    assert result_lines(app) == ([], [f"obsession: {FULL}"])
 
 
 @needs_dev_full
@@ -59,7 +62,9 @@ def test_caravan_record_to_a_full_device() -> None:
             await pilot.pause()
         return app
 
-    assert asyncio.run(scenario()).return_value == 1
+    app = asyncio.run(scenario())
+    assert app.return_value == 1
+    assert result_lines(app) == ([], [f"caravan: {FULL}"])
 
 
 # ------------------------------------------------------------------ signals in a real terminal

@@ -12,6 +12,7 @@ from __future__ import annotations
 import signal
 from typing import Any
 
+from cardtable.engine.one_line import one_line
 from cardtable.engine.record import not_finished_message
 from cardtable.games.austerity.codec import winners_text
 from cardtable.games.austerity.rules import Game as AusterityGame
@@ -21,6 +22,7 @@ from cardtable.games.caravan.state import Game as CaravanGame
 from cardtable.games.obsession import render as obsession_render
 from cardtable.games.obsession.events import Ended
 from cardtable.games.obsession.state import Game as ObsessionGame
+from cardtable.ui.tui.common import FATAL_FALLBACK
 
 ABANDONED = "Game abandoned."
 SIGNAL_STATUSES = (128 + signal.SIGTERM, 128 + signal.SIGHUP)
@@ -34,6 +36,11 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     game = getattr(app, "game", None)
     if getattr(app, "return_value", None) in SIGNAL_STATUSES:
         return [], []  # SIGTERM or SIGHUP: the program says so itself once the screen is gone
+    fatal: str | None = getattr(app, "fatal_message", None)
+    if fatal is not None:  # the error screen's message, which the closed screen took away
+        program = ("caravan" if isinstance(game, CaravanGame)
+                   else "obsession" if isinstance(game, ObsessionGame) else "cardtable")
+        return [], [f"{program}: {one_line(fatal or FATAL_FALLBACK)}"]
     interrupted = getattr(app, "quit_cause", "quit") == "interrupt"
     replayed = replay_lines(app)
     if replayed is not None:
