@@ -350,3 +350,8 @@ def test_replay_of_a_cut_record_shows_its_moves_then_fails(
     assert done.returncode == 1
     assert done.stdout.count("Last moves:") == 4  # the dealt board and three moves
     assert done.stderr == f"caravan: Replay '{cut}', line 7: missing result line.\n"
+
+
+def test_help_says_ascii_replaces_the_borders_too() -> None:
+    done = run("--help")
+    assert "ASCII only (suits as letters, plain" in done.stdout

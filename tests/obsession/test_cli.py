@@ -265,3 +265,8 @@ def test_help_in_line_mode_prints_how_to_play_and_asks_again(word: str) -> None:
     assert "+++ How to play: play out your hand" in done.stdout
     assert "so on a 9: a 9 or higher, or 2, 3, 7, 8, 10 or R;" in done.stdout
     assert done.stdout.count("+++ Enter card number(s): ") == 2
+
+
+def test_help_says_ascii_replaces_the_borders_too() -> None:
+    done = run(["--help"])
+    assert "ASCII only (suit letters, plain borders" in done.stdout

@@ -151,7 +151,7 @@ def build_parser() -> CaravanArgumentParser:
     files.add_argument("--plain", action="store_true",
                        help="line mode; chosen anyway when stdin or stdout is not a terminal")
     files.add_argument("--ascii", action="store_true",
-                       help="full screen: suits as letters instead of symbols")
+                       help="full screen: ASCII only (suits as letters, plain borders)")
     return parser
 
 

@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--plain", action="store_true",
         help="plain line mode even on a terminal (the full screen is the default there)")
     add("--ascii", action="store_true",
-        help="full screen: suit letters instead of suit symbols (NO_COLOR turns colour off)")
+        help="full screen: ASCII only (suit letters, plain borders; NO_COLOR turns colour off)")
     add("--record", metavar="FILE",
         help="write a JSON Lines record of the game to FILE (an existing record is kept "
              "unless --overwrite is given)")
