@@ -351,3 +351,19 @@ def test_austerity_counts_of_thousands_of_digits_get_the_fields_message(field: s
     with pytest.raises(ValueError) as refused:
         build_choice(values)
     assert str(refused.value) == f"{field.title()} must be a whole number from 0 to 2147483647."
+
+
+def test_enter_in_a_text_field_starts_as_play_does() -> None:
+    async def scenario() -> Choice | None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.query_one("#seed").focus()
+            for key in "42":
+                await pilot.press(key)
+            await pilot.press("enter")
+            await pilot.pause()
+        return app.return_value
+
+    choice = asyncio.run(scenario())
+    assert choice is not None and choice.game == "caravan" and choice.seed == 42

@@ -293,7 +293,7 @@ class LauncherApp(App[Choice | None]):
             with Horizontal(id="buttons"):
                 yield Button("Play", variant="primary", id="play")
                 yield Button("Quit", id="quit")
-            yield Static("Tab moves between fields · Enter on Play starts · Esc quits",
+            yield Static("Tab moves between fields · Enter starts · Esc quits",
                          id="hint")
 
     def on_mount(self) -> None:
@@ -333,6 +333,10 @@ class LauncherApp(App[Choice | None]):
             if widget.id is not None:
                 out[widget.id] = getattr(widget, "value", None)
         return out
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a text field plays, as Enter on Play does."""
+        self.play()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "quit":
