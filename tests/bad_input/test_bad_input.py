@@ -4,7 +4,9 @@ every error line starting with the program's name."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from cardtable.games.caravan.notation import parse_move
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.obsession import selection
 
-from .helpers import DIGITS, one_error_line, run, run_with_closed
+from .helpers import BIN, DIGITS, one_error_line, run, run_with_closed
 
 # --- huge numbers in moves -------------------------------------------------------------------
 
@@ -333,3 +335,21 @@ def test_every_caravan_error_line_starts_with_its_name(args: list[str], message:
 def test_one_line_escapes_breaks_and_control_characters() -> None:
     assert one_line("a\nb\r\tc\x1b[31m\u2028é") == "a\\nb\\r\\tc\\x1b[31m\\u2028é"
     assert one_line("plain") == "plain"
+
+
+@pytest.mark.parametrize("command", [["cardtable"], ["cardtable", "--help"],
+                                     ["cardtable", "-v"], ["caravan", "-v"],
+                                     ["obsession", "--version"]])
+def test_help_or_version_into_a_pipe_whose_reader_left_ends_quietly(
+        command: list[str]) -> None:
+    # As `cardtable | head -1`: the reader has gone before the text is written.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([str(BIN / command[0]), *command[1:]], stdin=subprocess.DEVNULL,
+                              stdout=write_end, stderr=subprocess.PIPE, timeout=60,
+                              check=False)
+    finally:
+        os.close(write_end)
+    assert b"Traceback" not in done.stderr and done.stderr == b""
+    assert done.returncode == 1

@@ -350,3 +350,14 @@ def test_replay_of_a_cut_record_shows_its_moves_then_fails(
     assert done.returncode == 1
     assert done.stdout.count("Last moves:") == 4  # the dealt board and three moves
     assert done.stderr == f"caravan: Replay '{cut}', line 7: missing result line.\n"
+
+
+def test_help_says_ascii_replaces_the_borders_too() -> None:
+    done = run("--help")
+    assert "ASCII only (suits as letters, plain" in done.stdout
+
+
+def test_line_mode_help_says_the_examples_are_abcs_and_gives_defs() -> None:
+    # Between two people PL2 plays DEF: P2B would name the other player's caravan.
+    done = run("--plain", "--pvp", "--seed", "3", stdin="P1A\n\nhelp\nquit\n")
+    assert "Commands (examples for ABC; DEF's own caravans are D E F: P2E, CD)" in done.stdout

@@ -113,3 +113,12 @@ def test_preset_labels() -> None:
 def test_the_page_is_wrapped() -> None:
     lines = howto_lines(SeatRules.preset("foxon"), width=40)
     assert max(len(line) for line in lines) <= 40
+
+
+def test_the_face_card_example_is_a_legal_target_under_the_rules() -> None:
+    # Where faces go only on your own caravans, the example may not aim at the opponent's.
+    foxon = page(SeatRules.preset("foxon"))
+    assert "only on a numeral of your own caravans" in foxon
+    assert "caravan F" not in foxon
+    assert "P4B3 plays hand card 4 on slot 3 of your caravan B (DEF: P4E3 on E)." in foxon
+    assert "P4F3 plays hand card 4 on slot 3 of caravan F." in page(SeatRules.preset("power"))

@@ -234,3 +234,39 @@ def test_moves_lists_the_legal_moves_at_the_swap_and_in_play() -> None:
             "e.g. 1 2 3\n") in done.stdout
     assert f"{prompt}+++ Legal moves: 1 (7D), 1 2 (7D 7H), 2 (7H), 3 (10C)\n" in done.stdout
     assert done.returncode == 3
+
+
+@pytest.mark.parametrize("word", ["quit", "EXIT"])
+def test_quit_or_exit_leaves_the_line_mode_game_recorded_as_quit(tmp_path: Path,
+                                                                 word: str) -> None:
+    record = tmp_path / "quit.jsonl"
+    done = run(["--plain", "--seed", "3", "--players", "3", "--record", str(record)],
+               stdin=f"1 2 3\n{word}\n")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.endswith("!!! Game abandoned\n")
+    assert record.read_text().splitlines()[-1] == '{"t":"abandoned","reason":"quit"}'
+    again = run(["--plain", "--replay", str(record)])
+    assert again.returncode == 0
+    assert again.stdout.endswith("!!! The recorded game was not finished (quit).\n")
+
+
+def test_the_hot_seat_pass_prompt_ignores_its_line_and_quit_works_after_it() -> None:
+    done = run(["--plain", "--seed", "3", "--players", "2", "--humans", "2"],
+               stdin="quit\nquit\n")
+    assert done.returncode == 0
+    assert done.stdout.count("+++ Pass to Player 1, press Enter: ") == 1
+    assert done.stdout.endswith("!!! Game abandoned\n")
+
+
+@pytest.mark.parametrize("word", ["help", "?"])
+def test_help_in_line_mode_prints_how_to_play_and_asks_again(word: str) -> None:
+    done = run(["--plain", "--seed", "3", "--players", "3"], stdin=f"{word}\n")
+    assert done.returncode == 3
+    assert "+++ How to play: play out your hand" in done.stdout
+    assert "so on a 9: a 9 or higher, or 2, 3, 7, 8, 10 or R;" in done.stdout
+    assert done.stdout.count("+++ Enter card number(s): ") == 2
+
+
+def test_help_says_ascii_replaces_the_borders_too() -> None:
+    done = run(["--help"])
+    assert "ASCII only (suit letters, plain borders" in done.stdout

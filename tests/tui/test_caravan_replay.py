@@ -164,3 +164,39 @@ def test_the_replay_lists_what_a_joker_removed(tmp_path: Path) -> None:
             await pilot.press("escape")
 
     asyncio.run(scenario())
+
+
+def test_what_the_closed_replay_leaves_on_the_terminal(tmp_path: Path) -> None:
+    """Nothing when left before the end; at the end, the line mode's ending: the winner, the
+    recorded game's cause, or the cut record's complaint on standard error."""
+    import subprocess
+    import sys
+
+    from cardtable.ui.tui.result_lines import result_lines
+
+    finished = tmp_path / "game.jsonl"
+    _recorded_game(finished)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(finished.read_text(encoding="utf-8").splitlines()[:12]) + "\n",
+                   encoding="utf-8")
+    quit_record = tmp_path / "quit.jsonl"
+    subprocess.run([str(Path(sys.executable).with_name("caravan")), "--plain", "--seed", "5",
+                    "--record", str(quit_record)], input="P1A\nquit\n", text=True,
+                   capture_output=True, timeout=120, check=True)
+
+    async def scenario(record: Path, keys: tuple[str, ...]) -> CaravanReplayApp:
+        app = CaravanReplayApp(load_replay(record), delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            await pilot.press("escape")
+        return app
+
+    assert result_lines(asyncio.run(scenario(finished, ("n",)))) == ([], [])
+    assert result_lines(asyncio.run(scenario(finished, ("e",))))[0][0].startswith("WINNER: ")
+    assert result_lines(asyncio.run(scenario(cut, ("e",)))) == (
+        [], [f"caravan: Replay '{cut}', line 13: missing result line."])
+    assert result_lines(asyncio.run(scenario(quit_record, ("e",)))) == (
+        ["The recorded game was not finished (quit)."], [])

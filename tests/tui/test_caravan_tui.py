@@ -384,7 +384,7 @@ def test_help_is_how_to_play_for_the_rules_in_play() -> None:
         app = CaravanApp(rules, ("human", "bot:normal"), 7, 0, 0.0, None, None, True)
         async with app.run_test(size=(100, 40)) as pilot:
             await settle(app, pilot)
-            assert "P2B P4F3 D3 CB4" in screen_text(app)  # the hint follows the rules
+            assert "P2B P4B3 D3 CB4" in screen_text(app)  # the hint follows the rules
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
@@ -422,6 +422,43 @@ def test_hot_seat_hands_over_before_showing_the_next_hand() -> None:
             assert app.visible_hand(1) is not None and "PL2 >" in screen_text(app)
 
     from cardtable.games.caravan.cards import code
+
+    asyncio.run(scenario())
+
+
+def test_hot_seat_hint_names_the_caravans_of_the_player_to_move() -> None:
+    from textual.widgets import Input
+
+    async def scenario() -> None:
+        app = make_app(players=("human", "human"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            command = app.query_one("#command", Input)
+            assert command.placeholder == "P2B P4F3 D3 CA"
+            await type_command(pilot, "P1A")
+            await settle(app, pilot)
+            await pilot.press("enter")  # PL2 takes the keyboard
+            await pilot.pause()
+            assert command.placeholder == "P2E P4C3 D3 CD"
+            assert "PL2 > P2E P4C3 D3 CD" in screen_text(app)
+            await type_command(pilot, "P1D")
+            await settle(app, pilot)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert command.placeholder == "P2B P4F3 D3 CA"
+
+    asyncio.run(scenario())
+
+
+def test_foxon_hint_plays_faces_on_your_own_caravans() -> None:
+    from textual.widgets import Input
+
+    async def scenario() -> None:
+        app = CaravanApp(SeatRules.preset("foxon"), ("human", "bot:normal"), 7, 0, 0.0,
+                         None, None, True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert app.query_one("#command", Input).placeholder == "P2B P4B3 D3 CB4"
 
     asyncio.run(scenario())
 

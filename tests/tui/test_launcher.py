@@ -280,3 +280,90 @@ def test_launcher_keys_leave(key: str, status: int, monkeypatch: pytest.MonkeyPa
 
     form = asyncio.run(scenario())
     assert form.return_value is None and form.status == status
+
+
+def test_back_on_the_launcher_every_field_is_as_the_player_left_it() -> None:
+    async def choose() -> Choice | None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.query_one("#game").value = "obsession"
+            app.query_one("#players").value = "6"
+            app.query_one("#humans").value = "2"
+            app.query_one("#bot").value = "random"
+            app.query_one("#run_kill").value = "3"
+            app.query_one("#seed").value = "12"
+            await pilot.click("#play")
+            await pilot.pause()
+        return app.return_value
+
+    choice = asyncio.run(choose())
+    assert choice is not None and len(choice.obsession_seats) == 6
+
+    async def come_back(last: Choice) -> dict[str, object]:
+        app = LauncherApp(last)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            values = app.values()
+            await pilot.press("escape")
+        return values
+
+    values = asyncio.run(come_back(choice.next_game()))
+    assert values["game"] == "obsession"
+    assert (values["players"], values["humans"], values["bot"], values["run_kill"],
+            values["seed"]) == ("6", "2", "random", "3", "12")
+
+
+def test_austerity_keys_line_uses_the_separator_of_the_other_screens() -> None:
+    table = build_table("shenzi,banzai,ed", "", "5", "15")
+
+    async def scenario(ascii_only: bool) -> str:
+        app = AusterityApp(table, 1000.0, ascii_only=ascii_only)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return screen_text(app)
+
+    assert "Esc quit · ?/F1 help · Ctrl+R again" in asyncio.run(scenario(False))
+    assert "Esc quit, ?/F1 help, Ctrl+R again" in asyncio.run(scenario(True))
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("seed", "1" * 5000, "Seed must be an integer >= 0 (or empty for a random seed)."),
+    ("delay", "100000", "Bot delay must be at most 86400 seconds (one day)."),
+    ("delay", "9" * 400, "Bot delay must be at most 86400 seconds (one day)."),
+    ("players", "1" * 5000, "Players must be from 2 to 10."),
+    ("humans", "1" * 5000, "Humans must be from 0 to 4."),
+    ("run_kill", "1" * 5000, "Run-kill must be from 2 to 8."),
+])
+def test_launcher_refuses_seeds_and_delays_as_the_commands_do(field: str, value: str,
+                                                              message: str) -> None:
+    values = {"game": "obsession", "seed": "", "delay": "0", "players": "4", "humans": "1",
+              "bot": "obsessed", "run_kill": "4", "record": "", field: value}
+    with pytest.raises(ValueError) as refused:
+        build_choice(values)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("field", ["tokens", "points"])
+def test_austerity_counts_of_thousands_of_digits_get_the_fields_message(field: str) -> None:
+    values = {"game": "austerity", "delay": "0", "lineup": "shenzi,ed", "austerity_deck": "",
+              "tokens": "5", "points": "15", field: "1" * 5000}
+    with pytest.raises(ValueError) as refused:
+        build_choice(values)
+    assert str(refused.value) == f"{field.title()} must be a whole number from 0 to 2147483647."
+
+
+def test_enter_in_a_text_field_starts_as_play_does() -> None:
+    async def scenario() -> Choice | None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.query_one("#seed").focus()
+            for key in "42":
+                await pilot.press(key)
+            await pilot.press("enter")
+            await pilot.pause()
+        return app.return_value
+
+    choice = asyncio.run(scenario())
+    assert choice is not None and choice.game == "caravan" and choice.seed == 42

@@ -220,3 +220,53 @@ def test_hands_that_do_not_fit_keep_the_seat_to_move_in_view(tmp_path: Path) -> 
             await pilot.press("escape")
 
     asyncio.run(scenario())
+
+
+def test_a_replay_left_early_leaves_no_abandoned_line_but_the_end_leaves_the_placings(
+        bots_record: Path) -> None:
+    from cardtable.ui.tui.result_lines import result_lines
+
+    replay = checked(bots_record)
+
+    async def scenario(keys: tuple[str, ...]) -> ObsessionReplayApp:
+        app = ObsessionReplayApp(replay, delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            await pilot.press("escape")
+        return app
+
+    early = asyncio.run(scenario(("n", "n")))
+    assert result_lines(early) == ([], [])  # as Caravan: nothing was abandoned
+    end = asyncio.run(scenario(("end",)))
+    out, err = result_lines(end)
+    assert "=== Game Over ===" in out and not err
+
+
+def test_a_closed_replay_of_a_cut_or_unfinished_record_says_what_the_line_mode_says(
+        bots_record: Path, tmp_path: Path) -> None:
+    from cardtable.ui.tui.result_lines import result_lines
+
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(bots_record.read_text(encoding="utf-8").splitlines()[:12]) + "\n",
+                   encoding="utf-8")
+    eof = tmp_path / "eof.jsonl"
+    record_game(eof, "--humans", "1", "--seed", "5")  # standard input is empty
+
+    async def scenario(path: Path) -> ObsessionReplayApp:
+        app = ObsessionReplayApp(checked(path), delay=NEVER, ascii_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            await pilot.press("escape")
+        return app
+
+    out, err = result_lines(asyncio.run(scenario(cut)))
+    assert out == [] and len(err) == 1
+    assert err[0].startswith(f"obsession: Replay '{cut}', line ")
+    assert err[0].endswith(": missing result line.")
+    assert result_lines(asyncio.run(scenario(eof))) == (
+        ["!!! The recorded game was not finished (eof)."], [])

@@ -20,7 +20,7 @@ from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
-from cardtable.ui.tui.obsession_app import ObsessionApp, PassScreen
+from cardtable.ui.tui.obsession_app import HELP_LINES, ObsessionApp, PassScreen
 from obsession.helpers import position
 
 from .snapshot import check_snapshot
@@ -199,6 +199,9 @@ def test_help_and_too_small() -> None:
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             check_snapshot("obsession_help_80x24", screen_text(app))
+            # Every help line fits the page at 80 columns: none is wrapped mid-sentence.
+            assert "click cards;" in screen_text(app) and "  Enter plays." in screen_text(app)
+            assert all(len(line) <= 66 for line in HELP_LINES)
             await pilot.press("escape")
             await pilot.pause()
             await pilot.resize_terminal(70, 22)

@@ -23,6 +23,7 @@ from cardtable.games.obsession.rules import Rules
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import FatalScreen
 from cardtable.ui.tui.obsession_app import ObsessionApp
+from cardtable.ui.tui.result_lines import result_lines
 
 from .test_tmux_smoke import BIN, tmux, wait_for
 
@@ -45,6 +46,8 @@ def test_obsession_record_to_a_full_device() -> None:
     app = asyncio.run(scenario())
     assert app.return_value == 1
     app.abandon()  # what the program does after the screen closes: no second error
+    # The reason stays on the terminal once the screen has gone, not "Game abandoned.".
+    assert result_lines(app) == ([], [f"obsession: {FULL}"])
 
 
 @needs_dev_full
@@ -59,7 +62,9 @@ def test_caravan_record_to_a_full_device() -> None:
             await pilot.pause()
         return app
 
-    assert asyncio.run(scenario()).return_value == 1
+    app = asyncio.run(scenario())
+    assert app.return_value == 1
+    assert result_lines(app) == ([], [f"caravan: {FULL}"])
 
 
 # ------------------------------------------------------------------ signals in a real terminal
@@ -109,9 +114,11 @@ needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 def test_a_stopping_signal_closes_the_full_screen(game: str, ready: str, number: int,
                                                   session: str, tmp_path: Path) -> None:
     record = tmp_path / "game.jsonl"
-    _start_and_stop(session, tmp_path, game,
-                    f"--seed 1 --delay 0 --ascii --record {shlex.quote(str(record))}",
-                    ready, number)
+    screen = _start_and_stop(session, tmp_path, game,
+                             f"--seed 1 --delay 0 --ascii --record {shlex.quote(str(record))}",
+                             ready, number)
+    # The one line that says why; not "Game abandoned." as if the player had quit.
+    assert "Game abandoned." not in screen
     cause = signal.Signals(number).name.lower()
     last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
     if game == "caravan":

@@ -20,6 +20,7 @@ from typing import NoReturn
 from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
+from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
@@ -150,7 +151,7 @@ def build_parser() -> CaravanArgumentParser:
     files.add_argument("--plain", action="store_true",
                        help="line mode; chosen anyway when stdin or stdout is not a terminal")
     files.add_argument("--ascii", action="store_true",
-                       help="full screen: suits as letters instead of symbols")
+                       help="full screen: ASCII only (suits as letters, plain borders)")
     return parser
 
 
@@ -321,8 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as leaving:
         return leaving.code if isinstance(leaving.code, int) else EXIT_BAD_START
     if options.version:
-        print(__version__)
-        return 0
+        return say(__version__)
     if sys.stdout is None:
         return EXIT_BAD_START  # a closed standard output (``>&-``): nowhere to play
     console = Console()

@@ -34,6 +34,16 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
+def say(text: str) -> int:
+    """Print ``text`` (help, version): 0, or 1 quietly when the reader went away (``| head``)."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        silence_stdout()
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args:
@@ -45,14 +55,11 @@ def main(argv: list[str] | None = None) -> int:
                 pass
             else:
                 return launcher()
-        print(help_text())
-        return 0
+        return say(help_text())
     if args[0] in ("-h", "--help"):
-        print(help_text())
-        return 0
+        return say(help_text())
     if args[0] in ("-v", "--version"):
-        print(__version__)
-        return 0
+        return say(__version__)
     entry = COMMANDS.get(args[0])
     if entry is None:
         from cardtable.cli.error_line import print_error

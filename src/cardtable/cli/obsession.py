@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
+from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import GameParamsError, RecordError
@@ -49,7 +50,14 @@ from cardtable.games.obsession.record import (
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
-from cardtable.ui.plain.obsession import BotSeat, HumanSeat, ReplayConsole, ReplaySeat, Table
+from cardtable.ui.plain.obsession import (
+    QUIT_CAUSE,
+    BotSeat,
+    HumanSeat,
+    ReplayConsole,
+    ReplaySeat,
+    Table,
+)
 from cardtable.ui.stop_signals import Stopped, say_stopped, stop_cause, stop_signals, stop_status
 
 PROG = "obsession"
@@ -61,9 +69,10 @@ full-screen interface when standard input and output are terminals, else it runs
 line mode (text in, text out, works through pipes); --plain selects the line mode."""
 
 EPILOG = """Selections are card numbers separated by anything that is not a digit (4,5 or 4 5);
-'moves' lists your legal moves (F2 on the full screen, where ? or F1 shows the help page).
+'moves' lists your legal moves (F2 on the full screen), 'help' or '?' shows how to play
+(? or F1 on the full screen), 'quit' or 'exit' leaves the game.
 --record never replaces an existing file without --overwrite, nor the --replay file.
-Exit status: 0 game over, 1 invalid option, 3 input ended first, 4 replay mismatch or a
+Exit status: 0 game over or quit, 1 invalid option, 3 input ended first, 4 replay mismatch or a
 record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like
 Ctrl-C). See docs/obsession.md for the rules."""
 
@@ -116,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--plain", action="store_true",
         help="plain line mode even on a terminal (the full screen is the default there)")
     add("--ascii", action="store_true",
-        help="full screen: suit letters instead of suit symbols (NO_COLOR turns colour off)")
+        help="full screen: ASCII only (suit letters, plain borders; NO_COLOR turns colour off)")
     add("--record", metavar="FILE",
         help="write a JSON Lines record of the game to FILE (an existing record is kept "
              "unless --overwrite is given)")
@@ -209,8 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     except _Exit as done:
         return EXIT_USAGE if done.status else EXIT_OK
     if options is None:
-        print(f"{PROG} (cardtable) {__version__}")
-        return EXIT_OK
+        return say(f"{PROG} (cardtable) {__version__}")
     if sys.stdout is None:
         return EXIT_USAGE  # a closed standard output (``>&-``): nowhere to play
     try:
@@ -320,6 +328,9 @@ def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], cons
         if replaying:
             # The record of an unfinished game has been shown to its end: as in Caravan.
             console.say(f"!!! {not_finished_message(abandoned.cause)}")
+            return EXIT_OK
+        if abandoned.cause == QUIT_CAUSE:
+            console.say("!!! Game abandoned")
             return EXIT_OK
         console.say("!!! End of input, game abandoned")
         return EXIT_EOF

@@ -172,8 +172,9 @@ def _faces(rules: Rules) -> str:
              if rules.faces_on_opponent
              else "only on a numeral of your own caravans (their effects still reach both "
                   "players)")
-    return (f"Face cards (J, Q, K and the Joker JO) go {where}; give the numeral's slot: "
-            "P4F3 plays hand card 4 on slot 3 of caravan F.")
+    example = ("P4F3 plays hand card 4 on slot 3 of caravan F." if rules.faces_on_opponent
+               else "P4B3 plays hand card 4 on slot 3 of your caravan B (DEF: P4E3 on E).")
+    return f"Face cards (J, Q, K and the Joker JO) go {where}; give the numeral's slot: {example}"
 
 
 def _face_cap(rules: Rules) -> str:

@@ -38,7 +38,7 @@ MOVES_WORD = "moves"
 
 LINE_COMMANDS = [
     "",
-    "Commands",
+    "Commands (examples for ABC; DEF's own caravans are D E F: P2E, CD)",
     "  P2B   play the numeral at hand position 2 on your caravan B",
     "  P4F3  play the face card at hand position 4 on slot 3 of caravan F",
     "  D3    discard the card at hand position 3",

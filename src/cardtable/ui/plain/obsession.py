@@ -15,14 +15,36 @@ from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
 from cardtable.engine.protocol import GameState
 from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
-from cardtable.games.obsession.cards import TEXT
+from cardtable.games.obsession.cards import FACE_NAMES, TEXT
 from cardtable.games.obsession.events import Ended, TurnStarted
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Script
 from cardtable.ui.plain.console import Console, EndOfInput
 
 EOF_CAUSE = "eof"
+QUIT_CAUSE = "quit"
 MOVES_COMMAND = "moves"
+QUIT_COMMANDS = ("quit", "exit")
+HELP_COMMANDS = ("help", "?")
+
+HELP_LINES = (
+    "+++ How to play: play out your hand, then your visible cards, then your hidden",
+    "+++   cards; the last player left holding cards loses.",
+    "+++ Type the numbers of the cards to play (1 3 or 4,5); cards played together",
+    "+++   must share one face. At the deal pick the 3 cards that lie face up; with",
+    "+++   hand and visible cards gone, pick 1 hidden card blind. When nothing you",
+    "+++   hold may be played, the pile is picked up for you.",
+    # What goes on which face is read from the legality table, as in the game's messages.
+    f"+++ On {explain.words(explain.ANYTHING_FACES)} or an empty pile anything goes;",
+    f"+++   plain faces climb ({' < '.join(FACE_NAMES[face] for face in explain.CLIMB)}),",
+    f"+++   so on a 9: {explain.allowed(9)};",
+    f"+++   on a 3 only {explain.allowed(3)}; on a 7 only {explain.allowed(7)};",
+    "+++   a joker (R) is see-through: the face under it counts.",
+    "+++ 8 plays again, 10 kills the pile and plays again, R reverses the direction;",
+    "+++   a run of equal faces on top (run-kill) kills the pile too.",
+    "+++ Commands: moves lists your legal moves, help (or ?) this text, quit (or exit)",
+    "+++   leaves the game.",
+)
 
 
 class Table(MatchListener):
@@ -50,7 +72,7 @@ class Table(MatchListener):
 
 def pass_screen(console: Console, seat: int) -> None:
     try:
-        console.ask(render.pass_prompt(seat))
+        console.ask(render.pass_prompt(seat))  # the line's content is ignored
     except EndOfInput:
         raise MatchAbandoned(f"P{seat + 1}", EOF_CAUSE) from None
 
@@ -80,7 +102,14 @@ class HumanSeat:
                 answer = self.console.ask(render.INPUT_PROMPT)
             except EndOfInput:
                 raise MatchAbandoned(f"P{observation.seat + 1}", EOF_CAUSE) from None
-            if answer.strip().lower() == MOVES_COMMAND and self.legal is not None:
+            word = answer.strip().lower()
+            if word in QUIT_COMMANDS:
+                raise MatchAbandoned(f"P{observation.seat + 1}", QUIT_CAUSE)
+            if word in HELP_COMMANDS:
+                for line in HELP_LINES:
+                    self.console.say(line)
+                continue
+            if word == MOVES_COMMAND and self.legal is not None:
                 moves = explain.legal_moves(observation, self.legal(), TEXT.__getitem__)
                 self.console.say(f"+++ Legal moves: {moves}")
                 continue

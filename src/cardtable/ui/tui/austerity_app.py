@@ -69,7 +69,8 @@ def parse_lineup(text: str) -> tuple[str, ...]:
 
 def parse_count(text: str, what: str) -> int:
     text = text.strip()
-    if not text.isdigit() or int(text) > INT_MAX:
+    # The length test first: int() refuses text of thousands of digits with its own error.
+    if not text.isdigit() or len(text) > len(str(INT_MAX)) or int(text) > INT_MAX:
         raise ValueError(f"{what} must be a whole number from 0 to {INT_MAX}.")
     return int(text)
 
@@ -140,7 +141,8 @@ class AusterityApp(TableApp):
                 yield Static(id="market")
                 yield Static(id="piles")
                 yield Static(id="status")
-                yield Static("Esc quit, ?/F1 help, Ctrl+R again", id="keys")
+                yield Static(self.theme_.sep.join(["Esc quit", "?/F1 help", "Ctrl+R again"]),
+                             id="keys")
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield TooSmall(id="too-small")
 

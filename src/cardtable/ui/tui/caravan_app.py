@@ -361,12 +361,17 @@ class CaravanApp(TableApp):
         return self.game.observation(seat).hand
 
     def hint(self) -> str:
-        """The notation reminder in the command line; none when only bots play."""
-        humans = [self.rules.of(seat) for seat, kind in enumerate(self.players) if kind == HUMAN]
+        """The notation reminder in the command line, in the caravans of the human to move
+        (DEF's are D E F); none when only bots play."""
+        humans = [seat for seat, kind in enumerate(self.players) if kind == HUMAN]
         if not humans:
             return ""
-        restart = any(rules.clear_policy == "destroy_restart" for rules in humans)
-        return "P2B P4F3 D3 " + ("CB4" if restart else "CA")
+        seat = self.game.turn if len(humans) == 2 else humans[0]
+        own, other = ("ABC", "DEF") if seat == 0 else ("DEF", "ABC")
+        rules = self.rules.of(seat)
+        clear = f"C{own[1]}4" if rules.clear_policy == "destroy_restart" else f"C{own[0]}"
+        face = other[2] if rules.faces_on_opponent else own[1]  # a target the rules allow
+        return f"P2{own[1]} P4{face}3 D3 {clear}"
 
     def keys_text(self) -> str:
         if HUMAN in self.players:
@@ -491,6 +496,7 @@ class CaravanApp(TableApp):
                             exit_on_error=False)
         elif self.players == (HUMAN, HUMAN) and self.seated != turn:
             self.seated = None
+            self.query_one("#command", Input).placeholder = self.hint()
             self.push_screen(PassScreen(self.names[turn]), lambda _: self._take_seat(turn))
         self.partial = Partial()
 

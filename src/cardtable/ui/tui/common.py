@@ -371,6 +371,7 @@ class TableApp(App[int]):
             self.fatal(error_text(event.worker.error))
 
     def fatal(self, message: str) -> None:
+        self.fatal_message = message  # said again on the terminal once the screen has closed
         self.workers.cancel_group(self, "bot")
         if not isinstance(self.screen, FatalScreen):
             self.push_screen(FatalScreen(message))

@@ -19,6 +19,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record_target import check_record_target
@@ -69,6 +70,8 @@ class Choice:
     overwrite: bool = False
     """The player agreed to replace existing record files."""
     austerity: AusterityTable | None = None
+    form: dict[str, Any] = field(default_factory=dict)
+    """The launcher's fields as they were typed, shown again when the player comes back."""
 
     def next_game(self) -> Choice:
         """What Ctrl+R plays: a fresh seed, or for Austerity every program one seat on."""
@@ -102,21 +105,33 @@ def caravan_kinds() -> list[tuple[str, str]]:
     return [("human", "human")] + [(f"bot: {name}", f"bot:{name}") for name in CARAVAN_BOTS]
 
 
+def small_count(value: object) -> int | None:
+    """A form field's whole number of at most 9 digits (None otherwise: int() refuses text of
+    thousands of digits with its own error, and no count here needs more)."""
+    text = str(value).strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 def build_choice(values: dict[str, Any]) -> Choice:
     """The chosen game from the form's values; raises ValueError with a message to show."""
     game = values["game"]
     seed_text = str(values.get("seed", "")).strip()
     seed: int | None = None
     if seed_text:
-        if not seed_text.isdigit():
+        try:  # a run of thousands of digits is past what int() converts from text
+            seed = int(seed_text) if seed_text.isdigit() else None
+        except ValueError:
+            seed = None
+        if seed is None:
             raise ValueError("Seed must be an integer >= 0 (or empty for a random seed).")
-        seed = int(seed_text)
     try:
         delay = float(str(values.get("delay", "1")).strip() or "1")
     except ValueError:
         delay = -1.0
-    if not math.isfinite(delay) or delay < 0:
+    if math.isnan(delay) or delay < 0:
         raise ValueError("Bot delay must be a number of seconds >= 0.")
+    if delay > MAX_DELAY_SECONDS:
+        raise ValueError(f"Bot delay must be {too_long_text()}.")
     ascii_only = bool(values.get("ascii", False))
     if game == "austerity":
         table = build_table(str(values.get("lineup", "")), str(values.get("austerity_deck", "")),
@@ -146,23 +161,21 @@ def build_choice(values: dict[str, Any]) -> Choice:
         first = 1 if str(values.get("first", "1")) == "2" else 0
         return Choice(game, seed, delay, ascii_only, caravan_rules=rules,
                       caravan_players=kinds, first=first, record=record, caravan_decks=decks)
-    text = str(values.get("players", "4")).strip()
-    humans_text = str(values.get("humans", "1")).strip()
-    if not text.isdigit() or not 2 <= int(text) <= 10:
+    players = small_count(values.get("players", "4"))
+    if players is None or not 2 <= players <= 10:
         raise ValueError("Players must be from 2 to 10.")
-    players = int(text)
-    if not humans_text.isdigit() or int(humans_text) > players:
+    humans = small_count(values.get("humans", "1"))
+    if humans is None or humans > players:
         raise ValueError(f"Humans must be from 0 to {players}.")
-    humans = int(humans_text)
-    kill_text = str(values.get("run_kill", "4")).strip()
-    if not kill_text.isdigit() or not 2 <= int(kill_text) <= 8:
+    run_kill = small_count(values.get("run_kill", "4"))
+    if run_kill is None or not 2 <= run_kill <= 8:
         raise ValueError("Run-kill must be from 2 to 8.")
     bot = str(values.get("bot", "obsessed"))
     seats = ("human",) * humans + (bot,) * (players - humans)
     if record is not None:
         check_record_path(record)
     return Choice(game, seed, delay, ascii_only,
-                  obsession_rules=ObsessionRules(players=players, run_kill=int(kill_text)),
+                  obsession_rules=ObsessionRules(players=players, run_kill=run_kill),
                   obsession_seats=seats, record=record)
 
 
@@ -280,7 +293,7 @@ class LauncherApp(App[Choice | None]):
             with Horizontal(id="buttons"):
                 yield Button("Play", variant="primary", id="play")
                 yield Button("Quit", id="quit")
-            yield Static("Tab moves between fields · Enter on Play starts · Esc quits",
+            yield Static("Tab moves between fields · Enter starts · Esc quits",
                          id="hint")
 
     def on_mount(self) -> None:
@@ -293,6 +306,9 @@ class LauncherApp(App[Choice | None]):
             self.query_one("#game", Select).value = last.game
             self.query_one("#delay", Input).value = f"{last.delay:g}"
             self.query_one("#ascii", Checkbox).value = last.ascii_only
+            for widget in self.query("Select, Input, Checkbox"):
+                if widget.id in last.form:  # every field as the player left it
+                    widget.value = last.form[widget.id]  # type: ignore[attr-defined]
         if self.tally is not None:
             self.query_one("#tally", Static).update(self.tally.line())
         self.sync_fields()
@@ -318,6 +334,10 @@ class LauncherApp(App[Choice | None]):
                 out[widget.id] = getattr(widget, "value", None)
         return out
 
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a text field plays, as Enter on Play does."""
+        self.play()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "quit":
             self.exit(None)
@@ -326,8 +346,9 @@ class LauncherApp(App[Choice | None]):
 
     def play(self) -> None:
         """Check the form, then start the chosen game."""
+        values = self.values()
         try:
-            choice = build_choice(self.values())
+            choice = dataclasses.replace(build_choice(values), form=values)
         except ValueError as error:
             self.query_one("#message", Static).update(str(error))
             return

@@ -9,8 +9,11 @@ when interrupted, on standard error.
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
+from cardtable.engine.one_line import one_line
+from cardtable.engine.record import not_finished_message
 from cardtable.games.austerity.codec import winners_text
 from cardtable.games.austerity.rules import Game as AusterityGame
 from cardtable.games.caravan import render as caravan_render
@@ -19,8 +22,10 @@ from cardtable.games.caravan.state import Game as CaravanGame
 from cardtable.games.obsession import render as obsession_render
 from cardtable.games.obsession.events import Ended
 from cardtable.games.obsession.state import Game as ObsessionGame
+from cardtable.ui.tui.common import FATAL_FALLBACK
 
 ABANDONED = "Game abandoned."
+SIGNAL_STATUSES = (128 + signal.SIGTERM, 128 + signal.SIGHUP)
 CARAVAN_INTERRUPTED = "caravan: Game interrupted."
 OBSESSION_INTERRUPTED = "!!! Interrupted"
 
@@ -29,7 +34,17 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     """(standard output lines, standard error lines) for a closed game screen ``app``
     (a ``TableApp`` holding ``game``); nothing for a screen without a game."""
     game = getattr(app, "game", None)
+    if getattr(app, "return_value", None) in SIGNAL_STATUSES:
+        return [], []  # SIGTERM or SIGHUP: the program says so itself once the screen is gone
+    fatal: str | None = getattr(app, "fatal_message", None)
+    if fatal is not None:  # the error screen's message, which the closed screen took away
+        program = ("caravan" if isinstance(game, CaravanGame)
+                   else "obsession" if isinstance(game, ObsessionGame) else "cardtable")
+        return [], [f"{program}: {one_line(fatal or FATAL_FALLBACK)}"]
     interrupted = getattr(app, "quit_cause", "quit") == "interrupt"
+    replayed = replay_lines(app)
+    if replayed is not None:
+        return replayed
     if isinstance(game, CaravanGame):
         return caravan_lines(game, tuple(app.names), interrupted)
     if isinstance(game, ObsessionGame):
@@ -66,6 +81,34 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
             return None
         return list(app.table.lineup), list(app.winners())
     return None
+
+
+def replay_lines(app: Any) -> tuple[list[str], list[str]] | None:
+    """What a replay leaves once closed (None for a game that was played): nothing when it was
+    left before the end of its record (nothing was abandoned); at the end, the line mode's
+    ending: the result, "The recorded game was not finished (CAUSE)." or, for a record cut
+    short, its "missing result line" error on standard error."""
+    from cardtable.ui.tui.replay_controls import ReplayControls
+
+    if not isinstance(app, ReplayControls):
+        return None
+    if app.position < app.replay_length():
+        return [], []
+    game = getattr(app, "game", None)
+    if isinstance(game, CaravanGame):
+        missing = app.replay.missing_result()  # type: ignore[attr-defined]
+        if missing is not None:
+            return [], [f"caravan: {missing.message}"]
+        result = game.result
+        if result is not None and result.reason == "quit":
+            return [not_finished_message(result.details.get("cause", "quit"))], []
+        return None
+    closing: str | None = getattr(app, "closing", None)
+    if closing is None:
+        return None
+    if closing.startswith("!!! "):
+        return [closing], []
+    return [], [f"obsession: {closing}"]
 
 
 def caravan_lines(game: CaravanGame, names: tuple[str, ...],
