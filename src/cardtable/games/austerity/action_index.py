@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardtable.games.austerity.codec import format_action
+from cardtable.games.austerity.codec import format_action, parse_action
 from cardtable.games.austerity.rules import (
     MARKET_LIMIT,
     PURCHASE,
@@ -47,19 +47,25 @@ def num_actions(game: AusterityGame | None = None) -> int:
 
 
 def _text(action: Action) -> str:
+    """The action in notation when it has one, else the tuple itself."""
     try:
-        return repr(format_action(action).decode().rstrip("\n"))
+        line = format_action(action)
     except (TypeError, ValueError, IndexError):
         return repr(action)
+    if parse_action(line.rstrip(b"\n")) != action:
+        return repr(action)
+    return repr(line.decode().rstrip("\n"))
 
 
 def action_index(state: AusterityState, action: Action) -> int:
     """The index of ``action``, an action of the player to move (legal or not)."""
     kind, index, values = action
+    if type(values) is not tuple:
+        raise ValueError(f"the action {action!r} has no action index")
     if kind == WILD and index == 0 and values == ():
         return WILD_INDEX
     if kind == TAKE and index == 0:
-        found = _TAKE_INDEX.get(tuple(values))
+        found = _TAKE_INDEX.get(values)
         if found is not None:
             return found
     if kind == PURCHASE and type(index) is int and 0 <= index < MARKET_LIMIT:
@@ -68,7 +74,7 @@ def action_index(state: AusterityState, action: Action) -> int:
             raise ValueError(f"the action {_text(action)} has no action index: there is no "
                              f"market card {index}")
         payment = table.payment(state.game.current, table.market[index])
-        if tuple(values) == payment:
+        if values == payment:
             return PURCHASE_BASE + index
         raise ValueError(f"the action {_text(action)} has no action index: the payment for "
                          f"market card {index} is {','.join(map(str, payment))}")
