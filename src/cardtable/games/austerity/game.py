@@ -74,6 +74,18 @@ class AusterityGame:
         """The game as the hub starts it: piles filled and the market turned up."""
         return AusterityState(list(self.deck), self.tokens, self.points, self.players)
 
+    def num_actions(self) -> int:
+        """How many action indices the game has (the same for every deck and player count)."""
+        from cardtable.games.austerity.action_index import num_actions
+
+        return num_actions(self)
+
+    def state_from_position(self, text: str) -> AusterityState:
+        """The state written as ``text`` by ``state.to_position()``."""
+        from cardtable.games.austerity.position import from_position
+
+        return from_position(self, text)
+
 
 if TYPE_CHECKING:
     from cardtable.engine.protocol import NotatedState

@@ -9,6 +9,7 @@ parameters and the actions so far.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -60,13 +61,16 @@ class AusterityState:
     without changing anything for an action the hub would refuse.
     """
 
-    __slots__ = ("_result", "game", "turns")
+    __slots__ = ("_result", "game", "setup", "turns")
 
     def __init__(self, deck: list[Card], tokens: int, points: int, count: int) -> None:
         self.game = Game(deck, tokens, points, count)
         self.game.opening()
         self.turns = 0
         self._result: Result | None = None
+        self.setup: tuple[Sequence[Card], int, int, int] = (deck, tokens, points, count)
+        """The game's parameters: the whole deck (top card first, never changed), the tokens
+        of each pile, the target and the number of players. Positions carry a fingerprint."""
 
     # --- the engine protocol -----------------------------------------------------------------
 
@@ -157,6 +161,7 @@ class AusterityState:
         other.game = copy
         other.turns = self.turns
         other._result = self._result
+        other.setup = self.setup
         return other
 
     # --- refusals --------------------------------------------------------------------------
@@ -209,3 +214,31 @@ class AusterityState:
 
     def action_text(self, action: Action) -> str:
         return format_action(action).decode().rstrip("\n")
+
+    # --- game API: positions
+
+    def to_position(self) -> str:
+        """The whole state as one line of text; ``position.from_position`` restores it."""
+        from cardtable.games.austerity.position import to_position
+
+        return to_position(self)
+
+    # --- game API: action indices
+
+    def action_index(self, action: Action) -> int:
+        """The fixed index of ``action`` (see ``cardtable.games.austerity.action_index``)."""
+        from cardtable.games.austerity import action_index
+
+        return action_index.action_index(self, action)
+
+    def index_action(self, index: int) -> Action:
+        """The action of the seat to move at action index ``index``."""
+        from cardtable.games.austerity import action_index
+
+        return action_index.index_action(self, index)
+
+    def legal_mask(self) -> bytes:
+        """``num_actions`` bytes: 1 at the index of each legal action."""
+        from cardtable.games.austerity import action_index
+
+        return action_index.legal_mask(self)
