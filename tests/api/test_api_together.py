@@ -1,5 +1,5 @@
 """The game objects reach positions and action indices: one state saved and restored through
-``game.state_from_position``, and masks as long as ``game.num_actions()``, in both card games."""
+``game.state_from_position``, and masks as long as ``game.num_actions()``, in every game."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import cardtable
     ("caravan", {"rules": "power"}),
     ("caravan", {"rules": "foxon"}),
     ("obsession", {"players": 4}),
+    ("austerity", {"players": 3, "tokens": 5, "points": 15}),
 ])
 def test_positions_and_indices_through_the_game_object(name: str,
                                                        params: dict[str, object]) -> None:
