@@ -1,7 +1,8 @@
-"""Standard playing cards as every game sees them: suits, ranks, jokers, text and glyph forms.
+"""Standard playing cards as every game and shell names them: suit letters, rank names, glyphs.
 
-Games keep their own compact encodings on the hot path; this module holds the
-names and conversions they share.
+Games keep their own compact int encodings (and their own suit order and joker name) for the hot
+path, building their text tables from these names once at import; the full-screen UI draws suits
+with these glyphs.
 """
 
 from __future__ import annotations
@@ -15,18 +16,3 @@ RED_SUITS = frozenset("HD")
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Rank names from Ace to King; a joker has no rank name here (games call it JO or R)."""
 
-
-def suit_glyph(letter: str, ascii_only: bool = False) -> str:
-    """The glyph for a suit letter, or the letter itself when ``ascii_only``."""
-    return letter if ascii_only else SUIT_GLYPHS.get(letter, letter)
-
-
-def split_code(code: str) -> tuple[str, str] | None:
-    """Split a card code such as ``10h`` into ``("10", "H")``; None when it is not rank+suit."""
-    text = code.strip().upper()
-    if len(text) < 2:
-        return None
-    rank, suit = text[:-1], text[-1]
-    if rank not in RANK_NAMES or suit not in SUIT_LETTERS:
-        return None
-    return rank, suit

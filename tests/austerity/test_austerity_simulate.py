@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,7 +114,11 @@ def test_hub_alias(tmp_path: Path) -> None:
         1, b"Usage: austerity tokens points deck player player [player ...]\n")
 
 
-def test_progress_bar_on_a_terminal() -> None:
+def test_progress_bar_on_a_terminal_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without rich (a plain install has no extras) the bar is drawn by hand.
+    monkeypatch.setitem(sys.modules, "rich", None)
+    monkeypatch.setitem(sys.modules, "cardtable.ui.progress_rich", None)
+
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True

@@ -162,9 +162,8 @@ def simulate(argv: list[str]) -> int:
             print_error(SIMULATE, f"game unfinished after {result.turns} turns")
             return 1
         return 0
-    progress = Progress(total, "games")
-    summary: Summary = run(plan(decks, tokens, points, lineups), max_turns, progress.advance)
-    progress.close()
+    with Progress(total, "games") as progress:
+        summary: Summary = run(plan(decks, tokens, points, lineups), max_turns, progress.advance)
     if options["json"]:
         print(json.dumps(summary.as_dict(), separators=(",", ":")))
     else:

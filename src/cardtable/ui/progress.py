@@ -1,14 +1,15 @@
-"""A small progress bar with rate and ETA, drawn on stderr.
+"""A progress bar with rate and ETA, drawn on stderr.
 
-On a terminal the bar is redrawn in place at most ``interval`` seconds apart. Anywhere else
-(pipes, files, CI logs) it writes a plain line only every ``quiet_interval`` seconds, so that
-short runs print nothing and long runs still show they are alive.
+On a terminal it is rich's live progress display, redrawn in place at most ``interval`` seconds
+apart (a plain bar redrawn with ``\r`` when rich is not installed). Anywhere else (pipes, files,
+CI logs) it writes a plain line only every ``quiet_interval`` seconds, so that short runs print
+nothing and long runs still show they are alive. rich is imported only when a bar is first drawn
+on a terminal.
 
-    progress = Progress(total=1000, label="games")
-    for _ in range(1000):
-        ...
-        progress.advance()
-    progress.close()
+    with Progress(total=1000, label="games") as progress:
+        for _ in range(1000):
+            ...
+            progress.advance()
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from cardtable.ui.progress_rich import RichBar
 
 BAR_WIDTH = 30
 
@@ -44,7 +50,9 @@ class Progress:
         interval: float = 0.1,
         quiet_interval: float = 10.0,
         clock: Callable[[], float] | None = None,
+        console: Console | None = None,
     ) -> None:
+        """``console`` draws the terminal form on that rich console (whatever the stream)."""
         self.total = max(0, total)
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
@@ -53,25 +61,32 @@ class Progress:
             self.interactive = self.stream.isatty()
         except (AttributeError, ValueError):
             self.interactive = False
+        self.console = console
+        self.interactive = self.interactive or console is not None
+        self.rich: RichBar | None = None
+        self.rich_missing = False
         self.interval = interval if self.interactive else quiet_interval
         self.done = 0
         self.started = self.clock()
         self.last_draw = self.started
         self.drawn = False
 
-    def render(self, now: float) -> str:
-        """The status text for the current count, without line control characters."""
+    def rate_and_eta(self, now: float) -> tuple[str, str]:
+        """The mean rate so far (``1,234``) and the time left at that rate (``3m05s`` or ``?``)."""
         elapsed = now - self.started
         rate = self.done / elapsed if elapsed > 0 else 0.0
+        eta = format_duration((self.total - self.done) / rate) if rate > 0 else "?"
+        return f"{rate:,.0f}", eta
+
+    def render(self, now: float) -> str:
+        """The status text for the current count, without line control characters."""
+        rate, eta = self.rate_and_eta(now)
         if self.total:
             fraction = min(1.0, self.done / self.total)
             filled = int(fraction * BAR_WIDTH)
             bar = "#" * filled + "-" * (BAR_WIDTH - filled)
-            left = (self.total - self.done) / rate if rate > 0 else 0.0
-            eta = format_duration(left) if rate > 0 else "?"
-            return (f"[{bar}] {self.done}/{self.total} {self.label} "
-                    f"{rate:,.0f}/s ETA {eta}")
-        return f"{self.done} {self.label} {rate:,.0f}/s"
+            return f"[{bar}] {self.done}/{self.total} {self.label} {rate}/s ETA {eta}"
+        return f"{self.done} {self.label} {rate}/s"
 
     def advance(self, count: int = 1) -> None:
         self.done += count
@@ -79,8 +94,28 @@ class Progress:
         if now - self.last_draw >= self.interval:
             self._draw(now)
 
+    def _rich_bar(self) -> RichBar | None:
+        """The rich display for a terminal, made on first use; None when rich is missing."""
+        if self.rich is None and not self.rich_missing:
+            try:
+                from cardtable.ui.progress_rich import RichBar
+            except ImportError:
+                self.rich_missing = True
+                return None
+            self.rich = RichBar(self.total, self.label, self.stream, self.clock, self.console)
+        return self.rich
+
     def _draw(self, now: float) -> None:
         self.last_draw = now
+        bar = self._rich_bar() if self.interactive else None
+        if bar is not None:
+            rate, eta = self.rate_and_eta(now)
+            try:
+                bar.show(self.done, rate, eta)
+            except (OSError, ValueError):
+                return
+            self.drawn = True
+            return
         text = self.render(now)
         try:
             if self.interactive:
@@ -97,7 +132,9 @@ class Progress:
         if not self.drawn:
             return
         self._draw(self.clock())
-        if self.interactive:
+        if self.rich is not None:
+            self.rich.stop()
+        elif self.interactive:
             try:
                 self.stream.write("\n")
                 self.stream.flush()

@@ -14,12 +14,15 @@ card its identity for records, replays and discard piles.
 
 from __future__ import annotations
 
+from cardtable.cards import RANK_NAMES, SUIT_LETTERS
+
 ACE, JACK, QUEEN, KING, JOKER = 1, 11, 12, 13, 14
 NO_SUIT = 4
-SUITS = "SHDC"
+SUITS = SUIT_LETTERS
 SEATS = ("ABC", "DEF")
 
-RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JO")
+RANK_TEXT = ("", *RANK_NAMES, "JO")
+"""Text of each rank (index 1..14): Ace to King, then the Joker."""
 RANK_OF_TEXT = {text: rank for rank, text in enumerate(RANK_TEXT) if text and text != "JO"}
 FACE_NAMES = {JACK: "JACK", QUEEN: "QUEEN", KING: "KING", JOKER: "JOKER"}
 

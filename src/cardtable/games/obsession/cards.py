@@ -9,13 +9,16 @@ joker, so face comparisons are int comparisons and tables are indexed by face.
 
 from __future__ import annotations
 
+from cardtable.cards import RANK_NAMES, SUIT_LETTERS
+
 JOKER = 15
 """The face (and rank) of the joker."""
 
-SUITS = "CDHS"
+SUITS = SUIT_LETTERS[::-1]
+"""C D H S: suits from low to high, the order of ids and of display."""
 FACES = tuple(range(2, 16))
-FACE_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
-              11: "J", 12: "Q", 13: "K", 14: "A", 15: "R"}
+FACE_NAMES = {face: RANK_NAMES[(face - 1) % 13] for face in range(2, 15)} | {JOKER: "R"}
+"""2..10, J, Q, K, A (the Ace is high, face 14), and R for the joker."""
 FACE_OF_NAME = {name: face for face, name in FACE_NAMES.items()}
 
 SPECIAL_FACES = frozenset((2, 3, 7, 8, 10, JOKER))

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RED_SUITS = frozenset("HD")
+from cardtable.cards import RED_SUITS, SUIT_GLYPHS
+
+GLYPHS = SUIT_GLYPHS
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -68,8 +69,6 @@ STYLES = {
     "turn": "bold green",
     "thinking": "italic cyan",
 }
-
-SUIT_LETTERS_OBSESSION = "CDHS"
 
 
 def make_theme(ascii_only: bool) -> Theme:
