@@ -165,3 +165,14 @@ def test_hidden_opening_numerals_are_numerals_dealt_uniformly() -> None:
               if c & 15 <= 10]
     seen = [state.sample_world(0, seed).caravans[index][0][0] for seed in range(3000)]
     assert chi_square(seen, list(unseen)) < chi_square_bound(len(unseen))
+
+
+def test_an_opening_hand_keeps_the_numerals_its_mulligan_dealt() -> None:
+    """nv reshuffles every opening hand until it holds three numerals: while DEF opens, each
+    world ABC samples gives DEF a hand with a numeral per caravan it has still to start (a
+    three-card opening hand, where most deals would hold fewer)."""
+    state = played(CaravanGame.load(rules="nv", opening_hand_size=3), 2, 1)
+    assert state.in_opening(1) and state.placed[1] == 0
+    for seed in range(300):
+        world = state.sample_world(0, seed)
+        assert sum(1 for card in world.hands[1] if card & 15 <= 10) >= 3

@@ -77,6 +77,21 @@ def unseen_count(obs: Observation, owner: int) -> int:
     return count
 
 
+MAX_DEALS = 10_000
+"""Deals tried for an opening hand that must hold enough numerals (most deals do)."""
+
+
+def opening_numerals_needed(obs: Observation, owner: int) -> int:
+    """Numerals ``owner``'s hand holds for sure while it opens: one per caravan still to start,
+    when its mulligan (``reshuffle``, or ``rebuild``) deals every opening hand three."""
+    rules = obs.rules[owner]
+    # A discard mulligan becomes a reshuffle in a simultaneous opening.
+    reshuffles = rules.mulligan == "discard" and rules.opening_mode == "simultaneous"
+    if not obs.opening[owner] or not (reshuffles or rules.mulligan in ("reshuffle", "rebuild")):
+        return 0
+    return max(0, 3 - obs.placed[owner])
+
+
 def unseen_of_state(game: Game, seat: int) -> tuple[list[int], list[int]]:
     """The real cards of each deck that ``seat`` cannot see in ``game``."""
     other = 1 - seat
@@ -123,6 +138,7 @@ def world_from(
     seed: int,
     jack_as_joker: tuple[bool, bool] | None = None,
     rng: random.Random | None = None,
+    opening_guaranteed: bool = True,
 ) -> Game:
     """A full state agreeing with ``obs`` whose unseen cards are ``unseen`` (per deck owner),
     placed uniformly at random; see the module text."""
@@ -140,13 +156,20 @@ def world_from(
     caravans = list(obs.caravans)
     history: Sequence[HistoryEntry] = obs.history
     # The other seat's cards: hidden opening numerals first, then its hand, then its deck.
-    theirs = list(unseen[other])
     slots = _hidden_slots(obs)
+    hand_size = obs.hand_sizes[other]
+    needed = opening_numerals_needed(obs, other) if opening_guaranteed else 0
+    for _ in range(MAX_DEALS):
+        theirs = list(unseen[other])
+        chosen: list[int] = []
+        if slots:
+            chosen = deal.sample([card for card in theirs if _is_numeral(card)], len(slots))
+            for card in chosen:
+                theirs.remove(card)
+        deal.shuffle(theirs)
+        if sum(1 for card in theirs[:hand_size] if _is_numeral(card)) >= needed:
+            break
     if slots:
-        numerals = [card for card in theirs if _is_numeral(card)]
-        chosen = deal.sample(numerals, len(slots))
-        for card in chosen:
-            theirs.remove(card)
         placed: dict[int, list[int]] = {}
         for (index, position), card in zip(slots, chosen, strict=True):
             slots_of = list(caravans[index])
@@ -160,8 +183,6 @@ def world_from(
                 entry = HistoryEntry(entry.seat, entry.code, (placed[index].pop(0),), True)
             filled.append(entry)
         history = filled
-    deal.shuffle(theirs)
-    hand_size = obs.hand_sizes[other]
     hands: list[list[int]] = [[], []]
     decks: list[list[int]] = [[], []]
     hands[seat] = list(obs.hand)
@@ -198,8 +219,14 @@ def world_from(
 
 def sample_world(game: Game, seat: int, seed: int) -> Game:
     """``game`` as ``seat`` might believe it to be: its unseen cards re-dealt (deck lists kept)."""
-    return world_from(game.observation(seat), game.seat_rules, game.first,
-                      unseen_of_state(game, seat), seed, game.jack_as_joker)
+    obs = game.observation(seat)
+    other = 1 - seat
+    # The rules deal every opening hand three numerals only when the deck has them: the world
+    # asks for them when the real hand has them.
+    held = sum(1 for card in game.hands[other] if _is_numeral(card))
+    return world_from(obs, game.seat_rules, game.first, unseen_of_state(game, seat), seed,
+                      game.jack_as_joker,
+                      opening_guaranteed=held >= opening_numerals_needed(obs, other))
 
 
 def sample_world_from_observation(
