@@ -5,7 +5,8 @@ seat's opening numerals), both discard piles, deck and hand sizes and the public
 does not see the other seat's hand, the order of either deck (its own included) or hidden
 opening numerals. A sampled world keeps everything seen and places the unseen cards of each
 deck uniformly at random among the places they could be: hidden opening slots (numerals only),
-the other seat's hand and the deck.
+the other seat's hand and the deck. While the other seat opens, its hand holds a numeral per
+caravan it has still to start when its mulligan dealt three (deals without are dealt again).
 
 Which cards are unseen depends on what the caller knows:
 
