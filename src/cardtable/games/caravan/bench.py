@@ -7,7 +7,9 @@ Two measurements:
   seats — both in the compiled core when it is built (``fast.new_state`` deals the very
   game ``Game.new`` deals from the seed, then ``State.playout``), else in pure Python
   (``Game.new``, then ``fast.python_playout``). This is what search bots do with their
-  simulations. The time to clone a state in the middle of a game is shown for both engines.
+  simulations. The time to clone a state in the middle of a game is shown for both engines,
+  and the time to sample a world of it (``Game.sample_world``, in Python), alone and followed
+  by a compiled playout as a search bot's iteration does.
 - **Match loop**: every move goes the way it goes in a real match: the bot gets its seat's
   observation, picks a move, and the game validates and applies it.
 """
@@ -198,6 +200,21 @@ def main(argv: list[str]) -> int:
         print(f"  compiled state   {spread(times, 1e6, 2)}")
     times = [time_per_call(game.clone, 20_000) for _ in range(repeats)]
     print(f"  Python Game      {spread(times, 1e6, 2)}")
+
+    also = ("; sample+playout adds fast.from_game and a compiled random playout to the end"
+            if compiled else "")
+    print(f"\nsampled world of that state, as ABC sees it (us per world{also})")
+    worlds = iter(range(1 << 62))
+    times = [time_per_call(lambda: game.sample_world(0, next(worlds)), 2_000)
+             for _ in range(repeats)]
+    print(f"  sample_world     {spread(times, 1e6, 2)}")
+    if compiled:
+        def sample_and_play() -> None:
+            world_seed = next(worlds)
+            fast.from_game(game.sample_world(0, world_seed), world_seed).playout(world_seed)
+
+        times = [time_per_call(sample_and_play, 500) for _ in range(repeats)]
+        print(f"  sample+playout   {spread(times, 1e6, 2)}")
 
     if match_games:
         print(f"\nmatch loop ({match_games} games per repeat): each bot gets its observation, "

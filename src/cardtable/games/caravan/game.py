@@ -22,6 +22,7 @@ from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.rules_assembly import SEAT_NAMES, assemble_rules, parse_field_value
 
 if TYPE_CHECKING:
+    from cardtable.games.caravan.observation import Observation
     from cardtable.games.caravan.state import Game
 
 NAME = "caravan"
@@ -114,6 +115,15 @@ class CaravanGame:
         from cardtable.games.caravan.position import from_position
 
         return from_position(self.rules, text)
+
+
+    def sample_world(self, observation: Observation, seed: int) -> Game:
+        """A full state agreeing with ``observation`` (which names its seat), the cards it
+        does not show drawn from the seats' sample decks (see
+        ``cardtable.games.caravan.worlds``)."""
+        from cardtable.games.caravan.worlds import sample_world_from_observation
+
+        return sample_world_from_observation(observation, self.rules, self.first, seed)
 
 
 if TYPE_CHECKING:

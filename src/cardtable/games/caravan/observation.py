@@ -89,6 +89,19 @@ class Observation:
         obs.discard_mulligan = game._discard_mulligan(seat)
         return obs
 
+    def __eq__(self, other: object) -> bool:
+        """Observations are equal when they show the same: every field (the history as a
+        sequence of entries, whatever object holds it)."""
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return all(
+            tuple(getattr(self, name)) == tuple(getattr(other, name)) if name == "history"
+            else getattr(self, name) == getattr(other, name)
+            for name in self.__slots__
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
     @property
     def seat_name(self) -> str:
         return SEATS[self.seat]

@@ -557,3 +557,12 @@ class Game:
     def action_text(self, action: Move) -> str:
         """``action`` in notation: ``P2B`` for the seat to move, else with its seat, ``DEF:P2B``."""
         return action.notation if action.seat == self.turn else str(action)
+
+    # --- game API: sampled worlds
+
+    def sample_world(self, seat: str | int, seed: int) -> Game:
+        """A full state agreeing with all ``seat`` sees, its unseen cards dealt at random
+        (see ``cardtable.games.caravan.worlds``); independent of this one."""
+        from cardtable.games.caravan import worlds
+
+        return worlds.sample_world(self, seat_index(seat), seed)

@@ -15,6 +15,9 @@ from cardtable.engine.errors import GameParamsError
 from cardtable.games.obsession.rules import KILL_ORDERS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from cardtable.games.obsession.state import Game, seat_name
 
+if TYPE_CHECKING:
+    from cardtable.games.obsession.observation import Observation
+
 NAME = "obsession"
 PARAMS = ("players", "humans", "run_kill", "kill_order", "max_plays", "repeat_limit")
 
@@ -101,6 +104,15 @@ class ObsessionGame:
         from cardtable.games.obsession.position import from_position
 
         return from_position(self.rules, text)
+
+
+    def sample_world(self, observation: Observation, seed: int | str) -> Game:
+        """A full state agreeing with ``observation`` (which names its seat), the cards it
+        does not show dealt at random (see ``cardtable.games.obsession.worlds``)."""
+        from cardtable.games.obsession.worlds import sample_world_from_observation
+
+        humans = [seat < self.humans for seat in range(self.rules.players)]
+        return sample_world_from_observation(observation, humans, seed)
 
 
 if TYPE_CHECKING:

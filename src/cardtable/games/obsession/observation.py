@@ -44,6 +44,15 @@ class History(Sequence[Event]):
         for index in range(self._length):
             yield self._events[index]
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to any history (or tuple) holding the same events."""
+        if isinstance(other, History | tuple):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -73,6 +82,10 @@ class Observation:
     history: Sequence[Event]
     play_number: int
     """Plays made so far."""
+    killed: tuple[int, ...] = ()
+    """Cards killed with the pile, in the order they left it (each was seen face up)."""
+    removed: tuple[int, ...] = ()
+    """Threes removed from the game when a pile was picked up (each was seen face up)."""
 
     @property
     def source(self) -> str:

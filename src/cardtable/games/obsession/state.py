@@ -307,6 +307,8 @@ class Game:
             placings=tuple(self.placings),
             history=History(public, len(public)) if public is not None else (),
             play_number=self.plays,
+            killed=tuple(self.killed),
+            removed=tuple(self.removed),
         )
 
     @property
@@ -748,3 +750,11 @@ class Game:
         kind = "swap" if isinstance(action, Swap) else "play"
         return " ".join((kind, *words))
 
+    # --- game API: sampled worlds
+
+    def sample_world(self, seat: str | int, seed: int | str) -> Game:
+        """A full state agreeing with all ``seat`` sees, the cards it cannot see dealt at
+        random (see ``cardtable.games.obsession.worlds``); independent of this one."""
+        from cardtable.games.obsession import worlds
+
+        return worlds.sample_world(self, self.seat_number(seat), seed)

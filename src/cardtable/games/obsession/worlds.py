@@ -1,0 +1,163 @@
+"""Sampled worlds: full Obsession states that agree with what one seat sees.
+
+A seat sees its own hand, every visible row, the discard pile, the cards killed or removed
+from the game (each was face up on the pile), how many cards each hand, hidden row and the
+draw pile hold, and the public history. It does not see the other seats' hands, any hidden row
+(its own included) or the order of the draw pile. A sampled world keeps everything seen and
+deals the unseen cards (the decks' cards minus the seen ones) uniformly at random to those
+places.
+
+The table shows one thing about a hidden hand: a seat with no legal card in its hand picks up
+without being asked, so another seat to move with cards in hand holds a legal one; deals where
+it does not are dealt again (uniform among the deals that agree).
+
+The world agrees with the seat's current view of the table; it does not reason over the
+history (for instance which picked-up cards another seat may still hold). Obsession draws no
+random numbers during play, so the world needs no generator; the repetition guard's record of
+positions (which holds hidden cards) starts afresh in the world.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cardtable.engine.randomness import derived_random
+from cardtable.games.obsession.cards import FACE, canonical_deck
+from cardtable.games.obsession.events import TurnStarted
+from cardtable.games.obsession.legality import LEGAL_CARD, NONE
+from cardtable.games.obsession.observation import Observation
+
+if TYPE_CHECKING:
+    from cardtable.games.obsession.state import Game
+
+MAX_DEALS = 10_000
+"""Deals tried for a seat to move that must hold a legal card (one in a few is enough)."""
+
+
+def unseen_of_state(game: Game, seat: int) -> list[int]:
+    """The real cards ``seat`` cannot see in ``game``."""
+    unseen = list(game.draw)
+    for other in range(game.players):
+        unseen += game.hidden[other]
+        if other != seat:
+            unseen += game.hands[other]
+    return unseen
+
+
+def unseen_of_observation(obs: Observation) -> list[int]:
+    """The decks' cards minus every card ``obs`` shows."""
+    seen = Counter(obs.hand)
+    for row in obs.visible:
+        seen.update(row)
+    seen.update(obs.discard)
+    seen.update(obs.killed)
+    seen.update(obs.removed)
+    unseen: list[int] = []
+    for card in canonical_deck((obs.rules.players + 1) // 2):
+        if seen[card]:
+            seen[card] -= 1
+        else:
+            unseen.append(card)
+    return unseen
+
+
+def world_from(
+    obs: Observation, unseen: Sequence[int], humans: Sequence[bool], seed: int | str,
+    *, turns: int | None = None, stalemate: str | None = None, mover_has_play: bool = True,
+) -> Game:
+    """A full state agreeing with ``obs``, the ``unseen`` cards dealt at random (see module)."""
+    from cardtable.games.obsession.state import PHASE_NAMES, Game
+
+    rng: random.Random = derived_random(seed, "sample_world")
+    rules = obs.rules
+    n = rules.players
+    seat = obs.seat
+    cards = list(unseen)
+    rng.shuffle(cards)
+    mover = obs.to_move
+    if (mover_has_play and mover is not None and mover != seat and obs.phase == "play"
+            and obs.hand_counts[mover]):
+        # A seat with no legal card in its hand picks up without being asked, so the seat to
+        # move holds one: deals where it does not are refused (and dealt again).
+        legal = LEGAL_CARD[obs.active_face]
+        # Where the mover's hand starts in the deal below (hand then hidden row, by seat).
+        start = sum((0 if other == seat else obs.hand_counts[other]) + obs.hidden_counts[other]
+                    for other in range(mover))
+        end = start + obs.hand_counts[mover]
+        for _ in range(MAX_DEALS):
+            if any(legal[card] for card in cards[start:end]):
+                break
+            rng.shuffle(cards)
+    game = Game.__new__(Game)
+    game.rules = rules
+    game.players = n
+    game.deck = ()
+    game.humans = tuple(humans)
+    game._run_kill = rules.run_kill
+    game._kill_first = rules.kill_order == "kill-first"
+    game._max_plays = rules.max_plays
+    game._repeat_limit = rules.repeat_limit
+    taken = 0
+    hands: list[list[int]] = []
+    hidden: list[list[int]] = []
+    for other in range(n):
+        if other == seat:
+            hands.append(list(obs.hand))
+        else:
+            count = obs.hand_counts[other]
+            hands.append(sorted(cards[taken:taken + count]))
+            taken += count
+        count = obs.hidden_counts[other]
+        hidden.append(cards[taken:taken + count])
+        taken += count
+    game.hands = hands
+    game.hidden = hidden
+    game.visible = [list(row) for row in obs.visible]
+    game.draw = cards[taken:]
+    pile = list(reversed(obs.discard))
+    game.pile = pile
+    game._pile_faces = bytearray(FACE[card] for card in pile)
+    game.active = obs.active_face or NONE
+    game.top_face = FACE[pile[-1]] if pile else 0
+    game.run = obs.run
+    game.direction = obs.direction
+    game.phase = PHASE_NAMES.index(obs.phase)
+    game.current = obs.to_move if obs.to_move is not None else seat
+    game.out = list(obs.out)
+    game.remaining = n - sum(obs.out)
+    game.placings = list(obs.placings)
+    game.plays = obs.play_number
+    if turns is None:
+        turns = sum(1 for event in obs.history if isinstance(event, TurnStarted))
+    game.turns = turns
+    game.removed = list(obs.removed)
+    game.killed = list(obs.killed)
+    game.stalemate = stalemate
+    game._humans_left = sum(1 for other in range(n) if humans[other] and not obs.out[other])
+    game._seen = {}
+    game._parts = [None] * n
+    log = isinstance(obs.history, Sequence) and len(obs.history) > 0
+    game._events = list(obs.history) if log else None
+    game._public = list(obs.history) if log else None
+    return game
+
+
+def sample_world(game: Game, seat: int, seed: int | str) -> Game:
+    """``game`` as ``seat`` might believe it to be: the cards it cannot see re-dealt."""
+    mover = game.current
+    has_play = any(LEGAL_CARD[game.active][card] for card in game.hands[mover])
+    world = world_from(game.observe(seat), unseen_of_state(game, seat), game.humans, seed,
+                       turns=game.turns, stalemate=game.stalemate, mover_has_play=has_play)
+    if game._public is not None and not game._public:
+        world._events, world._public = [], []
+    return world
+
+
+def sample_world_from_observation(
+    obs: Observation, humans: Sequence[bool], seed: int | str
+) -> Game:
+    """A world from ``obs`` alone."""
+    return world_from(obs, unseen_of_observation(obs), humans, seed)

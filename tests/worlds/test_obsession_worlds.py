@@ -1,0 +1,138 @@
+"""Obsession sampled worlds: they agree with the seat's observation, differ only in what the
+seat cannot see, keep every card, deal the unseen cards uniformly and play on legally."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable.games.obsession.game import ObsessionGame
+from cardtable.games.obsession.state import Game
+
+from .helpers import chi_square, chi_square_bound
+
+PLAYOUT_LIMIT = 3000
+
+
+def played(game: ObsessionGame, seed: int, plies: int) -> Game:
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.result is not None:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def all_cards(state: Game) -> Counter[int]:
+    cards: Counter[int] = Counter(state.draw)
+    cards.update(state.pile)
+    cards.update(state.killed)
+    cards.update(state.removed)
+    for zone in (*state.hands, *state.visible, *state.hidden):
+        cards.update(zone)
+    return cards
+
+
+Case = tuple[int, int, int, int, int, int]
+situations = st.tuples(
+    st.integers(2, 6), st.integers(0, 2**32), st.integers(0, 150), st.integers(0, 5),
+    st.integers(0, 2**32), st.integers(0, 2**32),
+)
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def situation(case: Case) -> tuple[ObsessionGame, Game, int]:
+    players, seed, plies, seat, _, _ = case
+    game = ObsessionGame.load(players=players)
+    return game, played(game, seed, plies), seat % players
+
+
+@SETTINGS
+@given(situations)
+def test_sampled_world_agrees_with_the_observation(case: Case) -> None:
+    game, state, seat = situation(case)
+    before = state.to_position()
+    world = state.sample_world(seat, case[4])
+    assert world.observation(seat) == state.observation(seat)
+    assert state.to_position() == before  # the original is untouched
+    from_obs = game.sample_world(state.observation(seat), case[4])
+    assert from_obs.observation(seat) == state.observation(seat)
+
+
+@SETTINGS
+@given(situations)
+def test_sampled_world_keeps_every_card(case: Case) -> None:
+    game, state, seat = situation(case)
+    assert all_cards(state.sample_world(seat, case[4])) == all_cards(state)
+    from_obs = game.sample_world(state.observation(seat), case[4])
+    assert all_cards(from_obs) == all_cards(state)
+
+
+@SETTINGS
+@given(situations)
+def test_samples_differ_only_in_hidden_cards(case: Case) -> None:
+    _game, state, seat = situation(case)
+    worlds = [state.sample_world(seat, case[4] + k) for k in range(4)]
+    for world in worlds:
+        assert world.observation(seat) == state.observation(seat)
+        assert world.visible == state.visible
+        assert world.hands[seat] == state.hands[seat]
+        assert world.pile == state.pile
+    unseen = len(state.draw) + sum(map(len, state.hidden))
+    unseen += sum(len(hand) for other, hand in enumerate(state.hands) if other != seat)
+    if unseen >= 3 and state.result is None:
+        hidden = {(tuple(w.draw), tuple(map(tuple, w.hidden)), tuple(map(tuple, w.hands)))
+                  for w in worlds}
+        assert len(hidden) > 1
+
+
+@SETTINGS
+@given(situations)
+def test_sampled_world_plays_on_legally(case: Case) -> None:
+    game, state, seat = situation(case)
+    rng = random.Random(case[5])
+    for world in (state.sample_world(seat, case[4]),
+                  game.sample_world(state.observation(seat), case[4])):
+        for _ in range(PLAYOUT_LIMIT):
+            if world.result is not None:
+                break
+            world.apply(rng.choice(world.legal_actions()))
+        assert world.result is not None
+
+
+def test_a_hidden_card_lies_anywhere_unseen_with_equal_chance() -> None:
+    """Three players after a few plays, seen by P1: one of P1's own hidden cards may be in P2's
+    or P3's hand, any hidden-row place of anyone (P1 included) or anywhere in the draw, each
+    place equally likely."""
+    state = played(ObsessionGame.load(players=3), 4, 3)
+    card = state.hidden[0][0]
+    places = []
+    for seed in range(6000):
+        world = state.sample_world(0, seed)
+        where = next(
+            (zone, index)
+            for zone, cards in (("draw", world.draw), ("h1", world.hidden[0]),
+                                ("h2", world.hidden[1]), ("h3", world.hidden[2]),
+                                ("p2", world.hands[1]), ("p3", world.hands[2]))
+            for index, each in enumerate(cards) if each == card)
+        # Hands are kept sorted, so a place in a hand is just "in that hand".
+        places.append(where if where[0] not in ("p2", "p3") else (where[0], 0))
+    categories: list[object] = [("draw", i) for i in range(len(state.draw))]
+    categories += [(f"h{s + 1}", i) for s in range(3) for i in range(len(state.hidden[s]))]
+    weights = {("p2", 0): len(state.hands[1]), ("p3", 0): len(state.hands[2])}
+    total = len(places)
+    slots = len(categories) + sum(weights.values())
+    counts = Counter(places)
+    statistic = 0.0
+    for category in categories + list(weights):
+        expected = total * weights.get(category, 1) / slots
+        statistic += (counts[category] - expected) ** 2 / expected
+    assert set(counts) <= set(categories) | set(weights)
+    assert statistic < chi_square_bound(len(categories) + len(weights))
+    assert chi_square([p for p in places if p[0] == "draw"],
+                      [("draw", i) for i in range(len(state.draw))]) < chi_square_bound(
+                          len(state.draw))
