@@ -1,4 +1,5 @@
-"""The one place each program's error lines take their form: ``PROGRAM: message``.
+"""Error lines at the command line: ``PROGRAM: message`` (formed in
+:mod:`cardtable.engine.one_line`).
 
 Messages are written without the program's name; the entry point adds it when printing, and
 writes any line break or control character of an echoed value as an escape, so that every
@@ -8,20 +9,11 @@ error stays one line.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import NoReturn
 
-from cardtable.engine.one_line import one_line
+from cardtable.engine.one_line import error_line, print_error
 
-
-def error_line(program: str, message: str) -> str:
-    return f"{program}: {one_line(message)}"
-
-
-def print_error(program: str, message: str) -> None:
-    """Write ``PROGRAM: message`` on standard error (nothing when it is closed)."""
-    if sys.stderr is not None:
-        print(error_line(program, message), file=sys.stderr)
+__all__ = ["OneLineArgumentParser", "error_line", "print_error"]
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):

@@ -1,8 +1,10 @@
-"""Echoing outside text (option values, file contents) inside a one-line message."""
+"""Echoing outside text (option values, file contents) inside a one-line message, and the one
+form of every program's error lines: ``PROGRAM: message``."""
 
 from __future__ import annotations
 
 import re
+import sys
 
 # C0 and C1 control characters, DEL and the Unicode line and paragraph separators: anything
 # that would break a message over several lines or move the cursor.
@@ -23,3 +25,14 @@ def one_line(text: str) -> str:
     """``text`` with every line break and control character written as its Python escape
     (``\\n``, ``\\t``, ``\\x1b``), so a multi-line value stays on the message's one line."""
     return _UNPRINTABLE.sub(_escape, text)
+
+
+def error_line(program: str, message: str) -> str:
+    """``PROGRAM: message``, the message kept on one line."""
+    return f"{program}: {one_line(message)}"
+
+
+def print_error(program: str, message: str) -> None:
+    """Write ``PROGRAM: message`` on standard error (nothing when it is closed)."""
+    if sys.stderr is not None:
+        print(error_line(program, message), file=sys.stderr)

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from types import FrameType
 
-from cardtable.cli.error_line import error_line
+from cardtable.engine.one_line import error_line
 
 STOP_SIGNALS = tuple(
     number for number in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))

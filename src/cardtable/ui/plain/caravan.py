@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardtable.cli.error_line import error_line
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.one_line import error_line
 from cardtable.engine.protocol import GameState
 from cardtable.games.caravan import render
 from cardtable.games.caravan.board import Caravan
