@@ -24,7 +24,7 @@ from cardtable.games.caravan.board import (
 from cardtable.games.caravan.cards import ACE, JACK, JOKER, QUEEN, RANK_MASK, SEATS
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
 from cardtable.games.caravan.events import HistoryEntry, MoveEvent
-from cardtable.games.caravan.history import History
+from cardtable.games.caravan.history import CaravanHistory, History
 from cardtable.games.caravan.legality import Table, has_legal_move, legal_codes, move_error
 from cardtable.games.caravan.notation import (
     CLEAR,
@@ -76,7 +76,7 @@ class Game:
     piles: list[list[int]]
     placed: list[int]
     moves_made: list[int]
-    _history: History
+    _history: CaravanHistory
     result: Result | None
     rng: Shuffler
     rules: tuple[Rules, Rules]
@@ -188,7 +188,7 @@ class Game:
     # ----------------------------------------------------------- properties
 
     @property
-    def history(self) -> History:
+    def history(self) -> CaravanHistory:
         """The public events so far: mulligans shown, then one entry per move."""
         return self._history
 

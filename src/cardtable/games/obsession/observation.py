@@ -2,56 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import overload
 
 from cardtable.games.obsession.events import Event
 from cardtable.games.obsession.rules import Rules
-
-
-class History(Sequence[Event]):
-    """A read-only view of the first ``length`` public events of an append-only list.
-
-    Making it costs O(1), so an observation per decision stays cheap in long games.
-    """
-
-    __slots__ = ("_events", "_length")
-
-    def __init__(self, events: list[Event], length: int) -> None:
-        self._events = events
-        self._length = length
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Event]: ...
-
-    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
-        if isinstance(index, slice):
-            return tuple(self._events[: self._length][index])
-        if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
-            raise IndexError("history index out of range")
-        return self._events[index]
-
-    def __iter__(self) -> Iterator[Event]:
-        for index in range(self._length):
-            yield self._events[index]
-
-    def __eq__(self, other: object) -> bool:
-        """Equal to any history (or tuple) holding the same events."""
-        if isinstance(other, History | tuple):
-            return len(self) == len(other) and tuple(self) == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from contextlib import suppress
 from itertools import combinations, product
 
 from cardtable.engine.errors import IllegalAction, NotationError, UnknownSeat
+from cardtable.engine.history import History
 from cardtable.engine.protocol import Result
 from cardtable.engine.randomness import GameRandom
 from cardtable.engine.seats import unknown_seat_message
@@ -34,7 +35,7 @@ from cardtable.games.obsession.events import (
     WentOut,
 )
 from cardtable.games.obsession.legality import LEGAL, LEGAL_CARD, NONE
-from cardtable.games.obsession.observation import History, Observation
+from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.selection import (
     DUPLICATE_CARD_SELECTION,
@@ -305,7 +306,7 @@ class Game:
             to_move=None if self.phase == OVER else self.current,
             out=tuple(self.out),
             placings=tuple(self.placings),
-            history=History(public, len(public)) if public is not None else (),
+            history=History.view(public, len(public)) if public is not None else (),
             play_number=self.plays,
             killed=tuple(self.killed),
             removed=tuple(self.removed),
