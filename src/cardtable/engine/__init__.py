@@ -4,11 +4,21 @@ Nothing in this package knows any particular game.
 """
 
 from cardtable.engine.errors import GameError, IllegalAction, RecordError
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.match import (
+    AsyncSeat,
+    AwaitedSeat,
+    MatchAbandoned,
+    MatchListener,
+    Seat,
+    play_match,
+    play_match_async,
+)
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.randomness import GameRandom, derived_random
 
 __all__ = [
+    "AsyncSeat",
+    "AwaitedSeat",
     "GameError",
     "GameRandom",
     "GameState",
@@ -20,4 +30,5 @@ __all__ = [
     "Seat",
     "derived_random",
     "play_match",
+    "play_match_async",
 ]

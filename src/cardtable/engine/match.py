@@ -50,6 +50,75 @@ class MatchListener:
         """A seat abandoned the game before it was over."""
 
 
+class AsyncSeat(Protocol):
+    """A seat whose choice is awaited: a person at a web table, a remote program, a bot off-thread.
+
+    The same contract as :class:`Seat`, with ``choose`` a coroutine.
+    """
+
+    async def choose(self, observation: Any) -> Any: ...
+
+    def rejected(self, error: IllegalAction) -> None: ...
+
+
+class AwaitedSeat:
+    """An ordinary :class:`Seat` (a bot, say) seated in :func:`play_match_async`."""
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
+
+    async def choose(self, observation: Any) -> Any:
+        return self.seat.choose(observation)
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.seat.rejected(error)
+
+
+# The turn logic both loops share: each loop only differs in how it waits for a choice.
+
+def _begin_turn(state: GameState[Any, Any], listeners: tuple[MatchListener, ...]) -> str | None:
+    seat = state.to_move
+    if seat is not None:
+        for listener in listeners:
+            listener.on_turn(state, seat)
+    return seat
+
+
+def _try_action(
+    state: GameState[Any, Any],
+    seat: str,
+    player: Seat | AsyncSeat,
+    action: Any,
+    listeners: tuple[MatchListener, ...],
+) -> bool:
+    """Apply ``action``; on a refusal tell the listeners and the seat and return False."""
+    try:
+        event = state.apply(action)
+    except IllegalAction as error:
+        for listener in listeners:
+            listener.on_rejected(state, seat, error)
+        player.rejected(error)
+        return False
+    for listener in listeners:
+        listener.on_action(state, seat, action, event)
+    return True
+
+
+def _abandon(
+    state: GameState[Any, Any], abandoned: MatchAbandoned, listeners: tuple[MatchListener, ...]
+) -> None:
+    for listener in listeners:
+        listener.on_abandon(state, abandoned)
+
+
+def _finish(state: GameState[Any, Any], listeners: tuple[MatchListener, ...]) -> Result:
+    result = state.result
+    assert result is not None, "a game with no seat to move must have a result"
+    for listener in listeners:
+        listener.on_end(state, result)
+    return result
+
+
 def play_match(
     state: GameState[Any, Any],
     seats: Mapping[str, Seat],
@@ -60,28 +129,34 @@ def play_match(
     Raises :class:`MatchAbandoned` (after telling the listeners) when a seat gives up.
     """
     try:
-        while (seat := state.to_move) is not None:
-            for listener in listeners:
-                listener.on_turn(state, seat)
+        while (seat := _begin_turn(state, listeners)) is not None:
             player = seats[seat]
-            while True:
-                action = player.choose(state.observation(seat))
-                try:
-                    event = state.apply(action)
-                except IllegalAction as error:
-                    for listener in listeners:
-                        listener.on_rejected(state, seat, error)
-                    player.rejected(error)
-                    continue
-                break
-            for listener in listeners:
-                listener.on_action(state, seat, action, event)
+            while not _try_action(state, seat, player,
+                                  player.choose(state.observation(seat)), listeners):
+                pass
     except MatchAbandoned as abandoned:
-        for listener in listeners:
-            listener.on_abandon(state, abandoned)
+        _abandon(state, abandoned, listeners)
         raise
-    result = state.result
-    assert result is not None, "a game with no seat to move must have a result"
-    for listener in listeners:
-        listener.on_end(state, result)
-    return result
+    return _finish(state, listeners)
+
+
+async def play_match_async(
+    state: GameState[Any, Any],
+    seats: Mapping[str, AsyncSeat],
+    listeners: tuple[MatchListener, ...] = (),
+) -> Result:
+    """:func:`play_match` for seats whose choices are awaited (full screen, web tables).
+
+    The turn logic is the same; only the wait for each choice differs. Cancelling the task
+    stops the match between actions: the state is never left half-applied.
+    """
+    try:
+        while (seat := _begin_turn(state, listeners)) is not None:
+            player = seats[seat]
+            while not _try_action(state, seat, player,
+                                  await player.choose(state.observation(seat)), listeners):
+                pass
+    except MatchAbandoned as abandoned:
+        _abandon(state, abandoned, listeners)
+        raise
+    return _finish(state, listeners)
