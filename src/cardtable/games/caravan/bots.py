@@ -176,3 +176,16 @@ def register_bot(name: str, factory: BotFactory) -> None:
 def make_bot(name: str, seat: int, seed: int | str) -> Bot:
     """The bot ``name`` for ``seat``, with its own generator seeded ``"SEED:bot:SEAT"``."""
     return BOTS[name.lower()](seat, derived_random(seed, "bot", SEATS[seat]))
+
+
+def register_everywhere() -> None:
+    """Offer the Caravan bots wherever a bot is chosen by name (web seats, tournaments ...)."""
+    from cardtable.agents.registry import BotSpec, no_options, register
+
+    for name in BOTS:
+        def factory(spec: BotSpec, seat: str, seed: int | str, game: object,
+                    name: str = name) -> Bot:
+            no_options(spec)
+            return make_bot(name, SEATS.index(seat.upper()), seed)
+
+        register("caravan", name, factory)

@@ -132,3 +132,16 @@ BOTS: dict[str, type[Bot]] = {"obsessed": ObsessedBot, "random": RandomBot}
 def make_bot(name: str, seed: int | str, seat: int) -> Bot:
     """The bot called ``name`` for 0-based ``seat`` of a game seeded with ``seed``."""
     return BOTS[name](bot_random(seed, seat))
+
+
+def register_everywhere() -> None:
+    """Offer the Obsession bots wherever a bot is chosen by name (web seats, tournaments ...)."""
+    from cardtable.agents.registry import BotSpec, no_options, register
+
+    for name in BOTS:
+        def factory(spec: BotSpec, seat: str, seed: int | str, game: object,
+                    name: str = name) -> Bot:
+            no_options(spec)
+            return make_bot(name, seed, int(seat.upper().removeprefix("P")) - 1)
+
+        register("obsession", name, factory)

@@ -1,0 +1,130 @@
+"""Bots by name, for every game: ``caravan -b``, ``obsession --bot``, web seats, tournaments.
+
+A bot is named by a spec: ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE`` (``ismcts:iters=1000,c=1.4``);
+a spec whose name takes the rest verbatim (``exec:COMMAND``) is registered with ``raw=True``.
+Each game registers its own bots here, and bots that work for any game (in this package)
+register for every game. ``make_seat`` gives a :class:`cardtable.engine.Seat` for one seat of one
+state; the seat sees only its observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.engine.errors import GameError
+from cardtable.engine.match import Seat
+from cardtable.engine.one_line import one_line
+
+SeatFactory = Callable[["BotSpec", str, int | str, Any], Seat]
+"""``factory(spec, seat_name, seed, game)`` → a seat; ``game`` is the loaded game object."""
+
+ANY_GAME = "*"
+
+_SHOWN = 40
+
+
+class UnknownBot(GameError):
+    """A bot spec names no bot of the game, or gives it options it does not take."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec: its name, its options, and for raw bots the text after the colon."""
+
+    name: str
+    options: Mapping[str, str] = field(default_factory=dict)
+    raw: str = ""
+
+    def __str__(self) -> str:
+        if self.raw:
+            return f"{self.name}:{self.raw}"
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{key}={value}" for key, value in self.options.items())
+
+
+@dataclass(frozen=True)
+class _Entry:
+    factory: SeatFactory
+    raw: bool
+    summary: str
+
+
+_BOTS: dict[str, dict[str, _Entry]] = {}
+_loaded: set[str] = set()
+
+
+def register(game: str, name: str, factory: SeatFactory, *, raw: bool = False,
+             summary: str = "") -> None:
+    """Make ``name`` a bot of ``game`` (or of every game: ``ANY_GAME``)."""
+    _BOTS.setdefault(game, {})[name.lower()] = _Entry(factory, raw, summary)
+
+
+def _entries(game: str) -> dict[str, _Entry]:
+    if game not in _loaded:
+        _loaded.add(game)
+        _load_builtin(game)
+    return {**_BOTS.get(ANY_GAME, {}), **_BOTS.get(game, {})}
+
+
+def bot_names(game: str) -> tuple[str, ...]:
+    """The names of ``game``'s bots, in registration order (the game's own first)."""
+    entries = _entries(game)
+    own = [name for name in _BOTS.get(game, {})]
+    return tuple(own + [name for name in entries if name not in own])
+
+
+def parse_spec(game: str, text: str) -> BotSpec:
+    """Parse ``NAME[:OPTIONS]`` for ``game``; raises :class:`UnknownBot` with a one-line message."""
+    name, colon, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    entries = _entries(game)
+    entry = entries.get(name)
+    if entry is None:
+        shown = one_line(text)
+        if len(shown) > _SHOWN:
+            shown = shown[:_SHOWN] + "..."
+        raise UnknownBot(f"Unknown bot '{shown}' for {game} (bots: {', '.join(bot_names(game))}).")
+    if entry.raw:
+        if not rest.strip():
+            raise UnknownBot(f"The bot '{name}' needs something after '{name}:'.")
+        return BotSpec(name, {}, rest.strip())
+    options: dict[str, str] = {}
+    if colon and rest.strip():
+        for item in rest.split(","):
+            key, equals, value = item.partition("=")
+            key = key.strip().lower()
+            if not equals or not key or not value.strip():
+                raise UnknownBot(f"Invalid option '{one_line(item.strip())}' for the bot '{name}' "
+                                 "(expected KEY=VALUE).")
+            options[key] = value.strip()
+    return BotSpec(name, options)
+
+
+def make_seat(game: Any, spec: str | BotSpec, seat: str, seed: int | str) -> Seat:
+    """The bot ``spec`` for the seat named ``seat`` of ``game`` (a loaded game object)."""
+    name = game.name
+    parsed = spec if isinstance(spec, BotSpec) else parse_spec(name, spec)
+    entry = _entries(name)[parsed.name]
+    return entry.factory(parsed, seat, seed, game)
+
+
+def no_options(spec: BotSpec) -> None:
+    """Refuse any option: for bots that take none."""
+    if spec.options:
+        key = next(iter(spec.options))
+        raise UnknownBot(f"The bot '{spec.name}' takes no option '{key}'.")
+
+
+def _load_builtin(game: str) -> None:
+    """Import the game's bot module, which registers its bots (kept lazy for fast start-up)."""
+    if game == "caravan":
+        from cardtable.games.caravan import bots as caravan_bots
+
+        caravan_bots.register_everywhere()
+    elif game == "obsession":
+        from cardtable.games.obsession import bots as obsession_bots
+
+        obsession_bots.register_everywhere()

@@ -1,0 +1,55 @@
+"""Bots by name, for any game: specs, options, refusals, and whole games between named bots."""
+
+from __future__ import annotations
+
+import pytest
+
+import cardtable
+from cardtable.agents.registry import UnknownBot, bot_names, make_seat, parse_spec
+from cardtable.engine import play_match
+
+
+def test_each_game_lists_its_bots() -> None:
+    assert {"random", "normal", "friendly"} <= set(bot_names("caravan"))
+    assert {"obsessed", "random"} <= set(bot_names("obsession"))
+
+
+def test_a_spec_has_a_name_and_options() -> None:
+    spec = parse_spec("caravan", " Normal ")
+    assert (spec.name, dict(spec.options)) == ("normal", {})
+    assert str(spec) == "normal"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("bogus", "Unknown bot 'bogus' for caravan (bots: "),
+    ("x" * 80, "Unknown bot '" + "x" * 40 + "...' for caravan"),
+    ("normal:depth", "Invalid option 'depth' for the bot 'normal' (expected KEY=VALUE)."),
+    ("normal:=3", "Invalid option '=3' for the bot 'normal'"),
+])
+def test_bad_specs_are_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(UnknownBot) as caught:
+        parse_spec("caravan", text)
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
+def test_options_a_bot_does_not_take_are_refused() -> None:
+    game = cardtable.load_game("caravan")
+    with pytest.raises(UnknownBot, match=r"takes no option .depth."):
+        make_seat(game, "normal:depth=2", "ABC", 1)
+
+
+@pytest.mark.parametrize(("name", "bots"), [
+    ("caravan", ("normal", "random")),
+    ("obsession", ("obsessed", "random", "obsessed")),
+])
+def test_named_bots_play_whole_games_the_same_way_twice(name: str, bots: tuple[str, ...]) -> None:
+    game = cardtable.load_game(name, players=len(bots)) if name == "obsession" else \
+        cardtable.load_game(name)
+    results = []
+    for _ in range(2):
+        state = game.new_state(11)
+        pairs = zip(state.seats, bots, strict=True)
+        seats = {seat: make_seat(game, bot, seat, 11) for seat, bot in pairs}
+        results.append((play_match(state, seats), state.to_position()))
+    assert results[0] == results[1]
