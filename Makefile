@@ -7,6 +7,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: play test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
+          $(wildcard src/cardtable/games/*/_*.h) \
           src/cardtable/engine/xoshiro.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

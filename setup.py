@@ -18,7 +18,9 @@ setup(
             f"cardtable.games.{source.parent.name}._core",
             [source.as_posix()],
             include_dirs=["src/cardtable/engine"],  # xoshiro.h, shared by the cores
-            depends=["src/cardtable/engine/xoshiro.h"],
+            # xoshiro.h and the game's own headers (_worlds.h: sampled worlds)
+            depends=["src/cardtable/engine/xoshiro.h",
+                     *(path.as_posix() for path in sorted(source.parent.glob("_*.h")))],
             extra_compile_args=["-O2"],
             optional=True,
         )

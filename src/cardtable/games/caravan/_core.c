@@ -1895,6 +1895,8 @@ static PyObject *State_get_over(PyObject *self, void *closure) {
     return PyBool_FromLong(((State *)self)->reason != R_NONE);
 }
 
+#include "_worlds.h"
+
 static PyMethodDef State_methods[] = {
     {"from_game", (PyCFunction)(void (*)(void))State_from_game,
      METH_CLASS | METH_VARARGS | METH_KEYWORDS,
@@ -1920,6 +1922,7 @@ static PyMethodDef State_methods[] = {
      "nothing if the rules refuse it."},
     {"seed_random", State_seed_random, METH_O,
      "seed_random(seed)\n--\n\nReseed the generator used for reshuffles and playouts."},
+    SAMPLE_WORLD_METHOD
     {"playout", (PyCFunction)(void (*)(void))State_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(seed=None, limit=-1)\n--\n\nPlay uniformly random legal moves for both seats "
      "until the game ends (or `limit` moves were made); returns the number of moves made."},

@@ -6,7 +6,8 @@ moves, draws, reshuffles (with its own random generator), the end of the game an
 random playouts. It takes a game over in two ways: :func:`new_state` deals a new game with
 random decks in C, the very game :meth:`Game.new` deals from the same seed (the core
 reproduces Python's Mersenne Twister and ``random.shuffle`` for the deal); :func:`from_game`
-imports a Python game at any point of play. Nothing else imports ``_core``.
+imports a Python game at any point of play. :func:`sample_world` samples a world of a
+compiled state as one seat sees it, in C. Nothing else imports ``_core``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING, cast
 
 from cardtable.engine.compiled import load_core
 from cardtable.engine.randomness import fresh_seed
+from cardtable.engine.seats import seat_number
+from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import random_deck_problem
 from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.legality import count_legal, legal_parts, nth_legal
@@ -76,6 +79,16 @@ def new_state(rules: SeatRules, seed: int | None = None, first: str | int = "ABC
     if seed is None:
         seed = fresh_seed()
     return cast("State", _CORE.State.deal(rules.abc, rules.def_, seed, seat_index(first)))
+
+
+def sample_world(state: State, seat: str | int, seed: int) -> State:
+    """A new compiled state agreeing with everything ``seat`` sees in ``state``, the cards it
+    cannot see dealt again uniformly among the places they could be, under the constraints of
+    ``Game.sample_world`` (see ``worlds.py``; the C is in ``_worlds.h``). ``seed`` (an int)
+    deals them and then seeds the world's own generator (reshuffles, playouts), so the same
+    seed gives the same world. Raises ``UnknownSeat`` for a seat that is not ABC, DEF, 0 or
+    1."""
+    return state.sample_world(seat_number(seat, SEATS), seed)
 
 
 def export_game(game: Game) -> Exported:

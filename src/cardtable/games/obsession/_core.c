@@ -1557,12 +1557,15 @@ static PyObject *State_sizeof(StateObject *self, PyObject *Py_UNUSED(ignored))
     return PyLong_FromSize_t(size);
 }
 
+#include "_worlds.h"
+
 static PyMethodDef State_methods[] = {
     {"__sizeof__", (PyCFunction)State_sizeof, METH_NOARGS,
      "Bytes of the state: the object with its piles, and the repetition guard's table."},
     {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
      "from_game(game) -> State\n\nA copy of a Python Game whose swaps are done."},
     {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
+    SAMPLE_WORLD_METHOD
     {"legal", (PyCFunction)State_legal, METH_NOARGS,
      "The legal actions in the order of Game.legal_actions: tuples of card ids (plays) or "
      "1-based hidden positions (blind attempts)."},

@@ -10,7 +10,8 @@ hidden position) but from a different generator, so the games are not ``RandomBo
 those games are exactly ``ObsessedBot``'s games.
 
 ``available()`` tells whether the core is built and allowed (``CARDTABLE_PURE=1`` turns it
-off); without it ``FastGame`` cannot be made and callers use ``Game``.
+off); without it ``FastGame`` cannot be made and callers use ``Game``. ``sample_world(seat,
+seed)`` samples a world of the game as one seat sees it, in C.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from cardtable.engine.compiled import load_core
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.protocol import Result
+from cardtable.engine.seats import seat_number
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
 from cardtable.games.obsession.state import Game, seat_name
@@ -58,6 +60,18 @@ class FastGame:
     def clone(self) -> FastGame:
         other = FastGame.__new__(FastGame)
         other._state = self._state.clone()
+        other.rules = self.rules
+        return other
+
+    def sample_world(self, seat: str | int, seed: int) -> FastGame:
+        """A new game agreeing with everything ``seat`` (``P1``.. or 0..) sees, the cards it
+        cannot see dealt again uniformly, under the constraint of ``Game.sample_world`` (see
+        ``worlds.py``; the C is in ``_worlds.h``): the same seed (an int) gives the same
+        world, and the repetition guard's record of positions starts afresh. Raises
+        ``UnknownSeat`` for anything else than a seat of the game."""
+        names = [seat_name(index) for index in range(self.rules.players)]
+        other = FastGame.__new__(FastGame)
+        other._state = self._state.sample_world(seat_number(seat, names), seed)
         other.rules = self.rules
         return other
 

@@ -1,0 +1,111 @@
+/*
+ * Sampled worlds in the compiled core of Obsession: ``worlds.sample_world`` in C, so that a
+ * search bot can sample a world and play it out without Python in the loop.
+ *
+ * Included by _core.c after State_clone; SAMPLE_WORLD_METHOD is its entry in State's
+ * methods. A world of a State as seat `seat` sees it keeps everything that seat sees (its
+ * hand, the visible rows, the discard pile, the cards killed or removed, every count) and
+ * deals the cards it cannot see (the other seats' hands, every hidden row, its own too, and
+ * the draw pile) again, uniformly at random, with the constraint worlds.py documents: a seat
+ * with no legal card in its hand picks up without being asked, so another seat to move with
+ * cards in hand holds a legal one when it really does (deals where it does not are dealt
+ * again, up to WORLD_MAX_DEALS). Hands stay sorted. The repetition guard's record of
+ * positions, which holds hidden cards, starts afresh in the world. Obsession draws nothing
+ * at random during play, so the seed only deals.
+ */
+
+/* Deals tried for a seat to move that must hold a legal card (worlds.MAX_DEALS). */
+#define WORLD_MAX_DEALS 10000
+
+static int holds_legal_card(const Core *g, const uint16_t *cards, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (LEGAL[g->active][FACE[cards[i]]])
+            return 1;
+    return 0;
+}
+
+/* Deals the cards `seat` cannot see in `g` again, in place (see the top of this file). */
+static void sample_world_in_place(Core *g, int seat, uint64_t seed)
+{
+    int players = g->players, mover = g->current;
+    Xoshiro rng;
+    xoshiro_seed(&rng, seed);
+    uint16_t pool[MAX_CARDS];
+    int n = 0;
+    /* The deal's order, as worlds.py deals: per seat its hand (not `seat`'s) then its hidden
+     * row, then the draw pile. `start`..`end` is the mover's hand. */
+    int start = 0, end = 0;
+    for (int other = 0; other < players; other++) {
+        if (other != seat) {
+            if (other == mover)
+                start = n;
+            memcpy(pool + n, g->hands[other].c, (size_t)g->hands[other].n * sizeof *pool);
+            n += g->hands[other].n;
+            if (other == mover)
+                end = n;
+        }
+        memcpy(pool + n, g->hidden[other].c, (size_t)g->hidden[other].n * sizeof *pool);
+        n += g->hidden[other].n;
+    }
+    memcpy(pool + n, g->draw.c, (size_t)g->draw.n * sizeof *pool);
+    n += g->draw.n;
+    int must_play = g->phase == PHASE_PLAY && mover != seat && end > start &&
+                    holds_legal_card(g, g->hands[mover].c, g->hands[mover].n);
+    for (int tries = 0; tries < WORLD_MAX_DEALS; tries++) {
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)xoshiro_below(&rng, (uint32_t)i + 1);
+            uint16_t t = pool[i];
+            pool[i] = pool[j];
+            pool[j] = t;
+        }
+        if (!must_play || holds_legal_card(g, pool + start, end - start))
+            break;
+    }
+    const uint16_t *next = pool;
+    for (int other = 0; other < players; other++) {
+        if (other != seat) {
+            memcpy(g->hands[other].c, next, (size_t)g->hands[other].n * sizeof *next);
+            next += g->hands[other].n;
+            pile_sort(&g->hands[other]);
+        }
+        memcpy(g->hidden[other].c, next, (size_t)g->hidden[other].n * sizeof *next);
+        next += g->hidden[other].n;
+    }
+    memcpy(g->draw.c, next, (size_t)g->draw.n * sizeof *next);
+}
+
+static PyObject *State_sample_world(StateObject *self, PyObject *args)
+{
+    int seat;
+    PyObject *seed_obj;
+    if (!PyArg_ParseTuple(args, "iO:sample_world", &seat, &seed_obj))
+        return NULL;
+    if (seat < 0 || seat >= self->g.players) {
+        PyErr_Format(PyExc_ValueError, "seat must be 0..%d", self->g.players - 1);
+        return NULL;
+    }
+    if (!PyLong_Check(seed_obj)) {
+        PyErr_SetString(PyExc_TypeError, "the seed must be an int");
+        return NULL;
+    }
+    /* Any int seeds the deal: its value modulo 2**64. */
+    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (seed == (uint64_t)-1 && PyErr_Occurred())
+        return NULL;
+    /* The world starts with an empty record of positions: clone without copying it. */
+    Seen seen = self->g.seen;
+    memset(&self->g.seen, 0, sizeof self->g.seen);
+    StateObject *world = (StateObject *)State_clone(self, NULL);
+    self->g.seen = seen;
+    if (world == NULL)
+        return NULL;
+    sample_world_in_place(&world->g, seat, seed);
+    return (PyObject *)world;
+}
+
+#define SAMPLE_WORLD_METHOD                                                                     \
+    {"sample_world", (PyCFunction)State_sample_world, METH_VARARGS,                             \
+     "sample_world(seat, seed) -> State\n\nA new State agreeing with everything `seat` "        \
+     "(0-based) sees, the cards it cannot see dealt again uniformly (worlds.py's constraint); " \
+     "its record of positions starts afresh."},
