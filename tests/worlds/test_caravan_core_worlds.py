@@ -39,7 +39,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 PRESET_NAMES = tuple(PRESETS)
-CARAVANS, SUMMARIES, CROWDING, HELD, HANDS, DECKS, PILES = range(7)
+CARAVANS, SUMMARIES, CROWDING, HELD, HANDS, DECKS, PILES, PLACED, MOVES, TURN = range(10)
 
 
 def python_world(state: Game, seat: int, world: State) -> Game:
@@ -52,6 +52,8 @@ def python_world(state: Game, seat: int, world: State) -> Game:
     game.hands = [list(hand) for hand in exported[HANDS]]
     game.decks = [list(deck) for deck in exported[DECKS]]
     game.piles = [list(pile) for pile in exported[PILES]]
+    # Once the game is over nobody is to move: the Python world names the seat itself.
+    game.turn = exported[TURN]
     game.summaries = [summarize(game.caravans[i], game.held[i], game.rules[i // 3])
                       for i in range(6)]
     game.crowding = [most_faces(caravan) for caravan in game.caravans]

@@ -55,6 +55,8 @@ def python_world(state: Game, seat: int, world: FastGame) -> Game:
     game.hands = [list(hand) for hand in exported["hands"]]
     game.hidden = [list(row) for row in exported["hidden"]]
     game.draw = list(exported["draw"])
+    # Once the game is over nobody is to move: the Python world names the seat itself.
+    game.current = exported["current"]
     return game
 
 
