@@ -8,8 +8,9 @@ Two measurements:
   game ``Game.new`` deals from the seed, then ``State.playout``), else in pure Python
   (``Game.new``, then ``fast.python_playout``). This is what search bots do with their
   simulations. The time to clone a state in the middle of a game is shown for both engines,
-  and the time to sample a world of it (``Game.sample_world``, in Python), alone and followed
-  by a compiled playout as a search bot's iteration does.
+  and the time to sample a world of it, alone and followed by a compiled playout as a search
+  bot's iteration does: in Python (``Game.sample_world``, then ``fast.from_game``) and in the
+  compiled core (``State.sample_world`` on the compiled state: no Python in the loop).
 - **Match loop**: every move goes the way it goes in a real match: the bot gets its seat's
   observation, picks a move, and the game validates and applies it.
 """
@@ -201,8 +202,8 @@ def main(argv: list[str]) -> int:
     times = [time_per_call(game.clone, 20_000) for _ in range(repeats)]
     print(f"  Python Game      {spread(times, 1e6, 2)}")
 
-    also = ("; sample+playout adds fast.from_game and a compiled random playout to the end"
-            if compiled else "")
+    also = ("; +playout: then fast.from_game and a compiled random playout to the end; "
+            "core: sampled and played in the compiled core" if compiled else "")
     print(f"\nsampled world of that state, as ABC sees it (us per world{also})")
     worlds = iter(range(1 << 62))
     times = [time_per_call(lambda: game.sample_world(0, next(worlds)), 2_000)
@@ -215,6 +216,14 @@ def main(argv: list[str]) -> int:
 
         times = [time_per_call(sample_and_play, 500) for _ in range(repeats)]
         print(f"  sample+playout   {spread(times, 1e6, 2)}")
+        state = fast.from_game(game, seed)
+        times = [time_per_call(lambda: state.sample_world(0, next(worlds)), 20_000)
+                 for _ in range(repeats)]
+        print(f"  core sample      {spread(times, 1e6, 2)}")
+        # The world's generator, seeded by the sample, draws the playout's moves.
+        times = [time_per_call(lambda: state.sample_world(0, next(worlds)).playout(), 500)
+                 for _ in range(repeats)]
+        print(f"  core sample+play {spread(times, 1e6, 2)}")
 
     if match_games:
         print(f"\nmatch loop ({match_games} games per repeat): each bot gets its observation, "

@@ -15,13 +15,19 @@ pile straight from the state (with the event log off) instead of receiving an ob
 Their choices are the same draws as ``RandomBot`` makes from an observation (the tests check
 it), so the games are identical. Without the core (not built, or ``CARDTABLE_PURE=1``) it is
 the headline.
+
+With the core built, a last table times sampled worlds (``sample_world``) of a game in play,
+as a search bot draws them: in Python, in the compiled core, and in the core followed by a
+playout of the ``random`` policy to the end.
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from itertools import compress
 
 from cardtable.cli.error_line import OneLineArgumentParser
@@ -185,6 +191,45 @@ def clone_size(players: int) -> int:
     return sys.getsizeof(fast.FastGame.from_game(game).clone()._state)
 
 
+WORLD_AT = 30
+"""Sampled worlds are timed on a game this many random actions after the swaps."""
+
+
+def per_world(call: Callable[[int], object], calls: int, repeats: int) -> float:
+    """Median microseconds of ``call(world_seed)`` over ``repeats`` runs of ``calls`` calls."""
+    times = []
+    for repeat in range(repeats):
+        start = time.perf_counter()
+        for world in range(repeat * calls, (repeat + 1) * calls):
+            call(world)
+        times.append((time.perf_counter() - start) / calls * 1e6)
+    return statistics.median(times)
+
+
+def world_times(players: int, repeats: int, seed: int) -> tuple[float, float, float]:
+    """Microseconds per sampled world of a game ``WORLD_AT`` actions in, as P1 sees it: in
+    Python (``Game.sample_world``), in the compiled core (``FastGame.sample_world``) and in
+    the core followed by a playout of the ``random`` policy to the end."""
+    game = Game.new(Rules(players=players), (False,) * players, seed, log=False)
+    for seat in range(players):
+        game.apply(Swap(tuple(game.visible[seat])))
+    choices = random.Random(seed)
+    for _ in range(WORLD_AT):
+        if not game.over:
+            game.apply(choices.choice(game.legal_actions()))
+    core = fast.FastGame.from_game(game)
+    return (per_world(lambda world: game.sample_world(0, world), 1000, repeats),
+            per_world(lambda world: core.sample_world(0, world), 10_000, repeats),
+            per_world(lambda world: core.sample_world(0, world).playout(world), 300, repeats))
+
+
+def worlds_table(counts: list[int], repeats: int, seed: int) -> None:
+    print("players     Python   core sample  core sample+play")
+    for players in counts:
+        python, sample, played = world_times(players, repeats, seed)
+        print(f"{players:>7}  {python:>9.2f}  {sample:>12.2f}  {played:>16.2f}")
+
+
 def versus(games: int, seed: int) -> tuple[int, int, int]:
     """Two-player games of ``obsessed`` against ``random``, seats alternating by seed.
 
@@ -255,4 +300,9 @@ def main(argv: list[str]) -> int:
         print()
         print(title)
         table(counts, way, args.games, args.repeats, args.seed)
+    if fast.available():
+        print()
+        print(f"sampled worlds of a game {WORLD_AT} actions after the swaps, as P1 sees it "
+              "(us per world, medians)")
+        worlds_table(counts, args.repeats, args.seed)
     return 0

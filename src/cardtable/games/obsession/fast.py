@@ -69,9 +69,11 @@ class FastGame:
         ``worlds.py``; the C is in ``_worlds.h``): the same seed (an int) gives the same
         world, and the repetition guard's record of positions starts afresh. Raises
         ``UnknownSeat`` for anything else than a seat of the game."""
-        names = [seat_name(index) for index in range(self.rules.players)]
+        players = self.rules.players
+        if not (type(seat) is int and 0 <= seat < players):  # indices go straight through
+            seat = seat_number(seat, [seat_name(index) for index in range(players)])
         other = FastGame.__new__(FastGame)
-        other._state = self._state.sample_world(seat_number(seat, names), seed)
+        other._state = self._state.sample_world(seat, seed)
         other.rules = self.rules
         return other
 
