@@ -16,6 +16,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench GAME"),
     "austerity": ("cardtable.cli.austerity", "main",
                   "Austerity tools: cardtable austerity simulate ..."),
+    "tournament": ("cardtable.cli.tournament", "main",
+                   "bots against bots, with ratings: cardtable tournament GAME --seat ..."),
 }
 
 USAGE = "usage: cardtable COMMAND [ARGS ...]"
