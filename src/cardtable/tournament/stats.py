@@ -28,7 +28,8 @@ def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[fl
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The interval always holds p; min/max only undo rounding at p = 0 or 1.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def elo_of_score(score: float) -> float:
