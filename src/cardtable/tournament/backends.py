@@ -91,18 +91,39 @@ def _play_in_worker(tasks: list[Task]) -> list[dict[str, Any]]:
     return play_batch(_config, tasks)
 
 
-def chunks(tasks: Iterable[Task], workers: int, size: int | None = None) -> Iterator[list[Task]]:
-    """The tasks in small batches, so that games of a few milliseconds do not spend their time
-    in messages between processes: about a hundredth of the work per worker, from 1 to
-    ``CHUNK_MAX`` games (or ``size``)."""
-    pending = list(tasks)
-    if size is None:
-        size = max(1, min(CHUNK_MAX, len(pending) // (100 * workers)))
-    for start in range(0, len(pending), size):
-        yield pending[start:start + size]
+class Batches:
+    """The tasks in batches sized so that a batch takes about ``BATCH_SECONDS``: games of a few
+    milliseconds then do not spend their time in messages between processes, and slow games
+    go one at a time, so that a stop (SPRT, Ctrl+C) loses little. The size follows the games'
+    measured times; it never changes which games are played, nor how."""
+
+    def __init__(self, tasks: Iterable[Task], seconds: float | None = None) -> None:
+        self.target = BATCH_SECONDS if seconds is None else seconds
+        self.pending = list(tasks)
+        self.next = 0
+        self.size = 1
+        self.seconds = 0.0
+        self.games = 0
+
+    def measured(self, lines: list[dict[str, Any]]) -> None:
+        """Take the times of finished games into account."""
+        self.seconds += sum(line.get("time", 0.0) for line in lines)
+        self.games += len(lines)
+        mean = self.seconds / self.games if self.games else 0.0
+        wanted = int(self.target / mean) if mean > 0 else BATCH_MAX
+        self.size = max(1, min(BATCH_MAX, wanted))
+
+    def take(self) -> list[Task] | None:
+        """The next batch, or None when every task has been handed out."""
+        if self.next >= len(self.pending):
+            return None
+        batch = self.pending[self.next:self.next + self.size]
+        self.next += len(batch)
+        return batch
 
 
-CHUNK_MAX = 8
+BATCH_SECONDS = 0.2
+BATCH_MAX = 64
 
 
 class Processes:
@@ -120,7 +141,7 @@ class Processes:
         Done = tuple[list[Task], list[dict[str, Any]] | None, BaseException | None]
         done: queue.SimpleQueue[Done] = queue.SimpleQueue()
         in_flight = 0
-        source = chunks(tasks, self.jobs)
+        source = Batches(tasks)
         exhausted = False
 
         def submit(batch: list[Task]) -> None:
@@ -131,7 +152,7 @@ class Processes:
 
         while True:
             while not exhausted and in_flight < 2 * self.jobs:
-                batch = next(source, None)
+                batch = source.take()
                 if batch is None:
                     exhausted = True
                     break
@@ -149,6 +170,7 @@ class Processes:
             if error is not None:
                 raise failed(batch, error)
             assert lines is not None
+            source.measured(lines)
             yield from zip(batch, lines, strict=True)
         self.pool.close()
         self.pool.join()

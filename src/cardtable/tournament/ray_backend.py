@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cardtable.engine.one_line import one_line
-from cardtable.tournament.backends import chunks, failed, play_batch
+from cardtable.tournament.backends import Batches, failed, play_batch
 from cardtable.tournament.errors import TournamentError
 from cardtable.tournament.schedule import Config, Task
 
@@ -28,6 +28,7 @@ def _play_remote(config: Config, tasks: list[Task]) -> list[dict[str, Any]]:
 DEFAULT_PORT = 6379
 CLIENT_PORT = 10001
 CONNECT_SECONDS = 5.0
+RAY_BATCH_SECONDS = 0.5
 
 
 def unreachable(address: str) -> str | None:
@@ -105,11 +106,11 @@ class RayBackend:
         config_ref = ray.put(config)
         width = max(2, 2 * int(ray.cluster_resources().get("CPU", self.jobs)))
         by_ref: dict[Any, list[Task]] = {}
-        source = chunks(tasks, width // 2)
+        source = Batches(tasks, RAY_BATCH_SECONDS)  # a Ray task costs more than a message
         exhausted = False
         while True:
             while not exhausted and len(by_ref) < width:
-                batch = next(source, None)
+                batch = source.take()
                 if batch is None:
                     exhausted = True
                     break
@@ -127,6 +128,7 @@ class RayBackend:
             except Exception as error:
                 cause = getattr(error, "cause", None) or error
                 raise failed(batch, cause) from None
+            source.measured(lines)
             yield from zip(batch, lines, strict=True)
         self.pending = []
         self.close()
