@@ -171,6 +171,10 @@ def test_sprt_stops_early_at_the_same_game_whatever_the_jobs(tmp_path: Path) -> 
      "The bot 'normal' takes no option 'depth'."),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "0"], 1,
      "--games must be at least 1 (got 0)."),
+    (["caravan", "--seat", "random", "--seat", "normal", "--games", "99999999"], 1,
+     "--games 99999999 makes 100,000,000 games; at most 10,000,000 in one tournament."),
+    (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--jobs", "0"], 1,
+     "--jobs must be from 1 to 256 (got 0)."),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "x"], 1,
      "Argument --games: invalid int value: 'x'."),
     (["caravan", "--seat", "random", "--games", "2"], 1,
@@ -256,3 +260,13 @@ def test_progress_bar_on_a_terminal() -> None:
     os.close(leader)
     assert process.returncode == 0
     assert b"games" in seen and b"/s" in seen and b"ETA" in seen
+
+
+def test_gauntlet_plays_one_seat_against_the_rest() -> None:
+    done = run("caravan", *RULE_BOTS, "--games", "4", "--gauntlet", "normal", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert [(pair["a"], pair["b"]) for pair in summary["pairings"]] == [
+        ("random", "normal"), ("normal", "friendly")]
+    games = {player["name"]: player["games"] for player in summary["players"]}
+    assert games == {"random": 4, "normal": 8, "friendly": 4}

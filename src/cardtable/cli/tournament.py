@@ -17,6 +17,8 @@ from typing import NoReturn
 from cardtable.engine.one_line import print_error
 
 PROG = "cardtable tournament"
+MAX_JOBS = 256
+MAX_GAMES = 10_000_000
 
 DESCRIPTION = """\
 Round robin (or gauntlet) between bots: two-player games in pairs of the same deal with the
@@ -98,8 +100,8 @@ def _run(argv: list[str]) -> int:
 
     if options.games < 1:
         raise TournamentError(f"--games must be at least 1 (got {options.games}).")
-    if options.jobs < 1:
-        raise TournamentError(f"--jobs must be at least 1 (got {options.jobs}).")
+    if not 1 <= options.jobs <= MAX_JOBS:
+        raise TournamentError(f"--jobs must be from 1 to {MAX_JOBS} (got {options.jobs}).")
     if options.seed < 0:
         raise TournamentError(f"--seed must be 0 or more (got {options.seed}).")
     if options.address is not None and options.backend != "ray":
@@ -112,6 +114,12 @@ def _run(argv: list[str]) -> int:
                "deck": options.deck, "tokens": options.tokens, "points": options.points})
     config = make_config(options.game.lower(), params, options.seat, options.gauntlet,
                          options.seed)
+    from cardtable.tournament.schedule import count
+
+    planned = count(config, options.games)
+    if planned > MAX_GAMES:
+        raise TournamentError(f"--games {options.games} makes {planned:,} games; at most "
+                              f"{MAX_GAMES:,} in one tournament.")
     setting = parse_sprt(options.sprt, config) if options.sprt is not None else None
     out = Path(options.out) if options.out is not None else None
     if out is not None:
