@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardtable.engine.one_line import one_line
 from cardtable.tournament.backends import Backend
 from cardtable.tournament.errors import TournamentError
 from cardtable.tournament.results import Writer, read
@@ -87,7 +88,7 @@ def run(config: Config, games: int, backend: Backend, out: Path | None = None,
                     if watch is not None and watch.advance(results):
                         break
             except KeyboardInterrupt:
-                where = f" in '{out}'" if out is not None else ""
+                where = f" in '{one_line(str(out))}'" if out is not None else ""
                 again = "; run the same command again to resume" if out is not None else ""
                 raise TournamentError(
                     f"Interrupted: {len(results)} of {len(tasks)} games played{where}{again}.",
