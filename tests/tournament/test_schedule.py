@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from cardtable.engine.protocol import Result
 from cardtable.tournament.play import play, ranks
 from cardtable.tournament.schedule import Config, Entrant, count, deal_seed, schedule, tables
@@ -98,3 +100,14 @@ def test_ranks_by_game() -> None:
     assert ranks("austerity", points, ("A", "B", "C")) == [0, 1, 0]
     assert ranks("caravan", Result(("DEF",), "lanes"), ("ABC", "DEF")) == [1, 0]
     assert ranks("caravan", Result((), "draw"), ("ABC", "DEF")) == [0, 0]
+
+
+def test_a_game_stopped_by_the_length_cap_is_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardtable.tournament.play as play_module
+
+    monkeypatch.setattr(play_module, "MOVE_CAP", 5)
+    setup = config(["random", "normal"])
+    line = play(setup, next(iter(schedule(setup, 2))))
+    assert line["moves"] == 5
+    assert line["result"] == {"winners": [], "reason": "stalemate", "ranks": [0, 0]}
+    assert line["details"] == {"cause": "cap"}
