@@ -93,6 +93,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_extras(ratings: bool, plot: bool) -> None:
+    """Refuse before playing, not after, when the summary needs an extra that is missing."""
+    import importlib.util
+
+    from cardtable.tournament.errors import TournamentError
+
+    for needed, module, what in ((ratings, "openskill", "Ratings of three or more players"),
+                                 (plot, "matplotlib", "--plot")):
+        try:
+            missing = needed and importlib.util.find_spec(module) is None
+        except (ImportError, ValueError):
+            missing = True
+        if missing:
+            raise TournamentError(f"{what} need{'s' if what == '--plot' else ''} {module}: "
+                                  "pip install 'cardtable[tournament]'.",
+                                  TournamentError.CANNOT_RUN)
+
+
 def _run(argv: list[str]) -> int:
     options = build_parser().parse_args(argv)
     from cardtable.tournament.errors import TournamentError
@@ -131,6 +149,7 @@ def _run(argv: list[str]) -> int:
         from cardtable.tournament.results import check_writable
 
         check_writable(plot, "plot")
+    _check_extras(config.players > 2, plot is not None)
     from cardtable.tournament.backends import make_backend
     from cardtable.tournament.report import text
     from cardtable.tournament.runner import run, terminal_progress
