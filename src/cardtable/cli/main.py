@@ -13,6 +13,8 @@ from cardtable.cli.streams import silence_stdout
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "caravan": ("cardtable.cli.caravan", "main", "play Caravan (see: caravan --help)"),
     "obsession": ("cardtable.cli.obsession", "main", "play Obsession (see: obsession --help)"),
+    "tournament": ("cardtable.cli.tournament", "main",
+                   "bots against bots, with ratings: cardtable tournament GAME --seat ..."),
     "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench GAME"),
     "austerity": ("cardtable.cli.austerity", "main",
                   "Austerity tools: cardtable austerity simulate ..."),

@@ -1,0 +1,22 @@
+"""The one error a tournament raises: a one-line message and the exit status it means."""
+
+from __future__ import annotations
+
+
+class TournamentError(Exception):
+    """A tournament that cannot start or go on; ``status`` is the command's exit status."""
+
+    BAD_INPUT = 1
+    """The command line is wrong: unknown game or bot, bad numbers, bad ``--sprt``."""
+    CANNOT_RUN = 2
+    """The command cannot run as asked: ``--out`` cannot be written or holds another
+    tournament, Ray is missing or its cluster cannot be reached."""
+    GAME_FAILED = 3
+    """A game could not be played to its end (a bot failed)."""
+    INTERRUPTED = 130
+    """Stopped with Ctrl+C: the games played so far are kept in ``--out``."""
+
+    def __init__(self, message: str, status: int = BAD_INPUT) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
