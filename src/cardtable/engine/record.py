@@ -16,7 +16,7 @@ import errno
 import json
 import os
 import shlex
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -389,11 +389,13 @@ def _read_entry(path: str, number: int, obj: Line, seats: Sequence[str]) -> Entr
 
 
 def read_record(path: str | Path, lines: Sequence[str], game: str,
-                extra_kinds: Iterable[str] = ()) -> Record:
+                extra_kinds: Iterable[str] = (),
+                check_header: Callable[[Header], str | None] | None = None) -> Record:
     """Read ``lines`` (of the file ``path``) as a record of ``game`` in the one format:
     every line a JSON object with a ``type``, the header's fields, the seats of actions and
     results, nothing after the result line. ``extra_kinds`` are kinds of line a game adds
-    and replay passes over (the Austerity hub's ``message`` lines).
+    and replay passes over (the Austerity hub's ``message`` lines). ``check_header`` gives
+    the game's own complaint about the header (its seats, its setup), or None.
 
     Raises :class:`RecordFormatError` ("Replay 'FILE', line L: REASON.") at the first line
     that is wrong; a record of another game gets :func:`other_game_message`. A record
@@ -410,6 +412,9 @@ def read_record(path: str | Path, lines: Sequence[str], game: str,
     if first is None:
         raise _field_error(name, 1, "the record is empty")
     header = read_header(name, first[0], first[1], game)
+    complaint = None if check_header is None else check_header(header)
+    if complaint is not None:
+        raise _field_error(name, header.line, complaint)
     entries: list[Entry] = []
     for number, obj in objects:
         if entries and entries[-1].kind == "result":

@@ -40,6 +40,7 @@ from cardtable.engine.record import (
     MISSING_RESULT,
     RECORD_FORMAT,
     Entry,
+    Header,
     RecordFormatError,
     RecordWriter,
     SeatEntry,
@@ -434,7 +435,7 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
     """A record of the one format (:mod:`cardtable.engine.record`), read and checked line by
     line; the caller replays it."""
     try:
-        record = read_record(name, lines, GAME_NAME)
+        record = read_record(name, lines, GAME_NAME, check_header=_header_complaint)
     except RecordFormatError as error:
         raise ReplayError(error.message, error.line) from None
     header = record.header
@@ -442,13 +443,8 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
     def fail(line: int, reason: str = MALFORMED) -> ReplayError:
         return replay_error(name, line, reason)
 
-    if header.seat_names != SEATS:
-        raise fail(header.line, "the header's seats are not ABC and DEF")
     first = _seat(header.setup.get("first"))
-    if first is None or set(header.setup) != {"first"}:
-        raise fail(header.line, "the header's 'first' field is not ABC or DEF")
-    if header.seed is None:
-        raise fail(header.line, "the header has no seed")
+    assert first is not None and header.seed is not None
     try:
         rules = SeatRules(rules_from_json(header.rules.get("ABC")),
                           rules_from_json(header.rules.get("DEF")))
@@ -509,6 +505,16 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
     return Replay(name, header.seed, first, rules, players, (decks[0], decks[1]),
                   (sources[0], sources[1]), setup_line, mulligans, moves, result, result_line,
                   record.end_line, FORMAT)
+
+
+def _header_complaint(header: Header) -> str | None:
+    if header.seat_names != SEATS:
+        return "the header's seats are not ABC and DEF"
+    if _seat(header.setup.get("first")) is None or set(header.setup) != {"first"}:
+        return "the header's 'first' field is not ABC or DEF"
+    if header.seed is None:
+        return "the header has no seed"
+    return None
 
 
 def _chance_cards(entry: Entry, event: str,

@@ -27,6 +27,7 @@ from cardtable.engine.record import (
     KIND,
     MISSING_RESULT,
     RECORD_FORMAT,
+    Header,
     Line,
     RecordFormatError,
     SeatEntry,
@@ -53,7 +54,7 @@ from cardtable.games.obsession.events import (
 )
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import Game, seat_name, shuffled_deck
 
 SEAT_KINDS = ("human", "obsessed", "random")
 GAME_NAME = "obsession"
@@ -289,40 +290,47 @@ def load(lines: Sequence[str], path: str = "") -> LoadedRecord:
 def _load_record(lines: Sequence[str], path: str) -> LoadedRecord:
     """:func:`load` for a record of the one format."""
     try:
-        record = read_record(path, lines, GAME_NAME)
+        record = read_record(path, lines, GAME_NAME, check_header=_header_complaint)
     except RecordFormatError as error:
         raise ReplayMismatch(error.line, _reason(error.message)) from None
     header = record.header
-    try:
-        rules = Rules.from_json(header.rules)
-    except (ValueError, KeyError, TypeError) as error:
-        raise ReplayMismatch(header.line, f"the header's rules: {error}") from None
-    if header.seat_names != tuple(seat_name(index) for index in range(rules.players)):
-        raise ReplayMismatch(header.line, f"the header's seats are not P1 to P{rules.players}")
-    kinds = tuple(kind_of(entry.player) for entry in header.seats)
-    if header.seed is None or header.setup:
-        raise ReplayMismatch(header.line, "the header has no seed, or fields it should not")
-    seats: list[str] = []
-    for kind in kinds:
-        if kind is None:
-            raise ReplayMismatch(header.line, "a seat's player is not human, bot:obsessed "
-                                              "or bot:random")
-        seats.append(kind)
+    rules = Rules.from_json(header.rules)
+    seats = tuple(str(kind_of(entry.player)) for entry in header.seats)
+    assert header.seed is not None
     entries = record.entries
     first = entries[0] if entries else None
-    if first is None or first.kind != "chance" or first.event != "deck":
-        raise ReplayMismatch(header.line + 1 if first is None else first.line,
-                             "expected the chance line 'deck'")
-    try:
-        deck = deck_from_texts(first.obj.get("cards"), rules.decks)
-    except ValueError as error:
-        raise ReplayMismatch(first.line, f"the deck: {error}") from None
+    if first is None:
+        # Cut short before the deck: the deck the seed shuffles is the one that was dealt.
+        deck = tuple(shuffled_deck(rules.players, header.seed))
+    elif first.kind != "chance" or first.event != "deck":
+        raise ReplayMismatch(first.line, "expected the chance line 'deck'")
+    else:
+        try:
+            deck = deck_from_texts(first.obj.get("cards"), rules.decks)
+        except ValueError as error:
+            raise ReplayMismatch(first.line, f"the deck: {error}") from None
     for entry in entries[1:]:
         if entry.kind == "chance":
             raise ReplayMismatch(entry.line, f"unexpected chance line '{entry.event}'")
     raw = next(line for number, line in parse_lines(lines, KIND) if number == header.line)
     return LoadedRecord(header.seed, rules, tuple(seats), deck, raw, header.line,
                         tuple((entry.line, entry.obj) for entry in entries), path, FORMAT)
+
+
+def _header_complaint(header: Header) -> str | None:
+    try:
+        rules = Rules.from_json(header.rules)
+    except (ValueError, KeyError, TypeError) as error:
+        return f"the header's rules: {error}"
+    if header.seat_names != tuple(seat_name(index) for index in range(rules.players)):
+        return f"the header's seats are not P1 to P{rules.players}"
+    if any(kind_of(entry.player) is None for entry in header.seats):
+        return "a seat's player is not human, bot:obsessed or bot:random"
+    if header.seed is None:
+        return "the header has no seed"
+    if header.setup:
+        return f"the header has a field it should not: '{next(iter(header.setup))}'"
+    return None
 
 
 def _reason(message: str) -> str:
