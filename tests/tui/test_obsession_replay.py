@@ -104,7 +104,8 @@ def test_steps_forward_and_back_reach_the_engines_positions(bots_record: Path) -
 def test_jump_to_the_end_shows_the_placings(bots_record: Path) -> None:
     replay = checked(bots_record)
     total = len(replay.actions)
-    placings = json.loads(bots_record.read_text(encoding="utf-8").splitlines()[-1])["details"]["placings"]
+    result = json.loads(bots_record.read_text(encoding="utf-8").splitlines()[-1])
+    placings = result["details"]["placings"]
 
     async def scenario() -> None:
         app = ObsessionReplayApp(replay, delay=NEVER, ascii_only=True)
