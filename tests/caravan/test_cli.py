@@ -337,7 +337,7 @@ def test_interrupt_is_clean_and_recorded(tmp_path: Path) -> None:
     assert process.returncode == 130
     assert err == "caravan: Game interrupted.\n"
     last = json.loads(path.read_text().splitlines()[-1])
-    assert (last["reason"], last["cause"]) == ("quit", "interrupt")
+    assert (last["reason"], last["cause"]) == ("abandoned", "interrupt")
     assert out.startswith("Welcome to Caravan")
 
 
