@@ -242,8 +242,8 @@ def test_austerity_replies_replay_the_hubs_game(tmp_path: Path) -> None:
     state = cardtable.load_game("austerity", deck=str(deck), tokens=4, points=6,
                                 players=3).new_state(0)
     for line in _records(record):
-        if line["ev"] == "recv" and line["valid"]:
-            assert state.to_move == line["from"]
-            state.apply(state.parse_action(line["msg"]))
+        if line["type"] == "action":
+            assert state.to_move == line["seat"]
+            state.apply(state.parse_action(line["action"]))
     assert state.result is not None
     assert run.stdout.splitlines()[-1] == f"Winner(s) {','.join(state.result.winners)}"
