@@ -433,14 +433,19 @@ def record_format(lines: Sequence[str]) -> int | None:
     first = _first_object(lines)
     if first is None:
         return None
-    if first.get(KIND) == "header" and first.get("format") == FORMAT:
+    if first.get(KIND) == "header" and _number(first.get("format")) == FORMAT:
         return FORMAT
     if ((first.get(KIND) == "header" and first.get("game") == "caravan"
-         and first.get("format") == 1)
-            or (first.get("t") == "header" and first.get("v") == 1)
+         and _number(first.get("format")) == 1)
+            or (first.get("t") == "header" and _number(first.get("v")) == 1)
             or first.get("ev") == "start"):
         return 1
     return None
+
+
+def _number(value: object) -> int | None:
+    """``value`` when it is a whole number (JSON ``true`` is not 1)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _read_objects(path: str, lines: Sequence[str]) -> Iterator[tuple[int, Line]]:

@@ -192,14 +192,17 @@ def read_hub_record(path: str, lines: "Sequence[str]") -> HubRecord:
     line L: REASON.", or the message naming another game's record) at the first wrong line."""
     from cardtable.engine.errors import RecordError
     from cardtable.engine.record import (
-        FORMAT,
         RecordFormatError,
+        other_game_message,
         read_record,
         record_format,
         replay_message,
     )
 
-    if record_format(lines) != FORMAT:
+    other = other_game_message(path, lines, GAME_NAME)
+    if other is not None:
+        raise RecordError(other, 1)
+    if record_format(lines) == 1:
         legacy = _read_legacy(path, lines)
         if legacy is not None:
             return legacy
