@@ -7,7 +7,6 @@ programs for the messages and exit statuses people see.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
@@ -37,7 +36,7 @@ from cardtable.engine.record import (
 BIN = Path(sys.executable).parent
 LEGACY = Path(__file__).parent / "records" / "legacy"
 CURRENT = Path(__file__).parent / "records" / "current"
-SETTINGS = settings(max_examples=int(os.environ.get("RECORD_EXAMPLES", "25")), deadline=None,
+SETTINGS = settings(max_examples=int(os.environ.get("RECORD_EXAMPLES", "50")), deadline=None,
                     derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -70,8 +69,10 @@ def caravan_record(path: Path, preset: str, seed: int, bots: tuple[str, str],
         recorder = GameRecorder(writer, str(path), players, ("random", "random"))
         recorder.start(game)
         seats = {"ABC": make_bot(bots[0], 0, seed), "DEF": make_bot(bots[1], 1, seed)}
-        with contextlib.suppress(MatchAbandoned):
+        try:
             play_match(game, seats, (recorder, IdleWatch(200)))
+        except MatchAbandoned as stopped:
+            game.abandon(stopped.cause)  # as the command line does
     return game
 
 
