@@ -407,7 +407,7 @@ def one_error_line(done: subprocess.CompletedProcess[str], status: int) -> str:
 
 
 BREAKS = {
-    "not JSON": (lambda lines: [*lines[:3], "{nope", *lines[4:]], 4, "malformed line (not JSON)"),
+    "not JSON": (lambda lines: [*lines[:3], "{nope", *lines[4:]], 4, "malformed line"),
     "no type": (lambda lines: [*lines[:3], "[1, 2]", *lines[4:]], 4,
                 'malformed line (not an object with a "type")'),
     "unknown kind": (lambda lines: [*lines[:3], '{"type":"comment"}', *lines[4:]], 4,

@@ -246,7 +246,7 @@ def test_unreadable_record(tmp_path: Path) -> None:
 
 def test_malformed_json_line(recorded: Path) -> None:
     rewrite(recorded, {5: "{not json"})
-    assert replay_message(recorded) == f"Replay '{recorded}', line 5: malformed line (not JSON)."
+    assert replay_message(recorded) == f"Replay '{recorded}', line 5: malformed line."
 
 
 def test_unknown_line_type(recorded: Path) -> None:

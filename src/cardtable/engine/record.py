@@ -455,7 +455,7 @@ def _read_objects(path: str, lines: Sequence[str]) -> Iterator[tuple[int, Line]]
         try:
             obj = json.loads(line)
         except ValueError:
-            raise _field_error(path, number, "malformed line (not JSON)") from None
+            raise _field_error(path, number, "malformed line") from None
         if not isinstance(obj, dict) or not isinstance(obj.get(KIND), str):
             raise _field_error(path, number, 'malformed line (not an object with a "type")')
         yield number, obj
