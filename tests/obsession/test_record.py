@@ -115,7 +115,8 @@ def test_a_changed_decision_is_a_mismatch_at_that_line(tmp_path: Path) -> None:
         lines[9] = json.dumps(line)
         return lines
 
-    assert _tampered(tmp_path, change) == (4, "!!! Replay mismatch at line 10")
+    assert _tampered(tmp_path, change) == (
+        4, "!!! Replay mismatch at line 10: Invalid card selection")
 
 
 def test_a_changed_deck_is_a_mismatch_at_line_2_or_later(tmp_path: Path) -> None:
@@ -129,14 +130,16 @@ def test_a_changed_deck_is_a_mismatch_at_line_2_or_later(tmp_path: Path) -> None
     assert status == 4 or message.endswith("=================")
 
 
-@pytest.mark.parametrize(("change", "expected"), [
-    (lambda lines: [*lines, '{"type":"action","seat":"P1","action":"blind 1"}'], "extra"),
-    (lambda lines: [lines[0], "not json", *lines[1:]], 2),
-    (lambda lines: ['{"t":"header","game":"caravan","v":1}', *lines[1:]], 1),
+@pytest.mark.parametrize(("change", "expected", "reason"), [
+    (lambda lines: [*lines, '{"type":"action","seat":"P1","action":"blind 1"}'], "extra",
+     ": a line after the result line"),
+    (lambda lines: [lines[0], "not json", *lines[1:]], 2, ": malformed line"),
+    (lambda lines: ['{"t":"header","game":"caravan","v":1}', *lines[1:]], 1, ""),
 ])
-def test_broken_records_are_mismatches(tmp_path: Path, change: object, expected: object) -> None:
+def test_broken_records_are_mismatches(tmp_path: Path, change: object, expected: object,
+                                       reason: str) -> None:
     path, _, _ = _record(tmp_path, BOTS)
     count = len(path.read_text(encoding="utf-8").splitlines())
     status, message = _tampered(tmp_path, change)
     line = {"end": count, "extra": count + 1}.get(expected, expected)  # type: ignore[call-overload]
-    assert (status, message) == (4, f"!!! Replay mismatch at line {line}")
+    assert (status, message) == (4, f"!!! Replay mismatch at line {line}{reason}")
