@@ -26,6 +26,8 @@ from cardtable.engine.bounded_read import MEBIBYTE, read_bounded_lines
 from cardtable.engine.errors import RecordError
 
 RECORD_FORMAT = 1
+"""The format number of the games' former dialects (Caravan's ``"format"``, Obsession's
+``"v"``); :data:`FORMAT` is the one format every game writes now."""
 # A record line holds one event (the header with its rules and decks is the longest); a whole
 # record is a few hundred lines. These limits only stop files that never end.
 MAX_RECORD_LINE_BYTES = MEBIBYTE

@@ -470,7 +470,7 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
             raise fail(entry.line, CARD_MISMATCH)
         decks.append(cards)
         sources.append(source)
-    setup_line = header.line if not decks else entry.line
+    setup_line = entry.line  # the second deck line: a missing mulligan is charged to it
 
     mulligans: list[_Shuffle] = []
     while entries and entries[0].kind == "chance" and entries[0].event == "mulligan":

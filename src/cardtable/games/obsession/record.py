@@ -69,10 +69,10 @@ def player_of(kind: str) -> str:
 
 def kind_of(player: str) -> str | None:
     """The seat kind (``human``, ``obsessed``, ``random``) of a header's player, or None."""
-    kind = player if player == "human" else player.removeprefix(BOT_PREFIX)
-    if kind == player and player != "human":
-        return None
-    return kind if kind in SEAT_KINDS else None
+    if player == "human":
+        return player
+    kind = player.removeprefix(BOT_PREFIX)
+    return kind if kind != player and kind in SEAT_KINDS and kind != "human" else None
 
 
 @dataclass(frozen=True)
