@@ -542,3 +542,50 @@ def test_the_writer_writes_compact_lines() -> None:
         '{"type":"result","winners":[],"reason":"abandoned","cause":"eof",'
         '"details":{"plies":1}}',
     ]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 300) | st.sampled_from(
+        ["", "ABC", "DEF", "P1", "A", "deck", "shuffle", "mulligan", "action", "result",
+         "chance", "header", "abandoned", "7S@1", "JO@1.2", "9H", "P1A", "blind 1", "wild"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                               max_size=2),
+    max_leaves=6)
+
+
+@pytest.mark.parametrize("name", ["caravan-nv-mulligan.jsonl", "obsession-cap40.jsonl",
+                                  "austerity-three.jsonl"])
+@settings(max_examples=int(os.environ.get("RECORD_EXAMPLES", "50")) * 2, deadline=None,
+          derandomize=True, database=None)
+@given(data=st.data())
+def test_any_changed_field_is_refused_with_a_line_never_a_traceback(name: str,
+                                                                    data: st.DataObject) -> None:
+    """A field of any line set to any JSON value: the record replays, or its reader says which
+    line is wrong (a ``RecordError`` with a one-line message); nothing else escapes."""
+    from cardtable.games.austerity.record import read_hub_record, replay_hub_record
+    from cardtable.games.caravan.record import load_replay
+    from cardtable.games.obsession.checked_replay import check_replay
+    from cardtable.games.obsession.record import load
+
+    path = CURRENT / name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    index = data.draw(st.integers(0, len(lines) - 1), label="line")
+    obj = json.loads(lines[index])
+    key = data.draw(st.sampled_from(sorted(obj)), label="field")
+    obj[key] = data.draw(JSON_VALUES, label="value")
+    changed = [*lines[:index], json.dumps(obj), *lines[index + 1:]]
+    game = name.split("-")[0]
+    try:
+        if game == "caravan":
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as folder:
+                copy = Path(folder) / name
+                copy.write_text("\n".join(changed) + "\n", encoding="utf-8")
+                load_replay(copy)
+        elif game == "obsession":
+            check_replay(load(changed, str(path)))
+        else:
+            replay_hub_record(read_hub_record(str(path), changed))
+    except RecordError as error:
+        assert "\n" not in error.message and error.line >= 1
