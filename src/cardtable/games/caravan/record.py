@@ -84,7 +84,8 @@ def _identities(cards: Sequence[int]) -> list[str]:
 
 
 def result_fields(result: Result) -> dict[str, Any]:
-    """The ``result`` line of a finished or abandoned game."""
+    """The ``result`` line of a finished or abandoned game in the former dialect (to check
+    the records it wrote)."""
     line: dict[str, Any] = {
         "type": "result",
         "winner": result.winners[0] if result.winners else None,
@@ -97,7 +98,7 @@ def result_fields(result: Result) -> dict[str, Any]:
     return line
 
 
-def new_result_line(result: Result) -> dict[str, Any]:
+def result_line_of(result: Result) -> dict[str, Any]:
     """The result line of the one format: an abandoned game (the state's reason ``quit``)
     has the reason ``abandoned`` and its cause."""
     details = {"lanes": list(result.details.get("lanes", [])),
@@ -155,7 +156,7 @@ class GameRecorder(MatchListener):
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         if not self.finished:
             self.finished = True
-            self._write(new_result_line(result))
+            self._write(result_line_of(result))
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
         self.abandon(state, abandoned.cause)
@@ -337,7 +338,7 @@ class Replay:
         elif game.result is None:
             raise self._error(self.result_line, "the game is not over at the result line")
         assert game.result is not None
-        expected = new_result_line(game.result)
+        expected = result_line_of(game.result)
         for key in ("winners", "reason", "cause", "details"):
             if recorded.get(key) != expected[key]:
                 raise self._error(self.result_line,
