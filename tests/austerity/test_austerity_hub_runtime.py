@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from austerity_support import HUB, PLAYERS, TIMEOUT, hub, make_fake, pid_alive, read_log, write_deck
 
+from cardtable import __version__
+
 SHENZI = PLAYERS["shenzi"]
 
 # A scenario where player A reaches its third turn holding Tokens=1,1,1,0,1 (piles 4,4,4,5):
@@ -310,16 +312,24 @@ def test_record_extension_writes_the_conversation(tmp_path: Path) -> None:
     assert (recorded.returncode, recorded.stdout, recorded.stderr) == (
         result.returncode, result.stdout, result.stderr)
     events = [json.loads(line) for line in record.read_text().splitlines()]
-    assert events[0] == {"ev": "start", "version": 1, "tokens": 5, "points": 1,
-                         "deck": SCENARIO_DECK, "players": [str(tmp_path / "fake-a"),
-                                                            str(tmp_path / "fake-b")]}
-    assert [e["line"] for e in events if e["ev"] == "out"] == lines(result.stdout)
-    assert {"ev": "recv", "from": "A", "msg": "bogus", "valid": False} in events
-    assert {"ev": "send", "to": "*", "msg": "tokens5"} in events
-    assert {"ev": "send", "to": "A", "msg": "dowhat"} in events
-    assert events[-2] == {"ev": "send", "to": "*", "msg": "eog"}
-    assert events[-1] == {"ev": "end", "reason": "normal", "exit": 0, "winners": ["A"],
-                          "points": [2, 0], "status": ["exit 0", "exit 0"]}
+    assert events[0] == {"type": "header", "game": "austerity", "format": 2,
+                         "cardtable": __version__,
+                         "rules": {"tokens": 5, "points": 1, "players": 2}, "seed": None,
+                         "seats": [{"seat": "A", "player": str(tmp_path / "fake-a")},
+                                   {"seat": "B", "player": str(tmp_path / "fake-b")}]}
+    assert events[1] == {"type": "chance", "event": "deck", "cards": SCENARIO_DECK}
+    messages = [e for e in events if e["type"] == "message"]
+    assert [e["line"] for e in messages if e["event"] == "out"] == lines(result.stdout)
+    assert {"type": "message", "event": "recv", "from": "A", "msg": "bogus",
+            "valid": False} in events
+    assert {"type": "message", "event": "send", "to": "*", "msg": "tokens5"} in events
+    assert {"type": "message", "event": "send", "to": "A", "msg": "dowhat"} in events
+    assert any(e["type"] == "action" and e["seat"] == "A" for e in events)
+    assert events[-2] == {"type": "message", "event": "send", "to": "*", "msg": "eog"}
+    assert events[-1] == {"type": "result", "winners": ["A"], "reason": "points",
+                          "cause": "points",
+                          "details": {"points": [2, 0], "exit": 0,
+                                      "status": ["exit 0", "exit 0"]}}
 
 
 def test_record_of_a_bad_start(tmp_path: Path) -> None:
@@ -328,8 +338,9 @@ def test_record_of_a_bad_start(tmp_path: Path) -> None:
     result = hub("--record", record, "5", "1", deck, SHENZI, tmp_path / "missing")
     assert result.returncode == 5
     events = [json.loads(line) for line in record.read_text().splitlines()]
-    assert events[-1] == {"ev": "end", "reason": "badstart", "exit": 5, "winners": [],
-                          "points": [0, 0], "status": ["exit 0", None]}
+    assert events[-1] == {"type": "result", "winners": [], "reason": "abandoned",
+                          "cause": "badstart",
+                          "details": {"points": [0, 0], "exit": 5, "status": ["exit 0", None]}}
 
 
 def test_shell_script_player_plays_a_whole_game(tmp_path: Path) -> None:

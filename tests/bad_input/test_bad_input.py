@@ -117,7 +117,7 @@ def test_obsession_replay_of_a_record_with_a_huge_seed_is_a_mismatch(tmp_path: P
                                     "--players", "2")
     done = run("obsession", "--plain", "--replay", str(record))
     assert (done.returncode, done.stderr) == (4, b"")
-    assert done.stdout.decode() == "!!! Replay mismatch at line 1\n"
+    assert done.stdout.decode() == "!!! Replay mismatch at line 1: malformed line\n"
 
 
 @pytest.mark.parametrize("option", ["--seed", "--players", "--max-plays", "--run-kill"])

@@ -118,12 +118,12 @@ def test_replay_and_record_cannot_be_combined(record_file: Path, tmp_path: Path)
 
 def test_replay_mismatch_is_status_1(record_file: Path, tmp_path: Path) -> None:
     lines = record_file.read_text().splitlines()
-    move = json.loads(lines[3])
-    move["card"] = "KH@3"
-    lines[3] = json.dumps(move)
+    number = next(n for n, line in enumerate(lines) if json.loads(line)["type"] == "action")
+    lines[number] = json.dumps({"type": "action", "seat": "ABC", "action": "C9"})
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join(lines) + "\n")
-    assert fail_line("--replay", str(broken)) == f"Replay '{broken}', line 4: card mismatch."
+    assert fail_line("--replay", str(broken)) == (
+        f"Replay '{broken}', line {number + 1}: Invalid caravan name '9', must be between: A-F.")
 
 
 def test_version() -> None:
@@ -279,8 +279,8 @@ def test_quit_ends_with_status_0_and_is_recorded(word: str, tmp_path: Path) -> N
     assert "Input ended" not in done.stdout
     assert done.stdout.count("YOU played") == 1
     last = json.loads(path.read_text().splitlines()[-1])
-    assert last == {"type": "result", "winner": None, "reason": "quit",
-                    "lanes": [None, None, None], "plies": 2, "cause": "quit"}
+    assert last == {"type": "result", "winners": [], "reason": "abandoned", "cause": "quit",
+                    "details": {"lanes": [None, None, None], "plies": 2}}
 
 
 def test_end_of_input_is_recorded(tmp_path: Path) -> None:
@@ -289,7 +289,7 @@ def test_end_of_input_is_recorded(tmp_path: Path) -> None:
     assert done.returncode == 3
     assert done.stdout.endswith("YOU > \nInput ended before the game was over.\n")
     last = json.loads(path.read_text().splitlines()[-1])
-    assert (last["reason"], last["cause"], last["winner"]) == ("quit", "eof", None)
+    assert (last["reason"], last["cause"], last["winners"]) == ("abandoned", "eof", [])
 
 
 def test_bot_game_ends_with_final_board_and_winner() -> None:
@@ -337,7 +337,7 @@ def test_interrupt_is_clean_and_recorded(tmp_path: Path) -> None:
     assert process.returncode == 130
     assert err == "caravan: Game interrupted.\n"
     last = json.loads(path.read_text().splitlines()[-1])
-    assert (last["reason"], last["cause"]) == ("quit", "interrupt")
+    assert (last["reason"], last["cause"]) == ("abandoned", "interrupt")
     assert out.startswith("Welcome to Caravan")
 
 

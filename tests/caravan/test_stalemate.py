@@ -74,8 +74,8 @@ def test_caravan_bvb_stops_a_stuck_game_and_records_why(tmp_path: Path) -> None:
         f"No caravan has changed in {STUCK_PLIES} moves: the bots are stuck and the game is "
         "stopped.")
     result = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
-    assert result["reason"] == "quit" and result["cause"] == "stalemate"
-    assert result["winner"] is None
+    assert result["reason"] == "abandoned" and result["cause"] == "stalemate"
+    assert result["winners"] == []
     replayed = subprocess.run([str(CARAVAN), "--replay", str(record), "--delay", "0"],
                               capture_output=True, text=True, timeout=120, check=False)
     assert replayed.returncode == 0

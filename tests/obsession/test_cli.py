@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -161,8 +162,8 @@ def test_interrupt_prints_a_message_records_it_and_exits_130(tmp_path: Path) -> 
     rest, errors = process.communicate(timeout=30)
     assert process.returncode == 130
     assert rest.splitlines()[-1] == "!!! Interrupted" and "Traceback" not in errors
-    assert record.read_text(encoding="utf-8").splitlines()[-1] == (
-        '{"t":"abandoned","reason":"interrupt"}')
+    last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
+    assert (last["type"], last["reason"], last["cause"]) == ("result", "abandoned", "interrupt")
 
 
 def bench_rows(output: str) -> list[list[str]]:
@@ -244,7 +245,8 @@ def test_quit_or_exit_leaves_the_line_mode_game_recorded_as_quit(tmp_path: Path,
                stdin=f"1 2 3\n{word}\n")
     assert done.returncode == 0, done.stdout
     assert done.stdout.endswith("!!! Game abandoned\n")
-    assert record.read_text().splitlines()[-1] == '{"t":"abandoned","reason":"quit"}'
+    last = json.loads(record.read_text().splitlines()[-1])
+    assert (last["type"], last["reason"], last["cause"]) == ("result", "abandoned", "quit")
     again = run(["--plain", "--replay", str(record)])
     assert again.returncode == 0
     assert again.stdout.endswith("!!! The recorded game was not finished (quit).\n")

@@ -28,27 +28,24 @@ def test_record_format(tmp_path: Path) -> None:
     assert status == 0
     lines = _lines(path)
     first = lines[0]
-    assert first["t"] == "header" and first["game"] == "obsession" and first["v"] == 1
-    assert first["seed"] == 21 and first["seats"] == ["obsessed"] * 3
+    assert (first["type"], first["game"], first["format"]) == ("header", "obsession", 2)
+    assert first["seed"] == 21 and first["seats"] == [
+        {"seat": f"P{n}", "player": "bot:obsessed"} for n in (1, 2, 3)]
     assert first["rules"] == {"players": 3, "decks": 2, "run_kill": 4,
                               "kill_order": "effect-first", "max_plays": 5000,
                               "repeat_limit": 3}
-    assert len(first["deck"]) == 108  # type: ignore[arg-type]
-    assert [line["t"] for line in lines[1:5]] == ["swap", "swap", "swap", "start"]
-    opening = lines[5]
-    assert opening["t"] == "play" and opening["n"] == 1 and opening["auto"] is True
-    assert sum(1 for line in lines if line.get("auto")) == 1
-    for index, line in enumerate(lines):
-        if line["t"] == "blind":
-            follower = lines[index + 1]
-            assert follower["t"] in ("play", "pickup") and follower["n"] == line["n"]
-        if line["t"] == "play":
-            assert set(line["effects"]) <= {"reverse", "kill", "extra"}  # type: ignore[arg-type]
+    deck = lines[1]
+    assert (deck["type"], deck["event"]) == ("chance", "deck")
+    assert len(deck["cards"]) == 108  # type: ignore[arg-type]
+    assert [line["type"] for line in lines[2:-1]] == ["action"] * (len(lines) - 3)
+    assert [line["action"].split()[0] for line in lines[2:5]] == ["swap"] * 3  # type: ignore[union-attr]
+    assert [line["seat"] for line in lines[2:5]] == ["P1", "P2", "P3"]
     end = lines[-1]
-    assert end["t"] == "end" and end["stalemate"] is False and end["reason"] is None
-    assert sorted(end["placings"]) == [1, 2, 3]  # type: ignore[arg-type]
-    outs = [line["seat"] for line in lines if line["t"] == "out"]
-    assert outs == end["placings"][:2]  # type: ignore[index]
+    assert end["type"] == "result" and end["reason"] == end["cause"] == "out"
+    details = end["details"]
+    assert isinstance(details, dict) and details["stalemate"] is False
+    assert sorted(details["placings"]) == [1, 2, 3]
+    assert end["winners"] == [f"P{details['placings'][0]}"]
 
 
 def test_same_seed_gives_a_byte_identical_record(tmp_path: Path) -> None:
@@ -75,7 +72,10 @@ def _unfinished(transcript: str, cause: str) -> str:
 def test_replay_of_a_human_game_that_ended_by_end_of_input(tmp_path: Path) -> None:
     args = ["--players", "3", "--humans", "2", "--seed", "2"]
     path, transcript, status = _record(tmp_path, args, "\n1 2 3\n\n4 5 6\n\n1\n\n1\n\n2\n")
-    assert status == 3 and _lines(path)[-1] == {"t": "abandoned", "reason": "eof"}
+    assert status == 3
+    last = _lines(path)[-1]
+    assert (last["type"], last["winners"], last["reason"], last["cause"]) == (
+        "result", [], "abandoned", "eof")
     done = run(["--replay", str(path)])
     assert done.stdout == _unfinished(transcript, "eof") and done.returncode == 0
 
@@ -96,48 +96,50 @@ def _tampered(tmp_path: Path, change: object) -> tuple[int, str]:
     return done.returncode, done.stdout.splitlines()[-1]
 
 
-def test_a_changed_derived_line_is_a_mismatch_at_that_line(tmp_path: Path) -> None:
+def test_a_changed_result_is_a_mismatch_at_that_line(tmp_path: Path) -> None:
     def change(lines: list[str]) -> list[str]:
-        line = json.loads(lines[9])
-        line["n"] = line["n"] + 1
-        lines[9] = json.dumps(line)
+        line = json.loads(lines[-1])
+        line["details"]["plays"] += 1
+        lines[-1] = json.dumps(line)
         return lines
 
-    assert _tampered(tmp_path, change) == (4, "!!! Replay mismatch at line 10")
+    path, _, _ = _record(tmp_path, BOTS)
+    count = len(path.read_text(encoding="utf-8").splitlines())
+    assert _tampered(tmp_path, change) == (4, f"!!! Replay mismatch at line {count}")
 
 
 def test_a_changed_decision_is_a_mismatch_at_that_line(tmp_path: Path) -> None:
     def change(lines: list[str]) -> list[str]:
-        index = next(i for i, text in enumerate(lines) if '"auto"' not in text
-                     and json.loads(text)["t"] == "play")
-        line = json.loads(lines[index])
-        line["cards"] = ["R", "R", "R", "R"]
-        lines[index] = json.dumps(line)
+        line = json.loads(lines[9])
+        line["action"] = "play R R R R"
+        lines[9] = json.dumps(line)
         return lines
 
-    status, message = _tampered(tmp_path, change)
-    assert status == 4 and message.startswith("!!! Replay mismatch at line ")
+    assert _tampered(tmp_path, change) == (
+        4, "!!! Replay mismatch at line 10: Invalid card selection")
 
 
-def test_a_changed_deck_is_a_mismatch_at_line_1_or_later(tmp_path: Path) -> None:
+def test_a_changed_deck_is_a_mismatch_at_line_2_or_later(tmp_path: Path) -> None:
     def change(lines: list[str]) -> list[str]:
-        header = json.loads(lines[0])
-        header["deck"][0], header["deck"][-1] = header["deck"][-1], header["deck"][0]
-        lines[0] = json.dumps(header)
+        deck = json.loads(lines[1])
+        deck["cards"][0], deck["cards"][-1] = deck["cards"][-1], deck["cards"][0]
+        lines[1] = json.dumps(deck)
         return lines
 
     status, message = _tampered(tmp_path, change)
     assert status == 4 or message.endswith("=================")
 
 
-@pytest.mark.parametrize(("change", "expected"), [
-    (lambda lines: [*lines, '{"t":"out","seat":1,"place":1}'], "extra"),
-    (lambda lines: [lines[0], "not json", *lines[1:]], 2),
-    (lambda lines: ['{"t":"header","game":"caravan","v":1}', *lines[1:]], 1),
+@pytest.mark.parametrize(("change", "expected", "reason"), [
+    (lambda lines: [*lines, '{"type":"action","seat":"P1","action":"blind 1"}'], "extra",
+     ": a line after the result line"),
+    (lambda lines: [lines[0], "not json", *lines[1:]], 2, ": malformed line"),
+    (lambda lines: ['{"t":"header","game":"caravan","v":1}', *lines[1:]], 1, ""),
 ])
-def test_broken_records_are_mismatches(tmp_path: Path, change: object, expected: object) -> None:
+def test_broken_records_are_mismatches(tmp_path: Path, change: object, expected: object,
+                                       reason: str) -> None:
     path, _, _ = _record(tmp_path, BOTS)
     count = len(path.read_text(encoding="utf-8").splitlines())
     status, message = _tampered(tmp_path, change)
     line = {"end": count, "extra": count + 1}.get(expected, expected)  # type: ignore[call-overload]
-    assert (status, message) == (4, f"!!! Replay mismatch at line {line}")
+    assert (status, message) == (4, f"!!! Replay mismatch at line {line}{reason}")

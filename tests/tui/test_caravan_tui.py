@@ -90,9 +90,10 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     lines = [json.loads(line) for line in record.read_text().splitlines()]
-    assert lines[0]["type"] == "header" and lines[0]["players"]["DEF"] == "bot:normal"
-    assert [line["type"] for line in lines[1:3]] == ["deck", "deck"]
-    assert lines[-1]["type"] == "result" and lines[-1]["reason"] != "quit"
+    assert lines[0]["type"] == "header"
+    assert lines[0]["seats"][1] == {"seat": "DEF", "player": "bot:normal"}
+    assert [line["event"] for line in lines[1:3]] == ["deck", "deck"]
+    assert lines[-1]["type"] == "result" and lines[-1]["reason"] != "abandoned"
 
 
 def test_illegal_move_keeps_the_turn() -> None:
@@ -164,7 +165,7 @@ def test_quit_mid_game_asks_first(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     last = json.loads(record.read_text().splitlines()[-1])
-    assert last["reason"] == "quit" and last["winner"] is None
+    assert last["reason"] == "abandoned" and last["winners"] == []
 
 
 def test_help_screen() -> None:
@@ -305,7 +306,7 @@ def test_bots_that_can_no_longer_end_the_game_are_stopped(tmp_path: Path) -> Non
 
     asyncio.run(scenario())
     result = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
-    assert result["reason"] == "quit" and result["cause"] == "stalemate"
+    assert result["reason"] == "abandoned" and result["cause"] == "stalemate"
 
 
 def _recorded_game(path: Path, seed: int = 2) -> list[str]:

@@ -104,7 +104,8 @@ def test_steps_forward_and_back_reach_the_engines_positions(bots_record: Path) -
 def test_jump_to_the_end_shows_the_placings(bots_record: Path) -> None:
     replay = checked(bots_record)
     total = len(replay.actions)
-    placings = json.loads(bots_record.read_text(encoding="utf-8").splitlines()[-1])["placings"]
+    result = json.loads(bots_record.read_text(encoding="utf-8").splitlines()[-1])
+    placings = result["details"]["placings"]
 
     async def scenario() -> None:
         app = ObsessionReplayApp(replay, delay=NEVER, ascii_only=True)
@@ -169,7 +170,7 @@ def test_a_record_cut_short_is_shown_then_says_so(bots_record: Path, tmp_path: P
 def test_an_abandoned_record_ends_as_the_game_did(tmp_path: Path) -> None:
     path = tmp_path / "eof.jsonl"
     record_game(path, "--humans", "1", "--seed", "5")  # standard input is empty
-    assert json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["t"] == "abandoned"
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["reason"] == "abandoned"
     replay = checked(path)
     assert replay.ending == "abandoned" and replay.cause == "eof"
 
@@ -190,7 +191,7 @@ def test_a_tampered_record_is_refused_before_the_screen(bots_record: Path,
                                                         tmp_path: Path) -> None:
     lines = bots_record.read_text(encoding="utf-8").splitlines()
     line = json.loads(lines[20])
-    line["seat"] = line["seat"] % 4 + 1
+    line["seat"] = f"P{int(line['seat'][1:]) % 4 + 1}"
     lines[20] = json.dumps(line)
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text("\n".join(lines) + "\n", encoding="utf-8")

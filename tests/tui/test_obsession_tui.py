@@ -122,7 +122,7 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     lines = [json.loads(line) for line in record.read_text().splitlines()]
-    assert lines[0]["t"] == "header" and lines[-1]["t"] == "end"
+    assert lines[0]["type"] == "header" and lines[-1]["type"] == "result"
 
 
 def test_click_selects_cards() -> None:
@@ -186,7 +186,8 @@ def test_quit_mid_game(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     last = json.loads(record.read_text().splitlines()[-1])
-    assert last == {"t": "abandoned", "reason": "quit"}
+    assert last == {"type": "result", "winners": [], "reason": "abandoned", "cause": "quit",
+                    "details": last["details"]}
 
 
 def test_help_and_too_small() -> None:

@@ -157,7 +157,8 @@ def test_ctrl_c_twice_interrupts_obsession_and_records_why(tmp_path: Path) -> No
     assert status == 130
     assert out == [] and err == ["!!! Interrupted"]
     last = json.loads(record.read_text().splitlines()[-1])
-    assert last == {"t": "abandoned", "reason": "interrupt"}
+    assert last == {"type": "result", "winners": [], "reason": "abandoned", "cause": "interrupt",
+                    "details": last["details"]}
 
 
 def test_esc_at_the_question_keeps_playing_and_ctrl_c_after_the_end_leaves_with_0() -> None:

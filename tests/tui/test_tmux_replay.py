@@ -57,10 +57,10 @@ def test_a_record_that_does_not_replay_is_refused_before_the_screen(session: str
     bots_record(record)
     lines = record.read_text(encoding="utf-8").splitlines()
     line = json.loads(lines[20])
-    line["seat"] = line["seat"] % 4 + 1
+    line["seat"] = f"P{int(line['seat'][1:]) % 4 + 1}"
     lines[20] = json.dumps(line)
     record.write_text("\n".join(lines) + "\n", encoding="utf-8")
     start(session, f"{OBSESSION} --replay {shlex.quote(str(record))}; echo status=$?")
     screen = wait_for(session, "status=")
-    assert "!!! Replay mismatch at line 21\nstatus=4" in screen
+    assert "!!! Replay mismatch at line 21: " in screen and "\nstatus=4" in screen
     assert "*** Played" not in screen

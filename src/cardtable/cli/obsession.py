@@ -369,7 +369,7 @@ def replay(options: Options) -> int:
     try:
         loaded = load(lines, path)
     except ReplayMismatch as mismatch:
-        print(f"!!! Replay mismatch at line {mismatch.line}")
+        print(f"!!! {mismatch.message}")
         return EXIT_MISMATCH
     if _full_screen(options) and options.record is None:
         status = replay_full_screen(loaded, options)
@@ -408,7 +408,7 @@ def replay(options: Options) -> int:
             return status  # interrupted while showing the record: the rest was not checked
         checker.finish()
     except ReplayMismatch as mismatch:
-        console.say(f"!!! Replay mismatch at line {mismatch.line}")
+        console.say(f"!!! {mismatch.message}")
         return EXIT_MISMATCH
     except RecordCutShort as cut:
         # The transcript shows the game as far as the record goes; then why it stops.
@@ -432,7 +432,7 @@ def replay_full_screen(loaded: LoadedRecord, options: Options) -> int | None:
     try:
         checked = check_replay(loaded)
     except ReplayMismatch as mismatch:
-        print(f"!!! Replay mismatch at line {mismatch.line}")
+        print(f"!!! {mismatch.message}")
         return EXIT_MISMATCH
     return run_obsession_replay(checked, 1.0 if options.delay is None else options.delay,
                                 options.ascii_only)

@@ -1,7 +1,12 @@
 """Game records as JSON Lines: one object per line, UTF-8, flushed after every line.
 
-The first line is a header naming the game and the record format; the lines after
-it are game-specific events. Replay is done by each game from these lines.
+Every game writes one format (:data:`FORMAT`): a header line (game, format, cardtable
+version, rules, seed, seats), then ``chance`` lines (decks as dealt, reshuffles: what replay
+needs to deal the same cards), one ``action`` line per action in the game's notation with its
+seat, and a ``result`` line with the result and its cause. The writers are each game's record
+listener; :func:`read_record` reads and checks the lines, and each game replays them.
+Records of the former dialects (Caravan ``type``/``format`` 1, Obsession ``t``/``v``, the
+Austerity hub's ``ev`` lines) are told apart by :func:`record_format` and still replay.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ import errno
 import json
 import os
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, BinaryIO
@@ -20,6 +26,8 @@ from cardtable.engine.bounded_read import MEBIBYTE, read_bounded_lines
 from cardtable.engine.errors import RecordError
 
 RECORD_FORMAT = 1
+"""The format number of the games' former dialects (Caravan's ``"format"``, Obsession's
+``"v"``); :data:`FORMAT` is the one format every game writes now."""
 # A record line holds one event (the header with its rules and decks is the longest); a whole
 # record is a few hundred lines. These limits only stop files that never end.
 MAX_RECORD_LINE_BYTES = MEBIBYTE
@@ -119,6 +127,7 @@ MISSING_RESULT = "missing result line"
 the file was cut short)."""
 
 GAME_TITLES = {"caravan": "Caravan", "obsession": "Obsession", "austerity": "Austerity hub"}
+GAMES = tuple(GAME_TITLES)
 REPLAY_COMMANDS = {"caravan": "caravan --replay", "obsession": "obsession --replay"}
 
 
@@ -133,20 +142,15 @@ def not_finished_message(cause: str) -> str:
 
 
 def record_game(lines: Sequence[str]) -> str | None:
-    """The game a record belongs to, told by its first non-blank line: the Caravan header
-    (``type``/``format``) and the Obsession header (``t``/``v``) both name the game; an
-    Austerity hub record starts with ``{"ev":"start", ...}``. None when the line says none."""
-    first = next((line for line in lines if line.strip()), None)
-    if first is None:
+    """The game a record belongs to, told by its first non-blank line: the header of the one
+    format names it (``{"type":"header","game":...}``, as did Caravan's former header); so
+    did the former Obsession header (``t``/``v``); a former Austerity hub record starts with
+    ``{"ev":"start", ...}``. None when the line says none."""
+    obj = _first_object(lines)
+    if obj is None:
         return None
-    try:
-        obj = json.loads(first)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict):
-        return None
-    if obj.get("type") == "header" and obj.get("game") == "caravan":
-        return "caravan"
+    if obj.get("type") == "header" and obj.get("game") in GAMES:
+        return str(obj["game"])
     if obj.get("t") == "header" and obj.get("game") == "obsession":
         return "obsession"
     if obj.get("ev") == "start":
@@ -195,3 +199,276 @@ def read_lines(path: str | Path) -> list[str]:
     data = read_bounded_lines(path, MAX_RECORD_LINE_BYTES, MAX_RECORD_BYTES)
     return data.decode("utf-8").splitlines()
 
+
+
+# ---------------------------------------------------------------- the one record format
+
+FORMAT = 2
+"""The one record format every game writes (format 1 was each game's own dialect)."""
+KIND = "type"
+"""The key naming the kind of every line: ``header``, ``chance``, ``action``, ``result``."""
+ABANDONED = "abandoned"
+"""The ``reason`` of the result line of a game that stopped before its end."""
+
+Line = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """One seat of the header: its name and who sat there (``human`` or ``bot:NAME``, or
+    for the Austerity hub the player program)."""
+
+    seat: str
+    player: str
+
+
+def header_line(game: str, rules: Mapping[str, Any], seed: int | None,
+                seats: Sequence[SeatEntry], **setup: Any) -> Line:
+    """The first line of a record. ``setup`` holds what a game needs beyond its rules and
+    seed to deal the same game (Caravan: ``first``, the seat that moves first)."""
+    from cardtable import __version__
+
+    return {KIND: "header", "game": game, "format": FORMAT, "cardtable": __version__,
+            "rules": dict(rules), "seed": seed,
+            "seats": [{"seat": entry.seat, "player": entry.player} for entry in seats],
+            **setup}
+
+
+def chance_line(event: str, **fields: Any) -> Line:
+    """A chance event the replay needs: a deck as dealt, a reshuffle ... (``event`` says which)."""
+    return {KIND: "chance", "event": event, **fields}
+
+
+def action_line(seat: str, action: str) -> Line:
+    """An action of ``seat`` in the game's notation (``state.action_text`` before it)."""
+    return {KIND: "action", "seat": seat, "action": action}
+
+
+def result_line(winners: Sequence[str], reason: str, cause: str,
+                details: Mapping[str, Any]) -> Line:
+    """The last line: the winners (none for a draw or an abandoned game), the game's reason
+    (``abandoned`` for a game that stopped unfinished), the cause (the reason again for a
+    finished game; ``quit``, ``eof``, ``interrupt``, ``sigterm``, ``sighup``, ``stalemate``
+    ... for an abandoned one) and the game's own details."""
+    return {KIND: "result", "winners": list(winners), "reason": reason, "cause": cause,
+            "details": dict(details)}
+
+
+@dataclass(frozen=True)
+class Header:
+    line: int
+    game: str
+    format: int
+    cardtable: str
+    rules: dict[str, Any]
+    seed: int | None
+    seats: tuple[SeatEntry, ...]
+    setup: dict[str, Any]
+    """The header's other fields (a game's setup beyond its rules and seed)."""
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(entry.seat for entry in self.seats)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A line after the header: ``kind`` (``chance``, ``action`` or ``result``) and the
+    whole object; ``seat``/``text`` are set for an action, ``event`` for a chance line."""
+
+    line: int
+    kind: str
+    obj: Line
+    seat: str = ""
+    text: str = ""
+    event: str = ""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record read and checked line by line (not yet replayed)."""
+
+    path: str
+    header: Header
+    entries: tuple[Entry, ...]
+    end_line: int
+    """The number of the line after the last one (where a missing result line belongs)."""
+
+    @property
+    def result(self) -> Entry | None:
+        last = self.entries[-1] if self.entries else None
+        return last if last is not None and last.kind == "result" else None
+
+    @property
+    def actions(self) -> tuple[Entry, ...]:
+        return tuple(entry for entry in self.entries if entry.kind == "action")
+
+
+class RecordFormatError(RecordError):
+    """A line that is not a line of the one record format: "Replay 'FILE', line L: REASON."."""
+
+
+HEADER_FIELDS = ("game", "format", "cardtable", "rules", "seed", "seats")
+
+
+def _field_error(path: str, line: int, reason: str) -> RecordFormatError:
+    return RecordFormatError(replay_message(path, line, reason), line)
+
+
+def read_header(path: str, line: int, obj: Line, game: str) -> Header:
+    """The header ``obj`` (found at ``line``) of a record of ``game``, every field checked."""
+
+    def fail(reason: str) -> RecordFormatError:
+        return _field_error(path, line, reason)
+
+    if obj.get(KIND) != "header":
+        raise fail("the first line is not a record header")
+    for name in HEADER_FIELDS:
+        if name not in obj:
+            raise fail(f"the header has no '{name}' field")
+    if obj["game"] != game:
+        raise fail(f"the header's game is {json.dumps(obj['game'])}, not \"{game}\"")
+    version = obj["format"]
+    if version != FORMAT or isinstance(version, bool):
+        raise fail(f"record format {json.dumps(version)} is not one this version reads "
+                   f"(1 and {FORMAT})")
+    if not isinstance(obj["cardtable"], str):
+        raise fail("the header's 'cardtable' field is not a version string")
+    rules = obj["rules"]
+    if not isinstance(rules, dict):
+        raise fail("the header's 'rules' field is not an object")
+    seed = obj["seed"]
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise fail("the header's 'seed' field is not a whole number >= 0")
+    raw_seats = obj["seats"]
+    if not isinstance(raw_seats, list) or not raw_seats:
+        raise fail("the header's 'seats' field is not a list of seats")
+    seats: list[SeatEntry] = []
+    for raw in raw_seats:
+        if (not isinstance(raw, dict) or set(raw) != {"seat", "player"}
+                or not isinstance(raw["seat"], str) or not isinstance(raw["player"], str)):
+            raise fail("a seat of the header is not {\"seat\": NAME, \"player\": WHO}")
+        seats.append(SeatEntry(raw["seat"], raw["player"]))
+    if len({entry.seat for entry in seats}) != len(seats):
+        raise fail("the header names a seat twice")
+    setup = {key: value for key, value in obj.items()
+             if key not in HEADER_FIELDS and key != KIND}
+    return Header(line, game, FORMAT, obj["cardtable"], rules, seed, tuple(seats), setup)
+
+
+def _read_entry(path: str, number: int, obj: Line, seats: Sequence[str]) -> Entry:
+    def fail(reason: str) -> RecordFormatError:
+        return _field_error(path, number, reason)
+
+    kind = obj[KIND]
+    if kind == "action":
+        seat, text = obj.get("seat"), obj.get("action")
+        if set(obj) != {KIND, "seat", "action"} or not isinstance(text, str):
+            raise fail("an action line is {\"type\":\"action\",\"seat\":SEAT,\"action\":TEXT}")
+        if seat not in seats:
+            raise fail(f"the action's seat {json.dumps(seat)} is not a seat of the header")
+        assert isinstance(seat, str)
+        return Entry(number, kind, obj, seat=seat, text=text)
+    if kind == "chance":
+        event = obj.get("event")
+        if not isinstance(event, str):
+            raise fail("a chance line has no 'event' name")
+        return Entry(number, kind, obj, event=event)
+    if kind == "result":
+        winners, details = obj.get("winners"), obj.get("details")
+        if (set(obj) != {KIND, "winners", "reason", "cause", "details"}
+                or not isinstance(obj.get("reason"), str)
+                or not isinstance(obj.get("cause"), str) or not isinstance(details, dict)
+                or not isinstance(winners, list)):
+            raise fail("a result line is {\"type\":\"result\",\"winners\":[...],"
+                       "\"reason\":R,\"cause\":C,\"details\":{...}}")
+        if any(winner not in seats for winner in winners):
+            raise fail("a winner of the result line is not a seat of the header")
+        return Entry(number, kind, obj)
+    if kind == "header":
+        raise fail("a second header")
+    raise fail(f"unknown kind of line {json.dumps(kind)}")
+
+
+def read_record(path: str | Path, lines: Sequence[str], game: str,
+                extra_kinds: Iterable[str] = (),
+                check_header: Callable[[Header], str | None] | None = None) -> Record:
+    """Read ``lines`` (of the file ``path``) as a record of ``game`` in the one format:
+    every line a JSON object with a ``type``, the header's fields, the seats of actions and
+    results, nothing after the result line. ``extra_kinds`` are kinds of line a game adds
+    and replay passes over (the Austerity hub's ``message`` lines). ``check_header`` gives
+    the game's own complaint about the header (its seats, its setup), or None.
+
+    Raises :class:`RecordFormatError` ("Replay 'FILE', line L: REASON.") at the first line
+    that is wrong; a record of another game gets :func:`other_game_message`. A record
+    without a result line is returned (``result`` is None): the caller replays what is
+    there and then says :data:`MISSING_RESULT`.
+    """
+    name = str(path)
+    other = other_game_message(name, lines, game)
+    if other is not None:
+        raise RecordFormatError(other, 1)
+    passed = frozenset(extra_kinds)
+    objects = _read_objects(name, lines)
+    first = next(objects, None)
+    if first is None:
+        raise _field_error(name, 1, "the record is empty")
+    header = read_header(name, first[0], first[1], game)
+    complaint = None if check_header is None else check_header(header)
+    if complaint is not None:
+        raise _field_error(name, header.line, complaint)
+    entries: list[Entry] = []
+    for number, obj in objects:
+        if entries and entries[-1].kind == "result":
+            raise _field_error(name, number, "a line after the result line")
+        if obj[KIND] in passed:
+            continue
+        entries.append(_read_entry(name, number, obj, header.seat_names))
+    return Record(name, header, tuple(entries), len(lines) + 1)
+
+
+def record_format(lines: Sequence[str]) -> int | None:
+    """The format of a record, told by its first line: :data:`FORMAT`, or 1 for a record of
+    a game's former dialect (a Caravan header of ``"format": 1``, an Obsession header of
+    ``"v": 1``, an Austerity hub ``start`` line); None for anything else (which the reader
+    of the one format then names)."""
+    first = _first_object(lines)
+    if first is None:
+        return None
+    if first.get(KIND) == "header" and _number(first.get("format")) == FORMAT:
+        return FORMAT
+    if ((first.get(KIND) == "header" and first.get("game") == "caravan"
+         and _number(first.get("format")) == 1)
+            or (first.get("t") == "header" and _number(first.get("v")) == 1)
+            or first.get("ev") == "start"):
+        return 1
+    return None
+
+
+def _number(value: object) -> int | None:
+    """``value`` when it is a whole number (JSON ``true`` is not 1)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _read_objects(path: str, lines: Sequence[str]) -> Iterator[tuple[int, Line]]:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise _field_error(path, number, "malformed line") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get(KIND), str):
+            raise _field_error(path, number, 'malformed line (not an object with a "type")')
+        yield number, obj
+
+
+def _first_object(lines: Sequence[str]) -> Line | None:
+    first = next((line for line in lines if line.strip()), None)
+    if first is None:
+        return None
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None

@@ -1,17 +1,37 @@
-"""``austerity --record FILE``: the hub's conversation as JSON Lines, flushed line by line.
+"""``austerity --record FILE``: the hub's game in the one record format, and reading it back.
 
-Each line is one compact object whose ``ev`` key says what happened (``start``, ``send``,
-``recv``, ``out``, ``timeout``, ``end``). Messages are stored without their ``\\n``; bytes
-received from players are decoded as Latin-1 so that any garbage survives the round trip.
+The record (see :mod:`cardtable.engine.record`) holds the ``header`` (rules: ``tokens``,
+``points``, ``players``; no seed, for the game has no chance; seats ``A``, ``B``, ... with
+the player program each runs), a ``chance`` line ``deck`` (the deck file's cards in the order
+they are dealt), one ``action`` line per valid reply in the protocol's notation
+(``takeP,B,Y,R``, ``purchaseC:P,B,Y,R,W``, ``wild``) and the ``result`` line: the winners and
+reason of the game (``points`` or ``market_empty``) or, for a game that did not end, reason
+``abandoned`` and the hub's cause (``disconnect``, ``timeout``, ``protocol``, ``sigint``,
+``badstart``). Its details give each player's points, the hub's exit status and each
+program's status (``"exit N"``, ``"signal N"``, or null if never started).
+
+The conversation itself is kept too, as ``message`` lines that replay passes over: the
+hub's messages (``send``, to a letter or ``*``), its standard output (``out``), replies that
+were refused (``recv``, bytes decoded as Latin-1 so that any garbage survives) and timeouts.
+
+The hub calls :class:`Recorder` with the events of its conversation; the hub's records of
+the former dialect (one ``ev`` object per event) are read by :func:`read_hub_record` too.
 """
 
 import io
 
 RECORD_VERSION = 1
+"""The version of the hub's former ``ev`` records (the ``start`` line's ``version``)."""
+
+GAME_NAME = "austerity"
+MESSAGE = "message"
+"""The kind of the conversation lines that replay passes over."""
 
 
 class Recorder:
-    """Writes one record file. Opening a path that cannot be created raises ``OSError``."""
+    """Writes one record file as the hub reports its events (``start``, ``send``, ``recv``,
+    ``out``, ``timeout``, ``end``). Opening a path that cannot be created raises
+    ``OSError``; a line that cannot be written stops the recording, never the game."""
 
     def __init__(self, path: str) -> None:
         # json (with re and enum behind it) is loaded only when a record is asked for: the
@@ -20,16 +40,64 @@ class Recorder:
 
         self._dumps = json.dumps
         self._stream: io.TextIOWrapper | None = open(path, "w", encoding="utf-8")  # noqa: SIM115
+        self._state: object = None
+        """The game as the record stands (an ``AusterityState``), from which each action is
+        written in notation and the result gets its reason."""
 
-    def write(self, ev: str, **fields: object) -> None:
+    def _line(self, obj: dict[str, object]) -> None:
         if self._stream is None:
             return
         try:
-            self._stream.write(self._dumps({"ev": ev, **fields}, separators=(",", ":")) + "\n")
+            self._stream.write(self._dumps(obj, separators=(",", ":")) + "\n")
             self._stream.flush()
         except (OSError, ValueError):
             # A full disk must not change how the game ends: stop recording instead.
             self._stream = None
+
+    def write(self, ev: str, **fields: object) -> None:
+        if self._stream is None:
+            return
+        if ev == "start":
+            for line in start_lines(fields):
+                self._line(line)
+            self._state = _state_of(fields)
+        elif ev == "recv" and fields.get("valid") is True:
+            self._line(self._action(str(fields["from"]), str(fields["msg"])))
+        elif ev == "end":
+            self._line(self._result(fields))
+        else:
+            self._line({"type": MESSAGE, "event": ev, **fields})
+
+    def _action(self, seat: str, message: str) -> dict[str, object]:
+        from cardtable.engine.record import action_line
+        from cardtable.games.austerity.state import AusterityState
+
+        state = self._state
+        text = message
+        if isinstance(state, AusterityState):
+            try:
+                action = state.parse_action(message)
+                text = state.action_text(action)
+                state.apply(action)
+            except Exception:  # the record must never stop the hub
+                self._state = None
+        return action_line(seat, text)
+
+    def _result(self, fields: dict[str, object]) -> dict[str, object]:
+        from cardtable.engine.record import ABANDONED, result_line
+        from cardtable.games.austerity.state import AusterityState
+
+        reason = str(fields.get("reason"))
+        winners = fields.get("winners")
+        details = {"points": fields.get("points"), "exit": fields.get("exit"),
+                   "status": fields.get("status")}
+        if reason != "normal":
+            return result_line((), ABANDONED, reason, details)
+        state = self._state
+        ended = state.result if isinstance(state, AusterityState) else None
+        why = "points" if ended is None else ended.reason
+        return result_line([str(seat) for seat in winners] if isinstance(winners, list) else (),
+                           why, why, details)
 
     def close(self) -> None:
         if self._stream is not None:
@@ -43,3 +111,232 @@ class Recorder:
 def message_text(data: bytes) -> str:
     """A protocol line for the record: without its ``\\n``, any byte kept (Latin-1)."""
     return data.rstrip(b"\n").decode("latin-1")
+
+
+def start_lines(fields: dict[str, object]) -> list[dict[str, object]]:
+    """The header and the deck line, from the hub's ``start`` event."""
+    from cardtable.engine.record import SeatEntry, chance_line, header_line
+    from cardtable.games.austerity.rules import letter
+
+    players = fields.get("players")
+    programs = [str(program) for program in players] if isinstance(players, list) else []
+    rules = {"tokens": fields.get("tokens"), "points": fields.get("points"),
+             "players": len(programs)}
+    seats = [SeatEntry(letter(index), program) for index, program in enumerate(programs)]
+    return [header_line(GAME_NAME, rules, None, seats), chance_line("deck", cards=fields["deck"])]
+
+
+def _state_of(fields: dict[str, object]) -> object:
+    """The game the hub starts (None when the players are too few for one)."""
+    from cardtable.games.austerity.state import AusterityState
+
+    deck = _cards(fields.get("deck"))
+    players = fields.get("players")
+    tokens, points = fields.get("tokens"), fields.get("points")
+    if (deck is None or not isinstance(players, list) or not isinstance(tokens, int)
+            or not isinstance(points, int) or len(players) < 2):
+        return None
+    try:
+        return AusterityState(deck, tokens, points, len(players))
+    except Exception:  # the record must never stop the hub
+        return None
+
+
+def _cards(texts: object) -> list["Card"] | None:
+    from cardtable.games.austerity.codec import parse_card
+
+    if not isinstance(texts, list):
+        return None
+    cards = []
+    for text in texts:
+        card = parse_card(text.encode("utf-8")) if isinstance(text, str) else None
+        if card is None:
+            return None
+        cards.append(card)
+    return cards
+
+
+# ---------------------------------------------------------------------- reading records
+
+# Not ``typing.TYPE_CHECKING``: the hub imports this module and must start fast.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from cardtable.games.austerity.rules import Card
+    from cardtable.games.austerity.state import AusterityState
+
+
+class HubRecord:
+    """A hub record read line by line: the game it sets up, its actions and its result."""
+
+    def __init__(self, path: str, tokens: int, points: int, deck: "list[Card]",
+                 players: "list[str]", actions: "list[tuple[int, str, str]]",
+                 result: "tuple[int, dict[str, object]] | None", end_line: int) -> None:
+        self.path = path
+        self.tokens = tokens
+        self.points = points
+        self.deck = deck
+        self.players = players
+        self.actions = actions
+        """``(line, seat, action text)`` for every action, in order."""
+        self.result = result
+        """``(line, result line)``; for a record of the former dialect, the ``end`` line
+        turned into a result line."""
+        self.end_line = end_line
+
+
+def read_hub_record(path: str, lines: "Sequence[str]") -> HubRecord:
+    """Read the hub record ``lines`` (of the file ``path``), in the one format or the former
+    ``ev`` dialect; raises :class:`~cardtable.engine.errors.RecordError` ("Replay 'FILE',
+    line L: REASON.", or the message naming another game's record) at the first wrong line."""
+    from cardtable.engine.errors import RecordError
+    from cardtable.engine.record import (
+        RecordFormatError,
+        other_game_message,
+        read_record,
+        record_format,
+        replay_message,
+    )
+
+    other = other_game_message(path, lines, GAME_NAME)
+    if other is not None:
+        raise RecordError(other, 1)
+    if record_format(lines) == 1:
+        legacy = _read_legacy(path, lines)
+        if legacy is not None:
+            return legacy
+    try:
+        record = read_record(path, lines, GAME_NAME, extra_kinds=(MESSAGE,),
+                             check_header=_header_complaint)
+    except RecordFormatError as error:
+        raise RecordError(error.message, error.line) from None
+    header = record.header
+    entries = list(record.entries)
+    deck = None
+    if entries and entries[0].kind == "chance" and entries[0].event == "deck":
+        deck = _cards(entries[0].obj.get("cards"))
+    if deck is None:
+        line = entries[0].line if entries else record.end_line
+        raise RecordError(replay_message(path, line, "expected the chance line 'deck'"), line)
+    actions: list[tuple[int, str, str]] = []
+    result = None
+    for entry in entries[1:]:
+        if entry.kind == "action":
+            actions.append((entry.line, entry.seat, entry.text))
+        elif entry.kind == "result":
+            result = (entry.line, entry.obj)
+        else:
+            raise RecordError(replay_message(path, entry.line, "unexpected chance line"),
+                              entry.line)
+    rules = header.rules
+    return HubRecord(path, int(rules["tokens"]), int(rules["points"]), deck,
+                     [entry.player for entry in header.seats], actions, result, record.end_line)
+
+
+def _header_complaint(header: object) -> str | None:
+    from cardtable.engine.record import Header
+    from cardtable.games.austerity.rules import letter
+
+    assert isinstance(header, Header)
+    rules = header.rules
+    numbers = [rules.get(name) for name in ("tokens", "points", "players")]
+    if set(rules) != {"tokens", "points", "players"} or not all(
+            isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            for value in numbers):
+        return "the header's rules are not {\"tokens\": T, \"points\": P, \"players\": N}"
+    if header.seat_names != tuple(letter(index) for index in range(len(header.seats))) or (
+            len(header.seats) != rules["players"]):
+        return "the header's seats are not A, B, ... one per player"
+    if header.setup:
+        return f"the header has a field it should not: '{next(iter(header.setup))}'"
+    return None
+
+
+def _read_legacy(path: str, lines: "Sequence[str]") -> HubRecord | None:
+    """A record of the former dialect (``{"ev":"start", ...}`` first), or None for another."""
+    import json
+
+    from cardtable.engine.errors import RecordError
+    from cardtable.engine.record import ABANDONED, replay_message
+
+    def fail(line: int, reason: str = "malformed line") -> RecordError:
+        return RecordError(replay_message(path, line, reason), line)
+
+    objects: list[tuple[int, dict[str, object]]] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            raise fail(number) from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("ev"), str):
+            raise fail(number)
+        objects.append((number, obj))
+    if not objects or objects[0][1]["ev"] != "start":
+        return None
+    number, start = objects[0]
+    deck = _cards(start.get("deck"))
+    players = start.get("players")
+    tokens, points = start.get("tokens"), start.get("points")
+    if (start.get("version") != RECORD_VERSION or deck is None or not isinstance(players, list)
+            or not isinstance(tokens, int) or not isinstance(points, int)):
+        raise fail(number, "a start line of version 1 with tokens, points, deck and players")
+    actions: list[tuple[int, str, str]] = []
+    result = None
+    for number, obj in objects[1:]:
+        if result is not None:
+            raise fail(number, "a line after the end line")
+        if obj["ev"] == "recv" and obj.get("valid") is True:
+            actions.append((number, str(obj.get("from")), str(obj.get("msg"))))
+        elif obj["ev"] == "end":
+            reason = str(obj.get("reason"))
+            details = {"points": obj.get("points"), "exit": obj.get("exit"),
+                       "status": obj.get("status")}
+            winners = obj.get("winners") if isinstance(obj.get("winners"), list) else []
+            result = (number, {"type": "result", "winners": winners,
+                               "reason": None if reason == "normal" else ABANDONED,
+                               "cause": None if reason == "normal" else reason,
+                               "details": details})
+    return HubRecord(path, tokens, points, deck, [str(p) for p in players], actions, result,
+                     len(lines) + 1)
+
+
+def replay_hub_record(record: HubRecord) -> "AusterityState":
+    """Play ``record`` again: every action by the seat to move, accepted by the rules, and the
+    result as recorded (for a game that ended). Returns the state after the last action;
+    raises :class:`~cardtable.engine.errors.RecordError` at the first line that does not fit.
+    """
+    from cardtable.engine.errors import GameError, RecordError
+    from cardtable.engine.record import ABANDONED, MISSING_RESULT, replay_message
+    from cardtable.games.austerity.state import AusterityState
+
+    def fail(line: int, reason: str) -> RecordError:
+        return RecordError(replay_message(record.path, line, reason), line)
+
+    if len(record.players) < 2:
+        raise fail(1, "an Austerity game needs two players or more")
+    state = AusterityState(list(record.deck), record.tokens, record.points, len(record.players))
+    for line, seat, text in record.actions:
+        if state.to_move != seat:
+            raise fail(line, f"{seat} is not the seat to move")
+        try:
+            state.apply(state.parse_action(text))
+        except GameError as error:
+            raise fail(line, error.message) from None
+    if record.result is None:
+        raise fail(record.end_line, MISSING_RESULT)
+    line, result = record.result
+    ended = state.result
+    if result["reason"] == ABANDONED:
+        if ended is not None:
+            raise fail(line, "the game is over, but the result line says abandoned")
+        return state
+    if ended is None:
+        raise fail(line, "the game is not over at the result line")
+    if list(ended.winners) != result["winners"]:
+        raise fail(line, f"the winners should be {list(ended.winners)}")
+    if result["reason"] is not None and result["reason"] != ended.reason:
+        raise fail(line, f"the reason should be {ended.reason}")
+    return state

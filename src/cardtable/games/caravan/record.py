@@ -1,44 +1,59 @@
-"""Caravan game records (§7.3): writing them during a match, and replaying them.
+"""Caravan game records: writing them during a match, and replaying them.
 
-A record is JSON Lines, one object per line, flushed after each line:
+A record is in the one record format of :mod:`cardtable.engine.record`:
 
-1. ``header``: game, format, version, seed, first seat, both seats' rules, the players;
-2. one ``deck`` line per seat (ABC, then DEF): the deck top card first, as it stands
-   before dealing, and its ``source`` (``random`` or ``file``; a deck file without a
-   Joker makes ``jack_is_joker_without_jokers`` apply, a random deck never does unless
-   its rules give it no Jokers);
-3. one ``mulligan`` line per reshuffle mulligan: the hand shown and the new deck order;
-4. per move, a ``move`` line (ply, canonical move, identities of the card used and of the
-   numeral under a face), followed by a ``shuffle`` line for each discard pile that
-   became a deck during that move's draw step;
-5. a ``result`` line at the end, also when the game was abandoned (reason ``quit``,
-   winner null, and a ``cause``: ``quit``, ``eof``, ``interrupt`` ...).
+1. the ``header``: game, format, cardtable version, both seats' rules (``{"ABC": {...},
+   "DEF": {...}}``), seed, seats (``human`` or ``bot:NAME``) and ``first``, the seat that
+   moves first;
+2. a ``chance`` line ``deck`` per seat (ABC, then DEF): the deck top card first, as it
+   stands before dealing, and its ``source`` (``random`` or ``file``; a deck file without a
+   Joker makes ``jack_is_joker_without_jokers`` apply, a random deck never does unless its
+   rules give it no Jokers);
+3. a ``chance`` line ``mulligan`` per reshuffle mulligan: the hand shown and the new deck;
+4. an ``action`` line per move (seat, move in notation: ``P2B``), followed by a ``chance``
+   line ``shuffle`` for each discard pile that became a deck during that move's draw step;
+5. the ``result`` line, also when the game was abandoned (reason ``abandoned``, cause
+   ``quit``, ``eof``, ``interrupt``, ``stalemate`` ...).
 
-Replay rebuilds the game from the deck, mulligan and shuffle lines (never from the
-seed), re-applies every move with full validation and checks the recorded identities.
+Replay rebuilds the game from the chance lines (never from the seed): each shuffle the game
+makes takes the next recorded order, which must hold exactly the cards being shuffled;
+every move is applied again with full validation and the result is checked. Records of the
+former dialect (``"format": 1``: ``deck``/``mulligan``/``move``/``shuffle`` lines) replay too.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardtable import __version__
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.record import (
+    ABANDONED,
+    FORMAT,
     MISSING_RESULT,
     RECORD_FORMAT,
+    Entry,
+    Header,
+    RecordFormatError,
     RecordWriter,
+    SeatEntry,
+    action_line,
+    chance_line,
+    header_line,
     other_game_message,
     parse_lines,
     read_lines,
+    read_record,
+    record_format,
     replay_message,
+    result_line,
 )
 from cardtable.games.caravan.cards import JOKER, RANK_MASK, SEATS, identity, parse_identity
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError, RulesError
@@ -69,7 +84,8 @@ def _identities(cards: Sequence[int]) -> list[str]:
 
 
 def result_fields(result: Result) -> dict[str, Any]:
-    """The ``result`` line of a finished or abandoned game."""
+    """The ``result`` line of a finished or abandoned game in the former dialect (to check
+    the records it wrote)."""
     line: dict[str, Any] = {
         "type": "result",
         "winner": result.winners[0] if result.winners else None,
@@ -80,6 +96,16 @@ def result_fields(result: Result) -> dict[str, Any]:
     if result.reason == "quit":
         line["cause"] = result.details.get("cause", "quit")
     return line
+
+
+def result_line_of(result: Result) -> dict[str, Any]:
+    """The result line of the one format: an abandoned game (the state's reason ``quit``)
+    has the reason ``abandoned`` and its cause."""
+    details = {"lanes": list(result.details.get("lanes", [])),
+               "plies": result.details.get("plies", 0)}
+    if result.reason == "quit":
+        return result_line((), ABANDONED, str(result.details.get("cause", "quit")), details)
+    return result_line(result.winners, result.reason, result.reason, details)
 
 
 class GameRecorder(MatchListener):
@@ -103,50 +129,34 @@ class GameRecorder(MatchListener):
 
     def start(self, game: Game) -> None:
         rules = game.seat_rules
-        self._write({
-            "type": "header",
-            "game": GAME_NAME,
-            "format": RECORD_FORMAT,
-            "version": __version__,
-            "seed": game.seed,
-            "first": SEATS[game.first],
-            "rules": {"ABC": rules_to_json(rules.abc), "DEF": rules_to_json(rules.def_)},
-            "players": dict(self.players),
-        })
+        self._write(header_line(
+            GAME_NAME,
+            {"ABC": rules_to_json(rules.abc), "DEF": rules_to_json(rules.def_)},
+            game.seed,
+            [SeatEntry(seat, self.players[seat]) for seat in SEATS],
+            first=SEATS[game.first],
+        ))
         for seat in (0, 1):
-            self._write({
-                "type": "deck",
-                "seat": SEATS[seat],
-                "source": self.sources[seat],
-                "cards": _identities(game.initial_decks[seat]),
-            })
+            self._write(chance_line("deck", seat=SEATS[seat], source=self.sources[seat],
+                                    cards=_identities(game.initial_decks[seat])))
         for seat, hand, deck in game.mulligans:
-            self._write({
-                "type": "mulligan",
-                "seat": SEATS[seat],
-                "hand": _identities(hand),
-                "deck": _identities(deck),
-            })
+            self._write(chance_line("mulligan", seat=SEATS[seat], hand=_identities(hand),
+                                    cards=_identities(deck)))
         if game.result is not None:
             self.on_end(game, game.result)
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
         assert isinstance(event, MoveEvent)
-        self._write({
-            "type": "move",
-            "ply": _plies(state),
-            "move": str(event.move),
-            "card": None if event.card is None else identity(event.card),
-            "target": None if event.target is None else identity(event.target),
-        })
+        # The notation of the seat to move (``state.action_text`` before the move).
+        self._write(action_line(SEATS[event.move.seat], event.move.notation))
         for shuffled_seat, deck in event.shuffles:
-            self._write({"type": "shuffle", "seat": SEATS[shuffled_seat],
-                         "deck": _identities(deck)})
+            self._write(chance_line("shuffle", seat=SEATS[shuffled_seat],
+                                    cards=_identities(deck)))
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         if not self.finished:
             self.finished = True
-            self._write(result_fields(result))
+            self._write(result_line_of(result))
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
         self.abandon(state, abandoned.cause)
@@ -161,11 +171,6 @@ class GameRecorder(MatchListener):
             lanes = [None if taker is None else SEATS[taker] for taker in state.lanes()]
             result = Result((), "quit", {"lanes": lanes, "plies": state.plies, "cause": cause})
         self.on_end(state, result)
-
-
-def _plies(state: GameState[Any, Any]) -> int:
-    assert isinstance(state, Game)
-    return state.plies
 
 
 # ---------------------------------------------------------------------- replay
@@ -219,6 +224,8 @@ class RecordedMove:
     card: str | None
     target: str | None
     shuffles: list[_Shuffle] = field(default_factory=list)
+    checks_cards: bool = True
+    """Whether ``card`` and ``target`` are recorded (the former dialect) and checked."""
 
 
 @dataclass
@@ -240,6 +247,9 @@ class Replay:
     result_line: int = 0
     end_line: int = 0
     """The number of the line after the last one: where a missing result line belongs."""
+    format: int = RECORD_FORMAT
+    """The record's format: :data:`~cardtable.engine.record.FORMAT`, or 1 (the former
+    dialect)."""
 
     def _error(self, line: int, reason: str) -> ReplayError:
         return replay_error(self.path, line, reason)
@@ -286,16 +296,20 @@ class Replay:
             raise self._error(step.line, error.message) from None
         except _Mismatch as mismatch:
             raise self._error(mismatch.line, mismatch.reason) from None
-        card = None if event.card is None else identity(event.card)
-        target = None if event.target is None else identity(event.target)
-        if card != step.card or target != step.target:
-            raise self._error(step.line, CARD_MISMATCH)
+        if step.checks_cards:
+            card = None if event.card is None else identity(event.card)
+            target = None if event.target is None else identity(event.target)
+            if card != step.card or target != step.target:
+                raise self._error(step.line, CARD_MISMATCH)
         return event
 
     def finish(self, game: Game) -> None:
         """Check the recorded result against ``game`` after the last move (abandoning the
         game when the record says it was abandoned)."""
         if self.result is None:
+            return
+        if self.format == FORMAT:
+            self._finish_result(game)
             return
         recorded = self.result
         if recorded.get("reason") == "quit":
@@ -310,6 +324,26 @@ class Replay:
         for key in ("winner", "reason", "lanes", "plies"):
             if recorded.get(key) != expected[key]:
                 raise self._error(self.result_line, MALFORMED)
+
+
+    def _finish_result(self, game: Game) -> None:
+        """:meth:`finish` for a result line of the one format."""
+        assert self.result is not None
+        recorded = self.result
+        if recorded["reason"] == ABANDONED:
+            if game.result is not None:
+                raise self._error(self.result_line,
+                                  "the game is over, but the result line says abandoned")
+            game.abandon(str(recorded["cause"]))
+        elif game.result is None:
+            raise self._error(self.result_line, "the game is not over at the result line")
+        assert game.result is not None
+        expected = result_line_of(game.result)
+        for key in ("winners", "reason", "cause", "details"):
+            if recorded.get(key) != expected[key]:
+                raise self._error(self.result_line,
+                                  f"the result line's {key} should be "
+                                  f"{json.dumps(expected[key], separators=(',', ':'))}")
 
 
 def replay_error(path: str, line: int, reason: str) -> ReplayError:
@@ -370,6 +404,10 @@ def load_replay(path: str | Path) -> Replay:
     other = other_game_message(name, lines, GAME_NAME)
     if other is not None:
         raise ReplayError(other, 1)
+    if record_format(lines) != RECORD_FORMAT:
+        replay = _read_record(name, lines)
+        _check(replay)
+        return replay
 
     def fail(line: int, reason: str = MALFORMED) -> ReplayError:
         return replay_error(name, line, reason)
@@ -382,11 +420,124 @@ def load_replay(path: str | Path) -> Replay:
         raise fail(1)
     replay = _read_setup(name, entries, fail, last_line)
     replay.end_line = len(lines) + 1
+    _check(replay)
+    return replay
+
+
+def _check(replay: Replay) -> None:
+    """Replay the whole record once: every line that does not fit raises ``ReplayError``."""
     game = replay.start()
     for step in replay.moves:
         replay.apply(game, step)
     replay.finish(game)
-    return replay
+
+
+def _read_record(name: str, lines: Sequence[str]) -> Replay:
+    """A record of the one format (:mod:`cardtable.engine.record`), read and checked line by
+    line; the caller replays it."""
+    try:
+        record = read_record(name, lines, GAME_NAME, check_header=_header_complaint)
+    except RecordFormatError as error:
+        raise ReplayError(error.message, error.line) from None
+    header = record.header
+
+    def fail(line: int, reason: str = MALFORMED) -> ReplayError:
+        return replay_error(name, line, reason)
+
+    first = _seat(header.setup.get("first"))
+    assert first is not None and header.seed is not None
+    try:
+        rules = SeatRules(rules_from_json(header.rules.get("ABC")),
+                          rules_from_json(header.rules.get("DEF")))
+        validate_seat_rules(rules)
+    except RulesError as error:
+        raise fail(header.line, f"the header's rules: {error.message}") from None
+    if set(header.rules) != set(SEATS):
+        raise fail(header.line, "the header's rules are not {\"ABC\": ..., \"DEF\": ...}")
+
+    entries = list(record.entries)
+    decks: list[tuple[int, ...]] = []
+    sources: list[str] = []
+    for seat in (0, 1):
+        if not entries:
+            raise fail(record.end_line, f"missing the deck of {SEATS[seat]}")
+        entry = entries.pop(0)
+        cards, source = _chance_cards(entry, "deck", seat)
+        if cards is None or source not in SOURCES or set(entry.obj) != {
+                "type", "event", "seat", "source", "cards"}:
+            raise fail(entry.line, f"expected the chance line 'deck' of {SEATS[seat]}")
+        assert isinstance(source, str)
+        if len(set(cards)) != len(cards) or not _deck_fits(cards, rules.of(seat), source):
+            raise fail(entry.line, CARD_MISMATCH)
+        decks.append(cards)
+        sources.append(source)
+    setup_line = entry.line  # the second deck line: a missing mulligan is charged to it
+
+    mulligans: list[_Shuffle] = []
+    while entries and entries[0].kind == "chance" and entries[0].event == "mulligan":
+        entry = entries.pop(0)
+        seat_index = _seat(entry.obj.get("seat"))
+        hand = None if seat_index is None else _cards(entry.obj.get("hand"), seat_index)
+        cards, _ = _chance_cards(entry, "mulligan", seat_index)
+        if seat_index is None or hand is None or cards is None:
+            raise fail(entry.line, "a mulligan line is {\"seat\":S,\"hand\":[...],"
+                                   "\"cards\":[...]}")
+        mulligans.append(_Shuffle(entry.line, seat_index, cards, hand))
+        setup_line = entry.line
+
+    moves: list[RecordedMove] = []
+    result: dict[str, Any] | None = None
+    result_line = 0
+    for entry in entries:
+        if entry.kind == "action":
+            moves.append(_read_action(entry, rules, fail))
+        elif entry.kind == "chance" and entry.event == "shuffle":
+            seat_index = _seat(entry.obj.get("seat"))
+            cards, _ = _chance_cards(entry, "shuffle", seat_index)
+            if not moves or seat_index is None or not cards:
+                raise fail(entry.line, "a shuffle line follows the move that drew from "
+                                       "the reshuffled pile")
+            moves[-1].shuffles.append(_Shuffle(entry.line, seat_index, cards))
+        elif entry.kind == "result":
+            result, result_line = entry.obj, entry.line
+        else:
+            raise fail(entry.line, f"unexpected chance line '{entry.event}'")
+    players = {seat.seat: seat.player for seat in header.seats}
+    return Replay(name, header.seed, first, rules, players, (decks[0], decks[1]),
+                  (sources[0], sources[1]), setup_line, mulligans, moves, result, result_line,
+                  record.end_line, FORMAT)
+
+
+def _header_complaint(header: Header) -> str | None:
+    if header.seat_names != SEATS:
+        return "the header's seats are not ABC and DEF"
+    if _seat(header.setup.get("first")) is None or set(header.setup) != {"first"}:
+        return "the header's 'first' field is not ABC or DEF"
+    if header.seed is None:
+        return "the header has no seed"
+    return None
+
+
+def _chance_cards(entry: Entry, event: str,
+                  seat: int | None) -> tuple[tuple[int, ...] | None, object]:
+    """The ``cards`` of a chance line ``event`` of ``seat`` (None when it is not one) and
+    its ``source``."""
+    if (entry.kind != "chance" or entry.event != event or seat is None
+            or _seat(entry.obj.get("seat")) != seat):
+        return None, None
+    return _cards(entry.obj.get("cards"), seat), entry.obj.get("source")
+
+
+def _read_action(entry: Entry, rules: SeatRules,
+                 fail: Callable[..., ReplayError]) -> RecordedMove:
+    seat = SEATS.index(entry.seat)
+    try:
+        move = parse_move(entry.text, rules, seat)
+    except MoveSyntaxError as error:
+        raise fail(entry.line, error.message) from None
+    if move is None or move.notation != entry.text or move.seat != seat:
+        raise fail(entry.line, f"'{entry.text}' is not a move in notation")
+    return RecordedMove(entry.line, move, None, None, checks_cards=False)
 
 
 def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],

@@ -1,9 +1,15 @@
-"""Game records (JSON Lines) and their replay.
+"""Obsession game records (JSON Lines) and their replay.
 
-A record is a header (rules, seed, seats and the whole shuffled deck, top first) followed by one
-line per public event: swaps, the start, plays, blind attempts, pick-ups, outs and the end.
-Replay rebuilds the game from the deck, feeds it the recorded decisions (never calling a bot)
-and checks that the game derives every other line exactly as recorded.
+A record is in the one record format of :mod:`cardtable.engine.record`: the header (rules,
+seed, seats: ``human`` or ``bot:NAME``), a ``chance`` line ``deck`` (the whole shuffled deck,
+top first), one ``action`` line per decision in notation (``swap 4C 9H KS``, ``play 9C 9H``,
+``blind 2``; plays the game makes by itself are not decisions), and the ``result`` line
+(reason ``out``, ``cap`` or ``repetition``, or ``abandoned`` with its cause).
+
+Replay rebuilds the game from the recorded deck (never from the seed), feeds it the recorded
+decisions (never calling a bot) and checks that the game writes every line exactly as recorded.
+Records of the former dialect (``"t"``/``"v": 1``, a line per public event) replay too, with
+every derived event checked as before.
 """
 
 from __future__ import annotations
@@ -12,10 +18,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.engine.errors import IllegalAction, RecordError
+from cardtable.engine.errors import IllegalAction, NotationError, RecordError
 from cardtable.engine.match import MatchAbandoned, MatchListener
-from cardtable.engine.protocol import GameState
-from cardtable.engine.record import MISSING_RESULT, RECORD_FORMAT, parse_lines, replay_message
+from cardtable.engine.protocol import GameState, Result
+from cardtable.engine.record import (
+    ABANDONED,
+    FORMAT,
+    KIND,
+    MISSING_RESULT,
+    RECORD_FORMAT,
+    Header,
+    Line,
+    RecordFormatError,
+    SeatEntry,
+    action_line,
+    chance_line,
+    header_line,
+    parse_lines,
+    read_record,
+    record_format,
+    replay_message,
+    result_line,
+)
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import TEXT, canonical_deck
 from cardtable.games.obsession.events import (
@@ -30,16 +54,53 @@ from cardtable.games.obsession.events import (
 )
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import Game, seat_name, shuffled_deck
 
 SEAT_KINDS = ("human", "obsessed", "random")
+GAME_NAME = "obsession"
+BOT_PREFIX = "bot:"
 Sink = Callable[[dict[str, Any]], None]
 
 
-def header(game: Game, seed: int, seats: Sequence[str]) -> dict[str, Any]:
-    return {"t": "header", "game": "obsession", "v": RECORD_FORMAT, "seed": seed,
-            "rules": game.rules.to_json(), "seats": list(seats),
-            "deck": [TEXT[card] for card in game.deck]}
+def player_of(kind: str) -> str:
+    """Who sits at a seat, as the header says it: ``human`` or ``bot:NAME``."""
+    return kind if kind == "human" else BOT_PREFIX + kind
+
+
+def kind_of(player: str) -> str | None:
+    """The seat kind (``human``, ``obsessed``, ``random``) of a header's player, or None."""
+    if player == "human":
+        return player
+    kind = player.removeprefix(BOT_PREFIX)
+    return kind if kind != player and kind in SEAT_KINDS and kind != "human" else None
+
+
+@dataclass(frozen=True)
+class RecordStart:
+    """The first lines of a record (the header and the deck) and the game as dealt, from
+    which the record listener keeps the state each action is written against."""
+
+    lines: tuple[Line, ...]
+    game: Game
+
+
+def header(game: Game, seed: int, seats: Sequence[str]) -> RecordStart:
+    """The start of the record of ``game`` (dealt, no decision taken yet) seeded ``seed``;
+    ``seats`` are the seat kinds (``human``, ``obsessed``, ``random``)."""
+    entries = [SeatEntry(seat_name(index), player_of(kind)) for index, kind in enumerate(seats)]
+    return RecordStart(
+        (header_line(GAME_NAME, game.rules.to_json(), seed, entries),
+         chance_line("deck", cards=texts(game.deck))),
+        game.clone(),
+    )
+
+
+def legacy_header(start: RecordStart) -> dict[str, Any]:
+    """The same start as the header line of the former dialect (``t``/``v``)."""
+    first = start.lines[0]
+    kinds = [kind_of(str(entry["player"])) for entry in first["seats"]]
+    return {"t": "header", "game": GAME_NAME, "v": RECORD_FORMAT, "seed": first["seed"],
+            "rules": first["rules"], "seats": kinds, "deck": texts(start.game.deck)}
 
 
 def texts(cards: Sequence[int]) -> list[str]:
@@ -75,21 +136,70 @@ def event_record(event: Event) -> dict[str, Any] | None:
     return None
 
 
-class RecordListener(MatchListener):
-    """Turns the events of a match into record lines for ``sink`` (a writer or a checker)."""
+def result_fields(result: Result) -> Line:
+    """The result line of a finished game."""
+    return result_line(result.winners, result.reason, result.reason, result.details)
 
-    def __init__(self, sink: Sink, first_line: dict[str, Any]) -> None:
+
+def abandoned_fields(game: Game, cause: str) -> Line:
+    """The result line of a game that stopped before its end."""
+    return result_line((), ABANDONED, cause, {"plays": game.plays, "turns": game.turns})
+
+
+class RecordListener(MatchListener):
+    """Turns the actions of a match into record lines for ``sink`` (a writer or a checker).
+
+    ``first_line`` is what :func:`header` returns. A sink with a true ``legacy`` attribute
+    (the checker of a record of the former dialect) gets the lines of that dialect.
+    """
+
+    def __init__(self, sink: Sink, first_line: RecordStart | dict[str, Any]) -> None:
         self.sink = sink
-        sink(first_line)
+        self.legacy = bool(getattr(sink, "legacy", False))
+        self.before: Game | None = None
+        """The game as it stands before the next action (actions are written in notation,
+        which depends on it)."""
+        self.ended = False
+        if isinstance(first_line, dict):
+            sink(first_line)
+            return
+        self.before = first_line.game.clone()
+        if self.legacy:
+            sink(legacy_header(first_line))
+        else:
+            for line in first_line.lines:
+                sink(line)
+
+    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
+        if self.before is None and not self.legacy and isinstance(state, Game):
+            self.before = state.clone()
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
-        for item in event:
-            line = event_record(item)
-            if line is not None:
-                self.sink(line)
+        if self.legacy:
+            for item in event:
+                line = event_record(item)
+                if line is not None:
+                    self.sink(line)
+            return
+        before = self.before
+        assert before is not None, "a record listener is given the start of the game"
+        self.sink(action_line(seat, before.action_text(action)))
+        before.apply(action)
+        if isinstance(state, Game) and state.result is not None:
+            self.on_end(state, state.result)
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        if not self.legacy and not self.ended:
+            self.ended = True
+            self.sink(result_fields(result))
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
-        self.sink({"t": "abandoned", "reason": abandoned.cause})
+        if self.legacy:
+            self.sink({"t": "abandoned", "reason": abandoned.cause})
+        elif not self.ended:
+            self.ended = True
+            assert isinstance(state, Game)
+            self.sink(abandoned_fields(state, abandoned.cause))
 
 
 # --- replay ----------------------------------------------------------------------------------
@@ -98,8 +208,10 @@ class RecordListener(MatchListener):
 class ReplayMismatch(RecordError):
     """The record and the replayed game disagree first at ``line`` (1-based)."""
 
-    def __init__(self, line: int) -> None:
-        super().__init__(f"Replay mismatch at line {line}", line)
+    def __init__(self, line: int, reason: str = "") -> None:
+        super().__init__(f"Replay mismatch at line {line}" + (f": {reason}" if reason else ""),
+                         line)
+        self.reason = reason
 
 
 class RecordCutShort(RecordError):
@@ -112,7 +224,8 @@ class RecordCutShort(RecordError):
 
 
 LAST_LINES = ("end", "abandoned")
-"""The kinds of line that close a record: a record without one at its end was cut short."""
+"""The kinds of line that close a record of the former dialect: a record without one at its
+end was cut short (in the one format, the ``result`` line closes it)."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +239,12 @@ class LoadedRecord:
     lines: tuple[tuple[int, dict[str, Any]], ...]
     """Every non-blank line after the header: (line number, object)."""
     path: str = ""
+    format: int = RECORD_FORMAT
+    """:data:`~cardtable.engine.record.FORMAT`, or 1 for the former dialect."""
+
+    @property
+    def legacy(self) -> bool:
+        return self.format != FORMAT
 
     @property
     def end_line(self) -> int:
@@ -135,6 +254,8 @@ class LoadedRecord:
     @property
     def cut_short(self) -> bool:
         """Whether the record stops without its ``end`` or ``abandoned`` line."""
+        if not self.legacy:
+            return not self.lines or self.lines[-1][1].get(KIND) != "result"
         return not self.lines or self.lines[-1][1].get("t") not in LAST_LINES
 
     def ended_early(self) -> RecordError:
@@ -148,18 +269,74 @@ class LoadedRecord:
 
 def load(lines: Sequence[str], path: str = "") -> LoadedRecord:
     """Read a record (from the file ``path``); anything unreadable is a mismatch at its line."""
+    if record_format(lines) != RECORD_FORMAT:
+        return _load_record(lines, path)
+    objects = parse_lines(lines, kind_key="t")
     try:
-        objects = list(parse_lines(lines, kind_key="t"))
+        opening = next(objects, None)
+        if opening is None:
+            raise ReplayMismatch(1)
+        number, first = opening
+        try:
+            seed, rules, seats, deck = _read_header(first)
+        except (ValueError, KeyError, TypeError):
+            raise ReplayMismatch(number) from None
+        rest = tuple(objects)
     except RecordError as error:
         raise ReplayMismatch(error.line) from None
-    if not objects:
-        raise ReplayMismatch(1)
-    number, first = objects[0]
+    return LoadedRecord(seed, rules, seats, deck, first, number, rest, path)
+
+
+def _load_record(lines: Sequence[str], path: str) -> LoadedRecord:
+    """:func:`load` for a record of the one format."""
     try:
-        seed, rules, seats, deck = _read_header(first)
-    except (ValueError, KeyError, TypeError):
-        raise ReplayMismatch(number) from None
-    return LoadedRecord(seed, rules, seats, deck, first, number, tuple(objects[1:]), path)
+        record = read_record(path, lines, GAME_NAME, check_header=_header_complaint)
+    except RecordFormatError as error:
+        raise ReplayMismatch(error.line, _reason(error.message)) from None
+    header = record.header
+    rules = Rules.from_json(header.rules)
+    seats = tuple(str(kind_of(entry.player)) for entry in header.seats)
+    assert header.seed is not None
+    entries = record.entries
+    first = entries[0] if entries else None
+    if first is None:
+        # Cut short before the deck: the deck the seed shuffles is the one that was dealt.
+        deck = tuple(shuffled_deck(rules.players, header.seed))
+    elif first.kind != "chance" or first.event != "deck":
+        raise ReplayMismatch(first.line, "expected the chance line 'deck'")
+    else:
+        try:
+            deck = deck_from_texts(first.obj.get("cards"), rules.decks)
+        except ValueError as error:
+            raise ReplayMismatch(first.line, f"the deck: {error}") from None
+    for entry in entries[1:]:
+        if entry.kind == "chance":
+            raise ReplayMismatch(entry.line, f"unexpected chance line '{entry.event}'")
+    raw = next(line for number, line in parse_lines(lines, KIND) if number == header.line)
+    return LoadedRecord(header.seed, rules, tuple(seats), deck, raw, header.line,
+                        tuple((entry.line, entry.obj) for entry in entries), path, FORMAT)
+
+
+def _header_complaint(header: Header) -> str | None:
+    try:
+        rules = Rules.from_json(header.rules)
+    except (ValueError, KeyError, TypeError) as error:
+        return f"the header's rules: {error}"
+    if header.seat_names != tuple(seat_name(index) for index in range(rules.players)):
+        return f"the header's seats are not P1 to P{rules.players}"
+    if any(kind_of(entry.player) is None for entry in header.seats):
+        return "a seat's player is not human, bot:obsessed or bot:random"
+    if header.seed is None:
+        return "the header has no seed"
+    if header.setup:
+        return f"the header has a field it should not: '{next(iter(header.setup))}'"
+    return None
+
+
+def _reason(message: str) -> str:
+    """The REASON of "Replay 'FILE', line L: REASON." (a whole other-game message as it is)."""
+    head, colon, reason = message.partition(": ")
+    return reason.rstrip(".") if colon and ", line " in head else message
 
 
 def _read_header(first: dict[str, Any]) -> tuple[int, Rules, tuple[str, ...], tuple[int, ...]]:
@@ -195,6 +372,10 @@ def deck_from_texts(names: Any, decks: int) -> tuple[int, ...]:
     return tuple(deck)
 
 
+def _without_version(line: Line) -> Line:
+    return {key: value for key, value in line.items() if key != "cardtable"}
+
+
 class Checker:
     """A record sink that compares each produced line with the recorded one."""
 
@@ -202,11 +383,17 @@ class Checker:
         self.loaded = loaded
         self.expected = ((loaded.header_line, loaded.header), *loaded.lines)
         self.position = 0
+        self.legacy = loaded.legacy
+        """The record listener writes the lines of the record's own dialect."""
 
     def __call__(self, line: dict[str, Any]) -> None:
         if self.position >= len(self.expected):
             raise self.loaded.ended_early()
         number, expected = self.expected[self.position]
+        if self.position == 0 and not self.loaded.legacy:
+            # The header was checked when the record was read; it names the version that
+            # wrote it, which need not be this one.
+            line, expected = _without_version(line), _without_version(expected)
         if line != expected:
             raise ReplayMismatch(number)
         self.position += 1
@@ -221,18 +408,29 @@ class Script:
     """The recorded decisions, handed out in order as actions for the replayed game."""
 
     def __init__(self, loaded: LoadedRecord) -> None:
+        self.loaded = loaded
+        last = loaded.lines[-1] if loaded.lines else (0, {})
+        self.abandoned: str | None = None
+        self.position = 0
+        self.line = 0
+        self.game: Game | None = None
+        """For a record of the one format: the game as it stands before the next decision,
+        against which its notation is read."""
+        if not loaded.legacy:
+            self.decisions = [(number, obj) for number, obj in loaded.lines
+                              if obj[KIND] == "action"]
+            if last[1].get(KIND) == "result" and last[1].get("reason") == ABANDONED:
+                self.abandoned = str(last[1].get("cause"))
+            self.game = Game(loaded.rules, loaded.deck,
+                             tuple(kind == "human" for kind in loaded.seats), log=False)
+            return
         self.decisions = [
             (number, obj) for number, obj in loaded.lines
             if obj["t"] in ("swap", "blind")
             or (obj["t"] == "play" and obj.get("auto") is not True and obj.get("from") != "hidden")
         ]
-        self.loaded = loaded
-        last = loaded.lines[-1] if loaded.lines else (0, {})
-        self.abandoned: str | None = None
         if last[1].get("t") == "abandoned":
             self.abandoned = str(last[1].get("reason", "eof"))
-        self.position = 0
-        self.line = 0
 
     @property
     def exhausted(self) -> bool:
@@ -247,6 +445,8 @@ class Script:
         number, obj = self.decisions[self.position]
         self.position += 1
         self.line = number
+        if self.game is not None:
+            return _notated_action(self.game, number, obj, observation)
         action = _action(obj, observation)
         if action is None:
             raise ReplayMismatch(number)
@@ -254,6 +454,19 @@ class Script:
 
     def rejected(self, error: IllegalAction) -> None:
         raise ReplayMismatch(self.line)
+
+
+def _notated_action(game: Game, number: int, obj: Line, observation: Observation) -> Action:
+    """The decision of action line ``obj`` (line ``number``), read in ``game``'s notation and
+    applied to it (``game`` follows the replayed game one decision ahead)."""
+    if obj["seat"] != seat_name(observation.seat) or game.current != observation.seat:
+        raise ReplayMismatch(number, f"{obj['seat']} is not the seat to move")
+    try:
+        action = game.parse_action(obj["action"])
+        game.apply(action)
+    except (NotationError, IllegalAction) as error:
+        raise ReplayMismatch(number, error.message) from None
+    return action
 
 
 def _action(obj: dict[str, Any], observation: Observation) -> Action | None:
