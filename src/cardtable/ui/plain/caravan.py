@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.match import BotPause, MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.one_line import error_line
 from cardtable.engine.protocol import GameState, Result
 from cardtable.games.caravan import render
@@ -133,6 +133,9 @@ class PlainCaravan(MatchListener):
     def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
         assert isinstance(state, Game)
         self.remember_board(state)
+        mover = SEATS.index(seat)
+        if not self.humans[mover]:
+            self.say(render.thinking(self.names[mover]))
 
     def remember_board(self, game: Game) -> None:
         """Keep the public board before a move: it tells where removed cards stood."""
@@ -203,8 +206,9 @@ class PlainCaravan(MatchListener):
         self.start(game)
         if game.result is not None:
             return EXIT_OK
+        bots = [SEATS[seat] for seat in (0, 1) if not self.humans[seat]]
         try:
-            play_match(game, seats, (*listeners, self))
+            play_match(game, seats, (*listeners, self, BotPause(bots, self.delay, self.sleep)))
         except MatchAbandoned as abandoned:
             game.abandon(abandoned.cause)
             if abandoned.cause == "eof":
@@ -283,7 +287,8 @@ class PlainHuman:
 
 
 class PlainBot:
-    """A bot seat: announces itself and waits ``delay`` seconds before each move."""
+    """A bot seat. The shell announces it (``on_turn``) and a :class:`BotPause` listener
+    waits ``delay`` seconds before each of its moves."""
 
     def __init__(self, shell: PlainCaravan, bot: Bot) -> None:
         self.shell = shell
@@ -291,9 +296,6 @@ class PlainBot:
         self.name = shell.names[bot.seat]
 
     def choose(self, observation: Observation) -> Move:
-        self.shell.say(render.thinking(self.name))
-        if self.shell.delay > 0:
-            self.shell.sleep(self.shell.delay)
         return self.bot.choose(observation)
 
     def rejected(self, error: IllegalAction) -> None:
