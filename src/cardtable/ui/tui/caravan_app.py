@@ -496,9 +496,9 @@ class CaravanApp(TableApp):
         listeners: tuple[MatchListener, ...] = (
             () if self.record is None else (self.record.recorder,)
         )
-        self.match = match = ScreenMatch(play_match_async(self.game, seats,
-                                                  (*listeners, CaravanScreen(self))))
-        match.start()
+        match = play_match_async(self.game, seats, (*listeners, CaravanScreen(self)))
+        self.match = ScreenMatch(match)
+        self.match.start()
 
     def turn_begins(self, turn: int) -> None:
         """A seat is about to be asked: show who thinks, or hand the keyboard over."""

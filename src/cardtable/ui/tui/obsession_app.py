@@ -464,9 +464,9 @@ class ObsessionApp(TableApp):
         listeners: tuple[MatchListener, ...] = (
             () if self.recorder is None else (self.recorder,)
         )
-        self.match = match = ScreenMatch(play_match_async(self.game, seats,
-                                                          (*listeners, ObsessionScreen(self))))
-        match.start()
+        match = play_match_async(self.game, seats, (*listeners, ObsessionScreen(self)))
+        self.match = ScreenMatch(match)
+        self.match.start()
 
     def turn_begins(self, seat: int) -> None:
         """A seat is about to be asked: show who thinks, or hand the keyboard over."""
