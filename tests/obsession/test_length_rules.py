@@ -45,7 +45,7 @@ class Ending(MatchListener):
 
 
 def test_a_plain_apply_sequence_ends_by_repetition() -> None:
-    actions, result = _random_actions(repeat_limit=2)
+    _, result = _random_actions(repeat_limit=2)
     assert result.reason == "repetition" and result.details["stalemate"] is True
 
 
