@@ -38,6 +38,7 @@ from cardtable.games.caravan.errors import DeckError, RulesError
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
+from cardtable.games.caravan.stalemate import table_rules
 from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.caravan import PlainCaravan
 from cardtable.ui.plain.console import Console
@@ -264,7 +265,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         return run_caravan(rules, (kinds[0], kinds[1]), options.seed, first,
                            1.0 if options.delay is None else options.delay,
                            (decks[0], decks[1]), options.record, options.ascii)
-    game = Game.new(rules, options.seed, first, decks)
+    game = Game.new(table_rules(rules, humans), options.seed, first, decks)
     shell = PlainCaravan(console, humans, options.delay or 0.0)
     seats: dict[str, Seat] = {}
     players: dict[str, str] = {}

@@ -23,7 +23,7 @@ from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import GameParamsError, RecordError
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.match import BotPause, MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import (
     RecordWriteError,
@@ -52,7 +52,6 @@ from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import (
     QUIT_CAUSE,
-    BotSeat,
     HumanSeat,
     ReplayConsole,
     ReplaySeat,
@@ -295,7 +294,7 @@ def play(options: Options) -> int:
             seats[seat_name(index)] = HumanSeat(console, pass_screens=pass_screens,
                                                 legal=game.legal_actions)
         else:
-            seats[seat_name(index)] = BotSeat(make_bot(kind, options.seed, index), delay)
+            seats[seat_name(index)] = make_bot(kind, options.seed, index)
     try:
         writer = _open_record(options.record)
     except UsageError as error:
@@ -306,6 +305,8 @@ def play(options: Options) -> int:
             listeners.append(RecordListener(writer.write,
                                             header(game, options.seed, options.seats)))
         listeners.append(Table(console, humans, quiet=options.quiet))
+        bots = [seat_name(index) for index, human in enumerate(humans) if not human]
+        listeners.append(BotPause(bots, delay))  # after the table has shown whose turn it is
         return run(game, seats, listeners, console, options.quiet)
     except RecordWriteError as error:
         # What was written stays in the file; the game cannot go on unrecorded.

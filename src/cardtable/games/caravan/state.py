@@ -37,6 +37,7 @@ from cardtable.games.caravan.notation import (
 )
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import Rules, SeatRules
+from cardtable.games.caravan.stalemate import STALEMATE, idle_plies
 
 
 class Shuffler(Protocol):
@@ -331,6 +332,10 @@ class Game:
                 self.table()
             ):
                 self._finish((SEATS[1 - self.turn],), "no_legal_move")
+        if (kind == DISCARD and self.result is None
+                and (limit := self.seat_rules.stuck_plies) is not None
+                and idle_plies(self._history, self.plies, limit) >= limit):
+            self.abandon(STALEMATE)
         return MoveEvent(mover, code, card, target, removed, tuple(shuffles))
 
     def _refresh(self, caravan: int) -> None:

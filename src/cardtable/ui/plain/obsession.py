@@ -6,12 +6,11 @@ accepts or refuses the resulting action.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
+from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState
 from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
@@ -127,22 +126,6 @@ class HumanSeat:
         if self.last is not None:
             message = explain.explain_refusal(message, *self.last)
         self.console.say("!!! " + message)
-
-
-class BotSeat:
-    """A bot, slowed down so that people can follow it."""
-
-    def __init__(self, bot: Seat, delay: float) -> None:
-        self.bot = bot
-        self.delay = delay
-
-    def choose(self, observation: Observation) -> Any:
-        if self.delay > 0:
-            time.sleep(self.delay)
-        return self.bot.choose(observation)
-
-    def rejected(self, error: IllegalAction) -> None:
-        self.bot.rejected(error)
 
 
 class ReplaySeat:
