@@ -94,7 +94,7 @@ def test_caravan_human_against_a_bot_plays_the_whole_game_through_the_match_loop
     assert {seat for seat, _ in heard.actions} == {"ABC", "DEF"}
     assert heard.ended == app.game.result and heard.abandoned is None
     lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
-    assert [line["move"] for line in lines if line["type"] == "move"] == [
+    assert [f"{line['seat']}:{line['action']}" for line in lines if line["type"] == "action"] == [
         move for _, move in heard.actions]
     assert lines[-1]["type"] == "result"
 
@@ -144,7 +144,8 @@ def test_caravan_quit_reaches_the_listeners_as_an_abandoned_match(
     assert (heard.abandoned.seat, heard.abandoned.cause) == ("ABC", "quit")
     assert heard.ended is None and len(heard.actions) == 2
     last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
-    assert (last["reason"], last["cause"], last["plies"]) == ("quit", "quit", 2)
+    assert (last["type"], last["reason"], last["cause"]) == ("result", "abandoned", "quit")
+    assert last["details"]["plies"] == 2
     assert app.game.result is not None and app.game.result.reason == "quit"
 
 
@@ -170,7 +171,7 @@ def test_obsession_human_and_bots_play_the_whole_game_through_the_match_loop(
     assert heard.ended == app.game.result and heard.abandoned is None
     assert {seat for seat, _ in heard.actions} == {"P1", "P2", "P3"}
     lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
-    assert lines[-1]["t"] == "end"
+    assert lines[-1]["type"] == "result" and lines[-1]["reason"] != "abandoned"
 
 
 def test_obsession_refusal_and_quit_reach_the_listeners(
@@ -197,7 +198,7 @@ def test_obsession_refusal_and_quit_reach_the_listeners(
     assert heard.abandoned is not None and heard.abandoned.cause == "quit"
     assert not app.game.over
     last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
-    assert last == {"t": "abandoned", "reason": "quit"}
+    assert (last["type"], last["reason"], last["cause"]) == ("result", "abandoned", "quit")
 
 
 # --- the stepper itself ----------------------------------------------------------------------
