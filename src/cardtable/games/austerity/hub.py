@@ -23,6 +23,7 @@ import select
 import sys
 import time
 
+from cardtable.engine.errors import IllegalAction
 from cardtable.games.austerity.codec import (
     DISCONNECT_LINE,
     LINE_LIMIT,
@@ -36,7 +37,8 @@ from cardtable.games.austerity.codec import (
 )
 from cardtable.games.austerity.deck import DeckError, load_deck
 from cardtable.games.austerity.record import RECORD_VERSION, Recorder, message_text
-from cardtable.games.austerity.rules import Card, Game, letter
+from cardtable.games.austerity.rules import Card, letter
+from cardtable.games.austerity.state import AusterityState
 
 USAGE = "Usage: austerity tokens points deck player player [player ...]\n"
 BAD_ARGUMENT = "Bad argument\n"
@@ -268,7 +270,7 @@ class Hub:
 
     def __init__(self, guard: _SigintGuard) -> None:
         self.guard = guard
-        self.game: Game | None = None
+        self.state: AusterityState | None = None
         self.programs: list[str] = []
         self.seats: list[_Seat] = []
         self.timeout: float | None = None
@@ -421,10 +423,10 @@ class Hub:
         if self.recorder is not None:
             winners = []
             points: list[int] = []
-            if self.game is not None:
-                points = list(self.game.table.points)
+            if self.state is not None:
+                points = list(self.state.table.points)
                 if reason == "normal":
-                    winners = [letter(p) for p in self.game.table.winners()]
+                    winners = [letter(p) for p in self.state.table.winners()]
             statuses: list[str | None] = [None] * len(self.programs)
             for index, seat in enumerate(self.seats):
                 code = seat.process.returncode
@@ -438,16 +440,19 @@ class Hub:
     # --- the game -------------------------------------------------------------------------------
 
     def play(self, tokens: int) -> int:
-        game = self.game
-        assert game is not None
+        state = self.state
+        assert state is not None
+        game = state.game
         seats = self.seats
         recorder = self.recorder
         self._broadcast(b"tokens%d\n" % tokens)
-        for card in game.opening():
+        # The state turned the market up when it was made; the players hear of it now.
+        for card in list(state.table.market):
             self._new_card(card)
         while True:
             player = game.current
             seat = seats[player]
+            drawn: Card | None = None
             for _attempt in range(2):
                 self._send_to(seat, b"dowhat\n")
                 line = self._read_reply(seat)
@@ -460,7 +465,14 @@ class Hub:
                     return self.finish("disconnect", EXIT_DISCONNECT, "Client disconnected\n",
                                        DISCONNECT_LINE)
                 action = parse_action(line) if len(line) <= LINE_LIMIT else None
-                valid = action is not None and game.is_valid(action)
+                valid = False
+                if action is not None:
+                    # The state's refusal is never shown: the only answer is another dowhat.
+                    try:
+                        drawn = state.apply(action)
+                        valid = True
+                    except IllegalAction:
+                        pass
                 if recorder is not None:
                     recorder.write("recv", **{"from": seat.letter}, msg=line.decode("latin-1"),
                                    valid=valid)
@@ -469,7 +481,6 @@ class Hub:
             else:
                 return self.finish("protocol", EXIT_PROTOCOL, "Protocol error by client\n")
             assert action is not None
-            drawn = game.play(action)
             self._out(action_line(player, action))
             self._broadcast(action_message(player, action))
             if drawn is not None:
@@ -532,7 +543,7 @@ def run(hub: Hub, argv: list[str]) -> int:
             return EXIT_RECORD
         hub.recorder.write("start", version=RECORD_VERSION, tokens=tokens, points=points,
                            deck=[card.text() for card in deck], players=hub.programs)
-    hub.game = Game(deck, tokens, points, len(hub.programs))
+    hub.state = AusterityState(deck, tokens, points, len(hub.programs))
     if not hub.start_players():
         return hub.finish("badstart", EXIT_BAD_START, "Bad start\n")
     return hub.play(tokens)

@@ -1,11 +1,12 @@
 """The player programs ``shenzi``, ``banzai`` and ``ed``: one main loop, three strategies.
 
-A player keeps its own model of the table, updated blindly from the hub's messages (it checks
-their structure, never their legality), prints a status block on stderr after each update and
-answers ``dowhat`` on stdout with one action line.
+A player keeps its own view of the game, an ``AusterityState`` (``state.py``) made by
+``AusterityState.watching`` and updated blindly from the hub's messages (it checks their
+structure, never their legality), prints a status block on stderr after each update and answers ``dowhat`` on stdout with one action line.
 
 Start-up time matters (every game starts several players), so this module imports only
-``os``, ``sys``, the C core of ``signal`` and the small shared modules.
+``os``, ``sys``, the C core of ``signal`` and the small shared modules (the state's module
+loads the engine's exception types and nothing else of the engine).
 """
 
 # The C core of the signal module is loaded by the interpreter at start-up anyway; the
@@ -27,7 +28,8 @@ from cardtable.games.austerity.codec import (
     parse_message,
     winners_text,
 )
-from cardtable.games.austerity.rules import COLOURS, MARKET_LIMIT, Table
+from cardtable.games.austerity.rules import COLOURS, PURCHASE, TAKE, WILD_ACTION, Table
+from cardtable.games.austerity.state import AusterityState
 from cardtable.games.austerity.strategies import banzai, ed, shenzi
 
 COMMUNICATION_ERROR = 6
@@ -71,7 +73,8 @@ def status_block(table: Table) -> str:
 def play(name: str, count: int, me: int) -> int:
     """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6)."""
     choose = {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
-    table = Table(count)
+    view = AusterityState.watching(count)
+    table = view.table
     stdin = sys.stdin
     if stdin is None:
         # Started with descriptor 0 closed: nothing can ever be read.
@@ -107,21 +110,20 @@ def play(name: str, count: int, me: int) -> int:
             _err(f"Game over. Winners are {winners_text(table.winners())}\n")
             return 0
         if kind == TOKENS:
-            table.piles = [number, number, number, number]
+            view.fill_piles(number)
+            known = True
         elif kind == NEWCARD:
-            if len(table.market) >= MARKET_LIMIT or card is None:
-                _err("Communication Error\n")
-                return COMMUNICATION_ERROR
-            table.market.append(card)
+            known = card is not None and view.turn_up(card)
         elif kind == PURCHASED:
-            if number >= len(table.market):
-                _err("Communication Error\n")
-                return COMMUNICATION_ERROR
-            table.record_purchase(player, number, values)
+            known = view.record(player, (PURCHASE, number, values))
         elif kind == TOOK:
-            table.record_take(player, values)
+            known = view.record(player, (TAKE, 0, values))
         else:
-            table.record_wild(player)
+            known = view.record(player, WILD_ACTION)
+        if not known:
+            # A card beyond the market's eight, or the purchase of a card it does not have.
+            _err("Communication Error\n")
+            return COMMUNICATION_ERROR
         if not quiet:
             _err(status_block(table))
 
