@@ -2,7 +2,8 @@
 
 A player keeps its own view of the game, an ``AusterityState`` (``state.py``) made by
 ``AusterityState.watching`` and updated blindly from the hub's messages (it checks their
-structure, never their legality), prints a status block on stderr after each update and answers ``dowhat`` on stdout with one action line.
+structure, never their legality), prints a status block on stderr after each update and answers
+``dowhat`` on stdout with one action line.
 
 Start-up time matters (every game starts several players), so this module imports only
 ``os``, ``sys``, the C core of ``signal`` and the small shared modules (the state's module
