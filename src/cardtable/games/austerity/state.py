@@ -102,7 +102,10 @@ class Observation:
     def table(self) -> Table:
         """A fresh :class:`Table` showing what this observation shows (the strategies'
         argument)."""
-        table = Table(len(self.points))
+        table = Table.__new__(Table)
+        table.count = len(self.points)
+        table.affordable = None
+        table.shortfalls = []
         table.piles = list(self.piles)
         table.tokens = [list(held) for held in self.tokens]
         table.wilds = list(self.wilds)
@@ -308,6 +311,11 @@ class AusterityState:
 
     def seat_number(self, seat: str | int) -> int:
         """The index of ``seat`` (``A``, ``B``, ... or 0, 1, ...); ``UnknownSeat`` otherwise."""
+        if type(seat) is str and len(seat) == 1:
+            # The match loop's question on every turn: a seat letter as ``to_move`` gives it.
+            number = ord(seat) - 65
+            if 0 <= number < self.game.table.count:
+                return number
         from cardtable.engine.seats import seat_number
 
         return seat_number(seat, self.seats)
