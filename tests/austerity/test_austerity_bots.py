@@ -38,7 +38,8 @@ def play_in_process(deck: str, tokens: int, points: int, lineup: list[str]) -> t
     game = load_game("austerity", deck=str(DECKS / deck), tokens=tokens, points=points,
                      players=len(lineup))
     state = game.new_state(0)
-    seats = {seat: make_seat(game, name, seat, 0) for seat, name in zip(game.seats, lineup)}
+    seats = {seat: make_seat(game, name, seat, 0)
+             for seat, name in zip(game.seats, lineup, strict=True)}
     transcript = Transcript(state)
     result = play_match(state, seats, (transcript,))
     return "".join(transcript.lines).encode(), result
@@ -82,7 +83,7 @@ def test_a_bot_chooses_from_its_observation_what_the_strategy_chooses_on_the_tab
                      players=3)
     state = game.new_state(0)
     seats = {seat: make_seat(game, name, seat, 0)
-             for seat, name in zip(game.seats, ("ed", "banzai", "shenzi"))}
+             for seat, name in zip(game.seats, ("ed", "banzai", "shenzi"), strict=True)}
     names = dict(zip(game.seats, ("ed", "banzai", "shenzi"), strict=True))
     while state.to_move is not None:
         seat = state.to_move
