@@ -6,14 +6,15 @@ structure, never their legality), prints a status block on stderr after each upd
 ``dowhat`` on stdout with one action line.
 
 Start-up time matters (every game starts several players), so this module imports only
-``os``, ``sys``, the C core of ``signal`` and the small shared modules (the state's module
-loads the engine's exception types and nothing else of the engine).
+``sys``, ``posix`` (the C core of ``os``, built into the interpreter: ``os`` itself costs most
+of a millisecond when the interpreter starts without ``site``, as the hub starts its players),
+the C core of ``signal`` and the small shared modules.
 """
 
 # The C core of the signal module is loaded by the interpreter at start-up anyway; the
 # ``signal`` module itself would pull in ``enum`` and cost several milliseconds per player.
 import _signal  # type: ignore[import-not-found]
-import os
+import posix
 import sys
 
 from cardtable.games.austerity.codec import (
@@ -41,7 +42,7 @@ def _err(text: str) -> None:
     data = text.encode()
     while data:
         try:
-            written = os.write(2, data)
+            written = posix.write(2, data)
         except OSError:
             return
         data = data[written:]
@@ -50,9 +51,11 @@ def _err(text: str) -> None:
 def _discarded(fd: int) -> bool:
     """Whether ``fd`` is ``/dev/null`` (where the hub sends its players' stderr)."""
     try:
-        return os.path.samestat(os.fstat(fd), os.stat(os.devnull))
+        mine = posix.fstat(fd)
+        null = posix.stat("/dev/null")
     except OSError:
         return False
+    return (mine.st_dev, mine.st_ino) == (null.st_dev, null.st_ino)
 
 
 def status_block(table: Table) -> str:
@@ -102,7 +105,7 @@ def play(name: str, count: int, me: int) -> int:
             if not quiet:
                 _err("Received dowhat\n")
             try:
-                os.write(1, format_action(choose(table, me)))
+                posix.write(1, format_action(choose(table, me)))
             except OSError:
                 # A closed stdout: the hub will see EOF; a broken pipe kills us by SIGPIPE.
                 continue

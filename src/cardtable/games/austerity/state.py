@@ -10,12 +10,10 @@ Every Austerity program runs on this state: the hub validates and applies each r
 :meth:`AusterityState.apply`, the player programs keep their own view of the table as a state
 made by :meth:`AusterityState.watching` and updated from the hub's broadcasts, and the
 simulator plays its games on it. So this module is on their start-up path: it imports only the
-small Austerity modules and the engine's exception types (``cardtable.engine`` loads nothing
-else up front); the rest of the engine (results, seat names, one-line messages) is imported on
-first use.
+small Austerity modules; the engine's parts (its exception types, results, seat names, one-line
+messages) are imported on first use.
 """
 
-from cardtable.engine.errors import IllegalAction
 from cardtable.games.austerity.codec import format_action, parse_action, vector_text
 from cardtable.games.austerity.rules import (
     MARKET_LIMIT,
@@ -197,6 +195,8 @@ class AusterityState:
         Raises :class:`IllegalAction` (state unchanged) for anything the hub refuses."""
         game = self.game
         if game.finished or not game.is_valid(action):
+            from cardtable.engine.errors import IllegalAction
+
             raise IllegalAction(self.refusal(action) or "That is not an action.")
         drawn = game.play(action)
         self.turns += 1
