@@ -490,3 +490,25 @@ def test_players_start_with_default_signal_dispositions(tmp_path: Path) -> None:
     ignored = int(log.read_text().split()[1], 16)
     assert not ignored & (1 << (signal.SIGPIPE - 1))
     assert not ignored & (1 << (signal.SIGINT - 1))
+
+
+def test_each_player_receives_every_message_in_order_whatever_the_batching(
+        tmp_path: Path) -> None:
+    """The hub writes a player's broadcasts together with its next dowhat (or eog); what each
+    player reads is still every message the record says was sent to it, in order."""
+    import json
+
+    from austerity_support import DECKS
+
+    logs = [tmp_path / f"{name}.log" for name in "abc"]
+    fakes = [make_fake(tmp_path, f"fake-{name}", replies=[], log=str(log))
+             for name, log in zip("abc", logs, strict=True)]
+    record = tmp_path / "game.jsonl"
+    result = hub("--record", record, "4", "12", DECKS / "medium.deck", *fakes)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    for letter, log in zip("ABC", logs, strict=True):
+        sent = [event["msg"].rstrip("\n") for event in events
+                if event["ev"] == "send" and event["to"] in ("*", letter)]
+        assert read_log(log) == sent, letter
+        assert sent.count("dowhat") > 5 and sent[-1] == "eog"

@@ -5,8 +5,14 @@ each with its exit status), starting players (execvp semantics, failures detecte
 the turn loop (one re-prompt per turn), the endings and the shutdown procedure (``eog``, up to
 two seconds of grace, then SIGKILL, then one status line per player that did not exit with 0).
 
-All protocol I/O is done on raw descriptors so that nothing is buffered behind the players'
-backs, and a player's pipe is read only while its reply is awaited.
+All protocol I/O is done on raw descriptors, and a player's pipe is read only while its reply is
+awaited. The game itself is an :class:`~cardtable.games.austerity.state.AusterityState`: every
+reply is validated and applied by ``state.apply``.
+
+What a player is told goes to it in one write when the hub next turns to it: the broadcasts since
+its last turn together with its ``dowhat`` (or with ``eog``). Each player receives exactly the
+same bytes in the same order as if every broadcast were written at once, but a turn wakes only
+the player who moves instead of every player, which is most of the cost of a turn.
 
 Start-up time matters (a whole game takes a few tens of milliseconds), so this module imports
 only C modules besides the small Austerity ones: players are started with ``posix_spawn``
@@ -125,7 +131,7 @@ class _Process:
 class _Seat:
     """One started player: its process, both pipe ends and the bytes read but not yet used."""
 
-    __slots__ = ("buffer", "head", "letter", "pidfd", "process", "reader", "writer")
+    __slots__ = ("buffer", "head", "letter", "pending", "pidfd", "process", "reader", "writer")
 
     def __init__(self, player: int, process: _Process, writer: int, reader: int) -> None:
         self.letter = letter(player)
@@ -133,6 +139,8 @@ class _Seat:
         self.writer = writer
         self.reader = reader
         self.buffer = bytearray()
+        # Broadcasts not yet written: they go out with the player's next dowhat (or eog).
+        self.pending = bytearray()
         # The first bytes of a line that grew past LINE_LIMIT; the rest is dropped up to "\n".
         self.head: bytes | None = None
         self.pidfd = -1
@@ -296,15 +304,30 @@ class Hub:
             pass
 
     def _send_to(self, seat: _Seat, data: bytes) -> None:
+        """``data`` to one player, after the broadcasts it has not been sent yet."""
         if self.recorder is not None:
             self.recorder.write("send", to=seat.letter, msg=message_text(data))
+        pending = seat.pending
+        if pending:
+            pending += data
+            data = bytes(pending)
+            pending.clear()
         self._send(seat, data)
 
     def _broadcast(self, data: bytes) -> None:
+        """``data`` to every player: kept until the hub next writes to each (see above)."""
         if self.recorder is not None and self.seats:
             self.recorder.write("send", to="*", msg=message_text(data))
         for seat in self.seats:
-            self._send(seat, data)
+            seat.pending += data
+
+    def _deliver_all(self) -> None:
+        """Write every player's pending broadcasts, in id order."""
+        for seat in self.seats:
+            if seat.pending:
+                data = bytes(seat.pending)
+                seat.pending.clear()
+                self._send(seat, data)
 
     def _new_card(self, card: Card) -> None:
         self._out(newcard_line(card))
@@ -376,6 +399,7 @@ class Hub:
     def _shutdown(self) -> None:
         """``eog`` to everyone, up to two seconds to exit, then SIGKILL; reap every player."""
         self._broadcast(b"eog\n")
+        self._deliver_all()
         deadline = time.monotonic() + GRACE_SECONDS
         waiting = list(self.seats)
         while True:
