@@ -23,7 +23,6 @@ signals are set with the C core of ``signal`` (the ``signal`` module loads enum)
 # The C core of the signal module is loaded by the interpreter at start-up anyway.
 import _signal  # type: ignore[import-not-found]
 import errno
-import fcntl
 import os
 import select
 import sys
@@ -174,6 +173,8 @@ def _above_standard(fd: int) -> int:
     2, where the child's own redirections would overwrite it."""
     if fd > 2:
         return fd
+    import fcntl  # only here: a shared library to load, for a rare case
+
     moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
     os.close(fd)
     return moved
@@ -240,8 +241,11 @@ def _quick_start(candidate: str, argv: list[str]) -> tuple[str, list[str]] | Non
     if name not in ("shenzi", "banzai", "ed"):
         return None
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    boot = (f"import sys;sys.path.insert(0,{package!r});"
-            f"from cardtable.cli.austerity_player import {name};sys.exit({name}())")
+    # What the console script does (``cardtable.cli.austerity_player``), without importing the
+    # two modules between: the player's main loop, then ``_exit`` with its status.
+    boot = (f"import sys,posix;sys.path.insert(0,{package!r});"
+            "from cardtable.games.austerity.player import main;"
+            f"posix._exit(main({name!r},sys.argv[1:]))")
     return interpreter, [interpreter, "-I", "-S", "-c", boot, *argv[1:]]
 
 
