@@ -512,3 +512,14 @@ def test_each_player_receives_every_message_in_order_whatever_the_batching(
                 if event["ev"] == "send" and event["to"] in ("*", letter)]
         assert read_log(log) == sent, letter
         assert sent.count("dowhat") > 5 and sent[-1] == "eog"
+
+
+def test_hub_started_with_its_standard_descriptors_closed_still_plays(tmp_path: Path) -> None:
+    """Pipe ends and /dev/null then land on 0, 1 and 2 in the hub; the players (run in forks of
+    the hub, or started as programs) must still get the right three descriptors."""
+    deck = tmp_path / "deck"
+    deck.write_text("P:1:1,0,0,0\nB:2:0,1,1,0\nY:1:0,0,2,1\nR:3:1,1,1,1\n")
+    script = f"exec <&- >&- 2>&-; exec {HUB} 3 4 {deck} {SHENZI} {PLAYERS['ed']} {SHENZI}"
+    result = subprocess.run(["/bin/sh", "-c", script], capture_output=True, timeout=TIMEOUT,
+                            check=False)
+    assert result.returncode == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -81,25 +82,47 @@ def test_hub_entry_point_imports_only_small_modules() -> None:
     assert set(new) - ours <= {"errno", "select", "_signal"}, sorted(set(new) - ours)
 
 
-def test_hub_starts_this_installations_players_isolated_and_without_site() -> None:
+def _signal_mask(status: str, field: str) -> int:
+    line = next(line for line in status.splitlines() if line.startswith(field + ":"))
+    return int(line.split()[1], 16)
+
+
+def test_hub_runs_this_installations_players_in_a_fork_of_itself() -> None:
     script = PLAYERS["ed"]
     with open(script, "rb") as file:
         if file.readline() != b"#!" + os.fsencode(sys.executable) + b"\n":
             pytest.skip("the installed ed script runs another interpreter")
-    quick = hub._quick_start(script, [script, "3", "1"])
-    assert quick is not None
-    interpreter, argv = quick
-    assert interpreter == sys.executable
-    assert argv[:4] == [sys.executable, "-I", "-S", "-c"] and argv[-2:] == ["3", "1"]
-    assert "from cardtable.games.austerity.player import main;" in argv[4]
-    assert "main('ed',sys.argv[1:])" in argv[4]
-    # The same conversation as the installed script gives.
-    messages = b"tokens2\nnewcardP:1:1,0,0,0\ndowhat\ntookA:1,1,1,0\ndowhat\neog\n"
-    quick_run = run(argv, stdin=messages)
-    installed = run([script, "3", "1"], stdin=messages)
-    assert (quick_run.returncode, quick_run.stdout, quick_run.stderr) == (
-        installed.returncode, installed.stdout, installed.stderr)
-    assert quick_run.returncode == 0 and quick_run.stdout
+    assert hub._own_player(script) == "ed"
+    messages = [b"tokens2\nnewcardP:1:1,0,0,0\ndowhat\n", b"tookA:1,1,1,0\ndowhat\neog\n"]
+    child_in, to_child = os.pipe()
+    from_child, child_out = os.pipe()
+    process = hub._spawn(script, [script, "3", "1"], child_in, child_out)
+    os.close(child_in)
+    os.close(child_out)
+    try:
+        os.write(to_child, messages[0])
+        first = os.read(from_child, 4096)
+        # Started as the console script would be: only its three standard descriptors, and
+        # SIGINT, SIGPIPE and SIGXFSZ neither ignored nor caught.
+        assert sorted(os.listdir(f"/proc/{process.pid}/fd")) == ["0", "1", "2"]
+        assert os.path.samefile(f"/proc/{process.pid}/fd/2", os.devnull)
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        for field in ("SigIgn", "SigCgt"):
+            mask = _signal_mask(status, field)
+            for number in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
+                assert not mask & (1 << (number - 1)), (field, number)
+        os.write(to_child, messages[1])
+        rest = b""
+        while chunk := os.read(from_child, 4096):
+            rest += chunk
+    finally:
+        os.close(to_child)
+        os.close(from_child)
+    assert process.wait() == 0
+    # The same conversation as the installed script gives, run as a program of its own.
+    installed = run([script, "3", "1"], stdin=b"".join(messages))
+    assert installed.returncode == 0
+    assert first + rest == installed.stdout and installed.stdout.count(b"\n") == 2
 
 
 def test_other_programs_start_as_they_are(tmp_path: Path) -> None:
@@ -107,16 +130,16 @@ def test_other_programs_start_as_they_are(tmp_path: Path) -> None:
     other.write_text(f"#!/bin/sh\nexec {sys.executable} -c pass\n"
                      "from cardtable.cli.austerity_player import ed\n")
     other.chmod(0o755)
-    assert hub._quick_start(str(other), [str(other), "2", "0"]) is None
+    assert hub._own_player(str(other)) is None
     foreign = tmp_path / "shenzi"
     foreign.write_text(f"#!{sys.executable}\nfrom elsewhere import shenzi\n")
     foreign.chmod(0o755)
-    assert hub._quick_start(str(foreign), [str(foreign), "2", "0"]) is None
+    assert hub._own_player(str(foreign)) is None
     unreadable = tmp_path / "banzai"
     unreadable.write_text(f"#!{sys.executable}\n"
                           "from cardtable.cli.austerity_player import banzai\n")
     unreadable.chmod(0o644)  # not executable: execvp would refuse it, and so does the hub
-    assert hub._quick_start(str(unreadable), [str(unreadable), "2", "0"]) is None
+    assert hub._own_player(str(unreadable)) is None
 
 
 def test_bench_times_a_whole_game_and_each_players_start() -> None:

@@ -17,7 +17,9 @@ the player who moves instead of every player, which is most of the cost of a tur
 Start-up time matters (a whole game takes a few tens of milliseconds), so this module imports
 only C modules besides the small Austerity ones: players are started with ``posix_spawn``
 rather than ``subprocess`` (which loads threading, signal, contextlib, locale and re), and
-signals are set with the C core of ``signal`` (the ``signal`` module loads enum).
+signals are set with the C core of ``signal`` (the ``signal`` module loads enum). This
+installation's own players (``shenzi``, ``banzai``, ``ed`` run by the hub's interpreter) run
+in forks of the hub instead, which spares each of them the interpreter's start-up.
 """
 
 # The C core of the signal module is loaded by the interpreter at start-up anyway.
@@ -211,15 +213,18 @@ def _start(path: str, argv: list[str], stdin: int, stdout: int) -> _Process:
 PLAYER_SCRIPT = b"from cardtable.cli.austerity_player import "
 """How the installed console scripts ``shenzi``, ``banzai`` and ``ed`` call their player."""
 
+_LAST_FD = 1 << 20
+"""Above any descriptor a process here can have open (``closerange`` closes up to it)."""
 
-def _quick_start(candidate: str, argv: list[str]) -> tuple[str, list[str]] | None:
-    """For a console script of this installation's own players, a faster way to start it.
 
-    The installed script runs the interpreter with its site start-up (the site-packages and
-    their ``.pth`` files) only to import the player. When the script's interpreter is the
-    hub's own, the hub starts that interpreter isolated and without site (``-I -S``), with
-    the player's package path given: the same player, a few milliseconds sooner. Anything
-    else (another interpreter, another program, an unreadable file) starts as it is.
+def _own_player(candidate: str) -> str | None:
+    """``shenzi``, ``banzai`` or ``ed`` when ``candidate`` is this installation's own console
+    script of that player (run by the hub's own interpreter), else None.
+
+    Such a script would start the interpreter with its site start-up only to import the very
+    player code the hub has at hand, so the hub runs it in a fork of itself (see
+    :func:`_fork_player`). Anything else (another interpreter's script, another program, an
+    unreadable file) starts as it is.
     """
     if not os.access(candidate, os.X_OK):
         return None
@@ -238,15 +243,43 @@ def _quick_start(candidate: str, argv: list[str]) -> tuple[str, list[str]] | Non
     if start < 0:
         return None
     name = head[start + len(PLAYER_SCRIPT):].partition(b"\n")[0].decode("ascii", "replace")
-    if name not in ("shenzi", "banzai", "ed"):
-        return None
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    # What the console script does (``cardtable.cli.austerity_player``), without importing the
-    # two modules between: the player's main loop, then ``_exit`` with its status.
-    boot = (f"import sys,posix;sys.path.insert(0,{package!r});"
-            "from cardtable.games.austerity.player import main;"
-            f"posix._exit(main({name!r},sys.argv[1:]))")
-    return interpreter, [interpreter, "-I", "-S", "-c", boot, *argv[1:]]
+    return name if name in ("shenzi", "banzai", "ed") else None
+
+
+def _fork_player(name: str, argv: list[str], stdin: int, stdout: int) -> _Process:
+    """Run this installation's player ``name`` with ``argv`` in a fork of the hub.
+
+    The child is what the console script would be once started, without the interpreter's
+    start-up (most of a player's start): its standard descriptors are the two pipes and
+    ``/dev/null``, it keeps no other descriptor of the hub, SIGINT, SIGPIPE and SIGXFSZ are
+    back to their defaults, and it runs the player's main loop and leaves with its status.
+    """
+    # Imported by the hub once, before the first fork: every player then has it at hand.
+    from cardtable.games.austerity.player import main as player_main
+
+    # Above the standard descriptors, which the child's own redirections would overwrite.
+    null = _above_standard(os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC))
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(null)
+        raise
+    if pid == 0:  # the player; nothing here may return into the hub
+        status = 1
+        try:
+            for number in (_signal.SIGINT, *_RESTORED_SIGNALS):
+                _signal.signal(number, _signal.SIG_DFL)
+            os.dup2(stdin, 0)
+            os.dup2(stdout, 1)
+            os.dup2(null, 2)
+            os.closerange(3, _LAST_FD)
+            # The hub's own sys.stdin may be None (started with descriptor 0 closed).
+            reader = open(0, "rb", closefd=False)  # noqa: SIM115 (the process ends below)
+            status = player_main(name, argv[1:], reader.readline)
+        finally:
+            os._exit(status)
+    os.close(null)
+    return _Process(pid)
 
 
 def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
@@ -256,10 +289,10 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     denied: OSError | None = None
     last: OSError = FileNotFoundError(errno.ENOENT, "not found", program)
     for candidate in _spawn_candidates(program):
-        quick = _quick_start(candidate, argv)
-        if quick is not None:
+        own = _own_player(candidate)
+        if own is not None:
             try:
-                return _start(quick[0], quick[1], stdin, stdout)
+                return _fork_player(own, argv, stdin, stdout)
             except OSError:
                 pass  # started as it is below
         try:

@@ -34,6 +34,14 @@ from cardtable.games.austerity.rules import COLOURS, PURCHASE, TAKE, WILD_ACTION
 from cardtable.games.austerity.state import AusterityState
 from cardtable.games.austerity.strategies import banzai, ed, shenzi
 
+# Not ``typing.TYPE_CHECKING``: importing typing costs every player start (mypy reads any
+# constant of this name as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Readline = Callable[[int], bytes]
+
 COMMUNICATION_ERROR = 6
 
 
@@ -74,17 +82,20 @@ def status_block(table: Table) -> str:
     return "".join(lines)
 
 
-def play(name: str, count: int, me: int) -> int:
-    """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6)."""
+def play(name: str, count: int, me: int, readline: "Readline | None" = None) -> int:
+    """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6).
+
+    ``readline(limit)`` reads stdin (``sys.stdin.buffer.readline`` when not given)."""
     choose = {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
     view = AusterityState.watching(count)
     table = view.table
-    stdin = sys.stdin
-    if stdin is None:
-        # Started with descriptor 0 closed: nothing can ever be read.
-        _err("Communication Error\n")
-        return COMMUNICATION_ERROR
-    readline = stdin.buffer.readline
+    if readline is None:
+        stdin = sys.stdin
+        if stdin is None:
+            # Started with descriptor 0 closed: nothing can ever be read.
+            _err("Communication Error\n")
+            return COMMUNICATION_ERROR
+        readline = stdin.buffer.readline
     # The status blocks and notes on stderr cost more than the rest of a turn; when stderr is
     # /dev/null nobody can read them, so they are not even formatted.
     quiet = _discarded(2)
@@ -132,7 +143,7 @@ def play(name: str, count: int, me: int) -> int:
             _err(status_block(table))
 
 
-def main(name: str, args: list[str]) -> int:
+def main(name: str, args: list[str], readline: "Readline | None" = None) -> int:
     """``NAME pcount myid``: check the arguments in the documented order, then play."""
     # Die by SIGINT/SIGPIPE like a C program instead of raising KeyboardInterrupt/BrokenPipe.
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
@@ -148,4 +159,4 @@ def main(name: str, args: list[str]) -> int:
     if not 0 <= me < count:
         _err("Invalid player ID\n")
         return 3
-    return play(name, count, me)
+    return play(name, count, me, readline)
