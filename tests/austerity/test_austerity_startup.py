@@ -102,6 +102,9 @@ def test_hub_runs_this_installations_players_in_a_fork_of_itself() -> None:
     try:
         os.write(to_child, messages[0])
         first = os.read(from_child, 4096)
+        # A fork of this process, not a program of its own.
+        assert (Path(f"/proc/{process.pid}/cmdline").read_bytes()
+                == Path("/proc/self/cmdline").read_bytes())
         # Started as the console script would be: only its three standard descriptors, and
         # SIGINT, SIGPIPE and SIGXFSZ neither ignored nor caught.
         assert sorted(os.listdir(f"/proc/{process.pid}/fd")) == ["0", "1", "2"]
@@ -172,3 +175,30 @@ def test_player_answers_alike_when_its_stderr_is_discarded() -> None:
         assert shown.returncode == quiet.returncode == 0, name
         assert shown.stdout == quiet.stdout and shown.stdout.count(b"\n") == 3, name
         assert b"Player A:" in shown.stderr
+
+
+def test_a_hub_inside_a_threaded_program_starts_its_players_as_programs() -> None:
+    import threading
+
+    script = PLAYERS["shenzi"]
+    release = threading.Event()
+    helper = threading.Thread(target=release.wait)
+    helper.start()
+    child_in, to_child = os.pipe()
+    from_child, child_out = os.pipe()
+    try:
+        process = hub._spawn(script, [script, "2", "0"], child_in, child_out)
+        os.close(child_in)
+        os.close(child_out)
+        os.write(to_child, b"tokens2\ndowhat\n")
+        assert os.read(from_child, 4096) == b"take1,1,1,0\n"
+        # A program of its own (the script's interpreter), not a fork of this process.
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+        assert os.fsencode(script) in command
+        os.write(to_child, b"eog\n")
+        assert process.wait() == 0
+    finally:
+        release.set()
+        helper.join()
+        os.close(to_child)
+        os.close(from_child)

@@ -246,6 +246,14 @@ def _own_player(candidate: str) -> str | None:
     return name if name in ("shenzi", "banzai", "ed") else None
 
 
+def _single_threaded() -> bool:
+    """Whether this process runs one thread only: a fork taken while another thread holds a
+    lock could leave the child stuck, so a hub run inside a threaded program (a server, say)
+    starts its players as programs."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() <= 1
+
+
 def _fork_player(name: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     """Run this installation's player ``name`` with ``argv`` in a fork of the hub.
 
@@ -289,7 +297,7 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     denied: OSError | None = None
     last: OSError = FileNotFoundError(errno.ENOENT, "not found", program)
     for candidate in _spawn_candidates(program):
-        own = _own_player(candidate)
+        own = _own_player(candidate) if _single_threaded() else None
         if own is not None:
             try:
                 return _fork_player(own, argv, stdin, stdout)
