@@ -128,3 +128,7 @@ def _load_builtin(game: str) -> None:
         from cardtable.games.obsession import bots as obsession_bots
 
         obsession_bots.register_everywhere()
+    elif game == "austerity":
+        from cardtable.games.austerity import bots as austerity_bots
+
+        austerity_bots.register_everywhere()
