@@ -1,0 +1,108 @@
+"""The HTML pages: lobby, table, how to play, leaderboard, replay.
+
+Pages are plain HTML written here from small templates (``templates/``, ``string.Template``
+placeholders) with the static files of ``static/`` (CSS and a little plain JavaScript; no build
+step). A page holds nothing secret: the table page is the same for players and spectators, and
+all it learns of a game comes over the seat's own WebSocket (the token stays in the browser's
+storage for that table). ``install(app)`` adds the routes and the static files to the app.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from html import escape
+from importlib.resources import files
+from string import Template
+from typing import Any
+
+from fastapi import FastAPI, HTTPException
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from cardtable.web import games, howto_pages, table_form
+
+PACKAGE = files("cardtable.web")
+GAME_TITLES = {"caravan": "Caravan", "obsession": "Obsession", "austerity": "Austerity"}
+
+
+@cache
+def _template(name: str) -> Template:
+    return Template(PACKAGE.joinpath("templates", name).read_text(encoding="utf-8"))
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</script>`` or ``<!--`` can end it)."""
+    return (json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
+
+
+def page(title: str, name: str, body: str, scripts: tuple[str, ...] = ()) -> HTMLResponse:
+    tags = "".join(f'<script src="/static/{escape(script)}"></script>' for script in scripts)
+    html = _template("base.html").substitute(title=escape(title), page=escape(name), body=body,
+                                             scripts=tags)
+    return HTMLResponse(html)
+
+
+def lobby_body() -> str:
+    bots = {game: games.bot_names(game) for game in table_form.GAMES}
+    return _template("lobby.html").substitute(
+        game_options=table_form.options(table_form.GAMES),
+        caravan_presets=table_form.caravan_preset_options(),
+        caravan_fields=table_form.caravan_field_rows(),
+        kill_orders=table_form.kill_order_options(),
+        bot_names=script_json(bots),
+        seat_names=script_json(table_form.SEAT_NAMES),
+    )
+
+
+def _howto_page(game: str, preset: str | None) -> HTMLResponse:
+    try:
+        howto = games.howto(game, preset)
+    except games.TableError as error:
+        raise HTTPException(404, str(error)) from None
+    title = GAME_TITLES[game] + (f" ({howto['preset']} rules)" if howto.get("preset") else "")
+    return page(f"How to play {title}", "howto",
+                f'<article class="panel howto"><h1>How to play {escape(title)}</h1>'
+                f"{howto_pages.howto_html(howto)}"
+                '<p><a href="/howto">All games and presets</a></p></article>')
+
+
+def install(app: FastAPI) -> None:
+    """Add the pages and ``/static`` to ``app``."""
+    app.mount("/static", StaticFiles(directory=str(PACKAGE.joinpath("static"))), name="static")
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def lobby() -> HTMLResponse:
+        return page("Lobby", "lobby", lobby_body(), ("lobby.js",))
+
+    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    def table(table_id: str) -> HTMLResponse:
+        body = _template("table.html").substitute(table=escape(table_id))
+        return page(f"Table {table_id}", "table", body, ("cards.js", "table.js"))
+
+    @app.get("/howto", response_class=HTMLResponse, include_in_schema=False)
+    def howto_index() -> HTMLResponse:
+        return page("How to play", "howto",
+                    '<article class="panel howto"><h1>How to play</h1>'
+                    f"{howto_pages.index_html()}</article>")
+
+    @app.get("/howto/{game}", response_class=HTMLResponse, include_in_schema=False)
+    def howto_game(game: str) -> HTMLResponse:
+        return _howto_page(game, None)
+
+    @app.get("/howto/caravan/{preset}", response_class=HTMLResponse, include_in_schema=False)
+    def howto_caravan(preset: str) -> HTMLResponse:
+        return _howto_page("caravan", preset)
+
+    @app.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
+    def leaderboard() -> HTMLResponse:
+        body = _template("leaderboard.html").substitute(
+            game_options=table_form.options(table_form.GAMES))
+        return page("Leaderboard", "leaderboard", body, ("leaderboard.js",))
+
+    @app.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    def replay(table_id: str) -> HTMLResponse:
+        body = _template("replay.html").substitute(table=escape(table_id))
+        return page(f"Replay of table {table_id}", "replay", body, ("cards.js", "table.js",
+                                                                    "replay.js"))
