@@ -115,7 +115,9 @@ Boards.caravan = function renderCaravan(view, ctx) {
 
 Boards.caravan.historyLine = (entry) => {
   if (entry.mulligan) return `${entry.seat} shows a hand without enough numerals`;
-  return `${entry.seat}: ${entry.move}`;
+  const move = String(entry.move).replace(/^[A-Z]{3}:/, "");
+  const cards = (entry.cards || []).filter(Boolean).map((card) => card.card).join(" ");
+  return `${entry.seat}: ${move}${cards ? " (" + cards + ")" : ""}`;
 };
 
 // ------------------------------------------------------------------ Obsession
@@ -135,8 +137,9 @@ Boards.obsession = function renderObsession(view, ctx) {
   const source = !me ? null : hand.length ? "hand" : me.visible.length ? "visible" : "hidden";
 
   function choosable(card, where) {
+    // At the deal the choice is made in the pool (hand and visible row together).
     if (!myTurn) return false;
-    return swap || where === source;
+    return swap ? where === "pool" : where === source;
   }
 
   function pick(card, where) {
@@ -185,7 +188,9 @@ Boards.obsession = function renderObsession(view, ctx) {
   const pile = view.pile || [];
   const center = CT.el("div", {class: "centre"},
     CT.el("div", {class: "pile-box"}, CT.el("span", {class: "label small"}, `pile ${pile.length}`),
-      CT.el("span", {class: "cards stacked"}, pile.slice(0, 4).reverse().map((c) => cardNode(c)))),
+      pile.length ? CT.el("span", {class: "cards stacked"},
+                          pile.slice(0, 4).reverse().map((c) => cardNode(c)))
+                  : CT.el("span", {class: "empty"}, "empty")),
     CT.el("div", {class: "pile-box"}, CT.el("span", {class: "label small"},
       `draw pile ${view.draw_count}`), view.draw_count ? cardNode(null) : null),
     CT.el("div", {class: "small"},
@@ -199,7 +204,8 @@ Boards.obsession = function renderObsession(view, ctx) {
     playerBox(me),
     CT.el("div", {class: "hand"}, CT.el("h2", {}, swap ? "Your cards: choose 3 to lie face up"
                                                       : "Your hand"),
-      CT.el("div", {class: "cards"}, (swap ? pool : hand).map((card) => pick(card, "hand")))),
+      CT.el("div", {class: "cards"}, swap ? pool.map((card) => pick(card, "pool"))
+                                          : hand.map((card) => pick(card, "hand")))),
     ctx.interactive ? CT.el("div", {class: "row"},
       CT.el("button", {type: "button", id: "play-selected", disabled: !myTurn || !chosen.size,
                        onclick: send}, swap ? "Lay these face up" : "Play selected"),
@@ -271,6 +277,8 @@ function resultText(view, result) {
                              : "no winner";
   return `Game over: ${who} (${result.reason}).`;
 }
+
+const PLACEHOLDERS = {caravan: "e.g. P2B", obsession: "e.g. play 9C 9H", austerity: "e.g. wild"};
 
 const TablePage = {
   table: null, ws: null, frame: null, seat: null, token: null, retry: 500, closed: false,
@@ -357,7 +365,11 @@ const TablePage = {
     if (frame.type === "state") {
       const before = this.frame;
       this.frame = frame;
-      this.game = frame.observation && frame.observation.game;
+      if (this.game !== frame.observation.game) {
+        document.getElementById("move-input").placeholder =
+          PLACEHOLDERS[frame.observation.game] || "";
+      }
+      this.game = frame.observation.game;
       if (frame.seat && this.token) { this.seat = frame.seat; this.ctx.seat = frame.seat; }
       this.ctx.legal = frame.legal || [];
       if (!before || before.observation.history?.length !== frame.observation.history?.length
@@ -407,6 +419,7 @@ const TablePage = {
     else if (frame.to_move === this.seat && this.token) this.setStatus("Your move.");
     else this.setStatus(`${frame.to_move} to move.`);
     document.getElementById("table-page").dataset.toMove = frame.to_move || "";
+    document.getElementById("table-page").dataset.ply = String(frame.ply ?? "");
     document.getElementById("table-page").dataset.over = result ? "yes" : "no";
     document.getElementById("legal").textContent = (frame.legal || []).join("  ") || "none now";
     document.getElementById("move-panel").hidden = !this.token;
