@@ -10,6 +10,7 @@ frame or response a page receives.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -17,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.web.store import Store
 from web.webplay import LeakChecker
+
+from cardtable.web.store import Store
 
 Json = dict[str, Any]
 MOVE_TIMEOUT = 15.0
@@ -51,10 +53,9 @@ class Recorder:
     def _response(self, response: Any) -> None:
         if response.request.resource_type not in ("document", "fetch", "xhr"):
             return
-        try:
+        # A body gone with a navigation has nothing left to check.
+        with contextlib.suppress(Exception):
             self.bodies.append((response.url, response.text()))
-        except Exception:  # noqa: BLE001 - a body gone with a navigation has nothing to check
-            pass
 
     def page_errors(self) -> list[str]:
         return [text for url, text in self.bodies if url == "pageerror"]
@@ -198,6 +199,11 @@ def click_obsession_move(page: Any, move: str) -> None:
     mine.locator("#play-selected").click()
 
 
+def _moved(recorder: Recorder, before: int, ply: int) -> Callable[[], bool]:
+    """True once a state frame after the first ``before`` is past ``ply``."""
+    return lambda: any(frame["ply"] > ply for frame in recorder.states()[before:])
+
+
 def play_turns(players: dict[str, tuple[Any, Recorder]], choose: Callable[[str, Json], str],
                click: Callable[[Any, str], None], *, max_moves: int = 2000,
                stop: Callable[[int], bool] | None = None) -> int:
@@ -222,9 +228,12 @@ def play_turns(players: dict[str, tuple[Any, Recorder]], choose: Callable[[str, 
         assert frame is not None
         move = choose(mover, frame)
         assert move in frame["legal"], (move, frame["legal"])
-        frames_before = len(recorder.states())
+        moved = _moved(recorder, len(recorder.states()), frame["ply"])
         click(page, move)
-        wait_for(page, lambda rec=recorder, n=frames_before: any(
-            f["ply"] > frame["ply"] for f in rec.states()[n:]), f"{mover}'s move {move}")
+        try:
+            wait_for(page, moved, f"{mover}'s move {move}")
+        except AssertionError as error:
+            raise AssertionError(f"{error}; the page says {page.inner_text('#move-error')!r}") \
+                from None
         made += 1
     raise AssertionError(f"the game did not end in {max_moves} moves")

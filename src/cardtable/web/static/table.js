@@ -425,7 +425,9 @@ const TablePage = {
     document.getElementById("move-panel").hidden = !this.token;
     const moves = document.getElementById("last-moves");
     const line = (render && render.historyLine) || ((entry) => JSON.stringify(entry));
-    CT.replace(moves, (view.history || []).slice(-12).map((entry) => CT.el("li", {}, line(entry))));
+    CT.replace(moves, view.history
+      ? view.history.slice(-12).map((entry) => CT.el("li", {}, line(entry)))
+      : CT.el("li", {class: "hint"}, "The table above is the whole story in this game."));
     this.drawHead();
   },
 
