@@ -76,10 +76,21 @@ def install(app: FastAPI) -> None:
     def lobby() -> HTMLResponse:
         return page("Lobby", "lobby", lobby_body(), ("lobby.js",))
 
+    def missing(table_id: str) -> HTMLResponse | None:
+        """The "no such table" page, or None when the table exists."""
+        if app.state.hub.get(table_id) is not None:
+            return None
+        answer = page("No such table", "missing",
+                      f'<section class="panel"><h1>No such table</h1><p>There is no table '
+                      f'{escape(table_id)} here. <a href="/">Back to the lobby</a></p></section>')
+        answer.status_code = 404
+        return answer
+
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     def table(table_id: str) -> HTMLResponse:
         body = _template("table.html").substitute(table=escape(table_id))
-        return page(f"Table {table_id}", "table", body, ("cards.js", "table.js"))
+        return missing(table_id) or page(f"Table {table_id}", "table", body,
+                                         ("cards.js", "table.js"))
 
     @app.get("/howto", response_class=HTMLResponse, include_in_schema=False)
     def howto_index() -> HTMLResponse:
@@ -104,5 +115,5 @@ def install(app: FastAPI) -> None:
     @app.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     def replay(table_id: str) -> HTMLResponse:
         body = _template("replay.html").substitute(table=escape(table_id))
-        return page(f"Replay of table {table_id}", "replay", body, ("cards.js", "table.js",
-                                                                    "replay.js"))
+        return missing(table_id) or page(f"Replay of table {table_id}", "replay", body,
+                                         ("cards.js", "table.js", "replay.js"))

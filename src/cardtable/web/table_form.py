@@ -29,7 +29,7 @@ def options(values: list[str] | tuple[str, ...], selected: str | None = None) ->
     )
 
 
-def _choices(hint: object) -> tuple[list[str], bool] | None:
+def field_choices(hint: object) -> tuple[list[str], bool] | None:
     """The spelled choices of a field type (``None`` for a number) and whether it is nullable."""
     args = get_args(hint)
     nullable = isinstance(hint, types.UnionType) and type(None) in args
@@ -43,7 +43,7 @@ def _choices(hint: object) -> tuple[list[str], bool] | None:
 
 
 def _input(name: str, hint: object, label: str) -> str:
-    choices = _choices(hint)
+    choices = field_choices(hint)
     if choices is None:
         nullable = isinstance(hint, types.UnionType)
         placeholder = "number or none" if nullable else "number"
