@@ -48,7 +48,6 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     alice.select_option('select[name="rules"]', "power")
     alice.locator("#create-form details summary").click()
     alice.select_option('select[name="abc.king_mode"]', "add")
-    alice.screenshot(path=str(shots / "web-lobby.png"), full_page=True)
     alice.locator("#create-form button[type=submit]").click()
     alice.wait_for_url(re.compile(r"/tables/"))
     table = alice.url.rsplit("/", 1)[1]
@@ -59,6 +58,7 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     row = bob.locator(f'#open-tables tr[data-table="{table}"]')
     row.wait_for()
     assert "abc.king_mode=add" in row.inner_text() and "Alice" in row.inner_text()
+    bob.screenshot(path=str(shots / "web-lobby.png"), full_page=True)
     row.locator("button.join").click()
     bob.wait_for_url(re.compile(rf"/tables/{table}$"))
     bob.locator("#seat-line").filter(has_text="You are DEF").wait_for()

@@ -160,3 +160,18 @@ def test_pages_fit_a_phones_width(server: Any, browser: Any, shots: Path) -> Non
         page.wait_for_load_state("networkidle")
         assert page.evaluate(width), path
     context.close()
+
+
+def test_a_turn_timer_counts_down_on_the_table(server: Any, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.select_option('select[name="turn_timer"]', "60")
+    page.locator("#seat-choices select").nth(1).select_option("bot:random")
+    page.locator("#create-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    timer = page.locator("#timer")
+    timer.filter(has_text=re.compile(r"^ · [01]:\d\d left$")).wait_for()
+    first = timer.inner_text()
+    page.wait_for_timeout(2100)
+    assert timer.inner_text() != first
+    page.close()
