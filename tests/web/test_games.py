@@ -87,7 +87,7 @@ def test_record_replays_with_the_command_line(sqlite_server: Server, tmp_path: P
                                               game: str, seats: list[str],
                                               params: dict) -> None:  # type: ignore[type-arg]
     server = sqlite_server
-    table, tokens = server.create(game, seats, params)
+    table, _tokens = server.create(game, seats, params)
     assert server.client.get(f"/api/tables/{table}/record").status_code == 409
     table, last, _viewers = play_game(server, game, seats, params, spectator=False)
     response = server.client.get(f"/api/tables/{table}/record")

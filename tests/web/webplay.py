@@ -140,7 +140,6 @@ class LeakChecker:
     def check(self, frame: dict[str, Any], text: str | None = None) -> None:
         self.frames += 1
         self.check_text(json.dumps(frame) if text is None else text)
-        game = self.row.game
         if frame.get("type") == "state":
             self._advance(frame["ply"])
             observation = frame["observation"]
@@ -195,9 +194,6 @@ class Viewer:
     def receive(self) -> dict[str, Any]:
         text = self.socket.receive_text()
         frame: dict[str, Any] = json.loads(text)
-        import os
-        if os.environ.get("WEBPLAY_DEBUG"):
-            print(self.checker.seat, frame["type"], frame.get("ply"), frame.get("to_move"), frame.get("message"), flush=True)
         self.checker.check(frame, text)
         if frame["type"] == "state":
             self.last = frame
