@@ -28,6 +28,9 @@ def parser() -> OneLineArgumentParser:
                        "~/.local/share/cardtable)")
     parse.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each bot move, so people can follow (default 0.6)")
+    parse.add_argument("--max-messages", type=int, default=20, metavar="N",
+                       help="close a WebSocket that sends more than N messages within a "
+                       "second (default 20)")
     parse.add_argument("--log-level", default="warning",
                        choices=("critical", "error", "warning", "info", "debug"))
     return parse
@@ -52,6 +55,9 @@ def main(argv: list[str]) -> int:
     options = parser().parse_args(argv)
     if not 0 <= options.port <= 65535:
         print_error(PROG, f"--port must be 0 to 65535 (got {options.port})")
+        return EXIT_USAGE
+    if options.max_messages < 1:
+        print_error(PROG, "--max-messages must be at least 1")
         return EXIT_USAGE
     if not 0 <= options.bot_delay <= 60:
         print_error(PROG, "--bot-delay must be 0 to 60 seconds")
@@ -82,7 +88,7 @@ def main(argv: list[str]) -> int:
     shown = f"[{options.host}]" if ":" in options.host else options.host
     print(f"cardtable: lobby at http://{shown}:{port}/ (database: "
           f"{store.engine.url.render_as_string(hide_password=True)})", flush=True)
-    app = create_app(store, bot_delay=options.bot_delay)
+    app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages)
     config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
                             timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)

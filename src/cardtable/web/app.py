@@ -47,7 +47,9 @@ class Refused(Exception):
         self.message = message
 
 
-def create_app(store: Store, bot_delay: float = 0.0) -> FastAPI:
+def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LIMIT) -> FastAPI:
+    """The app on ``store``; ``bot_delay`` seconds pass before each bot move, and a connection
+    sending more than ``flood_limit`` messages within a second is closed."""
     hub = Hub(store, bot_delay)
 
     @contextlib.asynccontextmanager
@@ -393,14 +395,14 @@ def create_app(store: Store, bot_delay: float = 0.0) -> FastAPI:
             live.broadcast_table()
 
     async def _receive(websocket: WebSocket, live: LiveTable, connection: Connection) -> None:
-        flood = Flood(FLOOD_LIMIT)
+        flood = Flood(flood_limit)
         send = connection.send
         while not connection.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
             if flood.hit(time.monotonic()):
-                send(error_frame(f"Too many messages (more than {FLOOD_LIMIT} a second)."))
+                send(error_frame(f"Too many messages (more than {flood_limit} a second)."))
                 connection.closed = True
                 return
             text = message.get("text")
