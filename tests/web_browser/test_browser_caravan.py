@@ -92,6 +92,15 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     def choose(seat: str, frame: dict[str, Any]) -> str:
         return caravan_choice(frame["observation"], frame["legal"], seat)
 
+    # Keyboard only: the same move box plays a legal move.
+    frame = players[mover][1].latest()
+    move = choose(mover, frame)
+    page.fill("#move-input", move)
+    page.press("#move-input", "Enter")
+    wait_for(page, lambda: players[mover][1].latest()["ply"] == frame["ply"] + 1,
+             "the typed move")
+    assert page.input_value("#move-input") == ""
+
     made = play_turns(players, choose, click_caravan_move, stop=lambda moves: moves >= 14)
     alice.screenshot(path=str(shots / "web-caravan-table.png"), full_page=True)
     watcher.locator("#board .caravan").first.wait_for()
@@ -139,5 +148,12 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     alice.locator("#rematch").click()
     alice.wait_for_url(lambda url: f"/tables/{table}" not in url and "/tables/" in url)
     alice.locator("#seat-line").filter(has_text="You are ABC").wait_for()
+    rematch = alice.url
+    bob.goto(f"{server.base}/tables/{table}")
+    bob.locator("#rematch").click()
+    bob.wait_for_url(rematch)
+    bob.locator("#seat-line").filter(has_text="You are DEF").wait_for()
+    for page in (alice, bob):
+        page.locator("#status").filter(has_text=re.compile("move")).wait_for()
     for name, recorder in recorders.items():
         assert recorder.page_errors() == [], name

@@ -49,7 +49,7 @@ def test_a_person_plays_a_whole_obsession_game_against_bots(server: Any, browser
     page.screenshot(path=str(shots / "web-obsession-table.png"), full_page=True)
     made += play_turns(players, choose, click_obsession_move)
     page.locator("#status").filter(has_text="Game over").wait_for()
-    assert {"swap", "play"} <= kinds
+    assert {"swap", "play"} <= kinds, kinds
     assert made >= 5
 
     stored = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table}')"))
