@@ -76,6 +76,8 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     bob.locator("#chat-lines li").filter(has_text="alert(1)").wait_for()
     assert CHAT in bob.locator("#chat-lines li").last.inner_text()
     assert bob.locator("#chat-lines li script, #chat-lines li b b").count() == 0
+    watcher.locator("#chat-lines li").filter(has_text="alert(1)").wait_for()
+    assert watcher.locator("#chat-form").is_hidden()  # spectators read the chat only
 
     players = {"ABC": (alice, recorders["alice"]), "DEF": (bob, recorders["bob"])}
     wait_for(alice, lambda: all(rec.latest() and rec.latest()["status"] == "playing"
