@@ -142,10 +142,16 @@ Boards.obsession = function renderObsession(view, ctx) {
     return swap ? where === "pool" : where === source;
   }
 
+  // Cards named by some legal play (or swap): outlined, so a player sees what may go down.
+  const playable = new Set(legal.flatMap((move) => move.split(" ").slice(1))
+    .map((word) => word.split("#")[0]));
+
   function pick(card, where) {
+    const classes = [chosen.has(cardId(card)) ? "selected" : "",
+                     choosable(card, where) && !swap && playable.has(card.card) ? "target" : ""];
     return cardNode(card, {
       tag: choosable(card, where) ? "button" : "span",
-      classes: chosen.has(cardId(card)) ? "selected" : "",
+      classes: classes.join(" "),
       attrs: {type: "button", "aria-pressed": chosen.has(cardId(card)) ? "true" : "false",
               onclick: choosable(card, where) ? () => {
                 const id = cardId(card);
@@ -414,6 +420,8 @@ const TablePage = {
     const render = Boards[view.game];
     CT.replace(document.getElementById("board"), render ? render(view, this.ctx) : null);
     const result = resultText(view, frame.result || view.result);
+    const mine = !result && this.token && frame.to_move === this.seat;
+    document.title = `${mine ? "\u25cf Your move \u00b7 " : ""}${this.game} \u00b7 cardtable`;
     if (result) this.setStatus(result);
     else if (frame.status === "open") this.setStatus("Waiting for players to sit down.");
     else if (frame.to_move === this.seat && this.token) this.setStatus("Your move.");
@@ -442,6 +450,10 @@ const TablePage = {
     document.getElementById("watching").textContent = watching.allowed === false
       ? " · no spectators" : ` · ${watching.count || 0} watching`;
     document.getElementById("chat-form").hidden = !this.token;
+    if (this.token && info.status === "open" && !this.invited) {
+      document.getElementById("invite").open = true;  // someone has still to sit down
+      this.invited = true;
+    }
     const offer = document.getElementById("seat-offer");
     const free = info.free_seats || [];
     CT.replace(offer, !this.token ? free.map((seat) => CT.el("button", {
