@@ -175,3 +175,35 @@ def test_a_turn_timer_counts_down_on_the_table(server: Any, browser: Any) -> Non
     page.wait_for_timeout(2100)
     assert timer.inner_text() != first
     page.close()
+
+
+def test_a_private_table_without_spectators_is_joined_by_its_link(server: Any,
+                                                                  browser: Any) -> None:
+    alice = browser.new_context().new_page()
+    alice.goto(server.base + "/")
+    alice.uncheck('input[name="spectators"]')
+    alice.check('input[name="private"]')
+    alice.locator("#create-form button[type=submit]").click()
+    alice.wait_for_url(re.compile(r"/tables/"))
+    table = alice.url.rsplit("/", 1)[1]
+    alice.locator("#invite[open]").wait_for()
+    link = alice.input_value("#invite-link")
+    assert link == f"{server.base}/tables/{table}"
+
+    bob = browser.new_context().new_page()
+    recorder = Recorder("bob").attach(bob)
+    bob.goto(server.base + "/")
+    bob.locator("#open-tables tbody tr").first.wait_for()
+    assert bob.locator(f'#open-tables tr[data-table="{table}"]').count() == 0
+    bob.goto(link)
+    bob.locator("#status").filter(has_text="This table has no spectators.").wait_for()
+    assert recorder.states() == []
+    bob.locator(".take-seat", has_text="Take seat DEF").click()
+    bob.locator("#seat-line").filter(has_text="You are DEF").wait_for()
+    for page in (alice, bob):
+        page.locator("#status").filter(has_text=re.compile("move")).wait_for()
+    stored = f"JSON.parse(localStorage.getItem('cardtable.seat.{table}')).token"
+    tokens = {"ABC": alice.evaluate(stored), "DEF": bob.evaluate(stored)}
+    assert check_no_leak(server.db_url, table, tokens, recorder, "DEF") >= 1
+    alice.context.close()
+    bob.context.close()

@@ -333,14 +333,17 @@ const TablePage = {
     });
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
-      if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
-        if (event.code !== 4404 && this.token) {
-          CT.forgetSeat(this.table);
-          this.token = null; this.seat = null;
-          this.ctx.seat = null; this.ctx.interactive = false;
-        }
-        this.setStatus(event.reason || "This table cannot be opened.");
-        if (event.code === 4404) return;
+      if (event.code === 4401) {
+        // This browser's token is not (or no longer) a seat of the table: watch instead.
+        CT.forgetSeat(this.table);
+        this.token = null; this.seat = null;
+        this.ctx.seat = null; this.ctx.interactive = false;
+        this.ctx.legal = [];
+      } else if (event.code === 4403 || event.code === 4404) {
+        // No such table, or no spectators: nothing to reconnect to (a free seat may be taken).
+        this.setStatus(this.lastError || "This table cannot be watched.");
+        this.refreshInfo();
+        return;
       } else {
         this.setStatus("Connection lost: reconnecting…");
       }
@@ -388,6 +391,7 @@ const TablePage = {
       if (frame.result && (!before || !before.result)) this.refreshInfo();
       this.draw();
     } else if (frame.type === "error") {
+      this.lastError = frame.message;
       document.getElementById("move-error").textContent = frame.message;
     } else if (frame.type === "chat") {
       this.addChat(frame);
