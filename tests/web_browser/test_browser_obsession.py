@@ -55,4 +55,11 @@ def test_a_person_plays_a_whole_obsession_game_against_bots(server: Any, browser
     stored = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table}')"))
     assert stored["seat"] == "P1"
     assert check_no_leak(server.db_url, table, {"P1": stored["token"]}, recorder, "P1") > made
+
+    # The replay: every hand at the deal, the end with the placings.
+    page.locator("#after-game a", has_text="Replay").click()
+    page.locator("#replay-position").filter(has_text="The deal").wait_for()
+    assert page.locator('#hands [data-seat="P2"] .card').count() == 3
+    page.keyboard.press("End")
+    page.locator("#replay-position").filter(has_text="Game over").wait_for()
     assert recorder.page_errors() == []

@@ -17,10 +17,12 @@ from string import Template
 from typing import Any
 
 from fastapi import FastAPI, HTTPException
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from cardtable.web import games, howto_pages, table_form
+from cardtable.web.record import record_text
+from cardtable.web.replay_steps import ReplayUnavailable, replay_steps
 
 PACKAGE = files("cardtable.web")
 GAME_TITLES = {"caravan": "Caravan", "obsession": "Obsession", "austerity": "Austerity"}
@@ -111,6 +113,23 @@ def install(app: FastAPI) -> None:
         body = _template("leaderboard.html").substitute(
             game_options=table_form.options(table_form.GAMES))
         return page("Leaderboard", "leaderboard", body, ("leaderboard.js",))
+
+    @app.get("/replay/{table_id}/steps", include_in_schema=False)
+    def replay_data(table_id: str) -> JSONResponse:
+        """The replay page's steps, from the table's record (see ``replay_steps``)."""
+        live = app.state.hub.get(table_id)
+        if live is None:
+            return JSONResponse({"error": "No such table."}, status_code=404)
+        if live.row.status != "finished" or live.state.result is None:
+            return JSONResponse({"error": "A replay is available once the game is over."},
+                                status_code=409)
+        moves = [move for _seat, move in app.state.store.moves(live.id)]
+        text = record_text(live.row.game, live.row.params, live.row.seed, live.kinds, moves)
+        try:
+            steps = replay_steps(live.row.game, text)
+        except ReplayUnavailable as error:
+            return JSONResponse({"error": str(error)}, status_code=500)
+        return JSONResponse({"table": live.id, **steps})
 
     @app.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     def replay(table_id: str) -> HTMLResponse:

@@ -8,7 +8,7 @@
   let moves = [];
   try {
     const replay = await CT.api("GET",
-      `/api/tables/${encodeURIComponent(root.dataset.table)}/replay`);
+      `/replay/${encodeURIComponent(root.dataset.table)}/steps`);
     moves = replay.moves;
     frames = replay.frames.map((view, index) => ({view, seat: index ? moves[index - 1].seat : null,
                                                   move: index ? moves[index - 1].move : null}));
@@ -28,6 +28,11 @@
     if (!frame) return;
     const view = frame.view;
     CT.replace(document.getElementById("board"), Boards[view.game](view, ctx));
+    const hands = view.hands || {};
+    CT.replace(document.getElementById("hands"), Object.keys(hands).length
+      ? Object.entries(hands).map(([seat, cards]) => CT.el("div", {class: "row", dataset: {seat}},
+          CT.el("b", {}, seat), cards.length ? cardRow(cards, {classes: "mini"}) : "no cards"))
+      : CT.el("p", {}, "Nothing is hidden in this game: the table shows it all."));
     const total = frames.length - 1;
     const result = view.result ? ` · ${resultText(view, view.result)}` : "";
     document.getElementById("replay-position").textContent = position === 0
