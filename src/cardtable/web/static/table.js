@@ -347,8 +347,10 @@ const TablePage = {
       } else {
         this.setStatus("Connection lost: reconnecting…");
       }
-      setTimeout(() => this.connect(), this.retry);
-      this.retry = Math.min(this.retry * 2, 5000);
+      // Back off (0.5 s, 1 s, 2 s, then every 2.5 s), with a little jitter so that the
+      // pages of a restarted server do not all come back in the same instant.
+      setTimeout(() => this.connect(), this.retry + Math.random() * 300);
+      this.retry = Math.min(this.retry * 2, 2500);
     });
   },
 
