@@ -4,6 +4,7 @@ from the address, and the static files ship in the package."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from html import escape
 from html.parser import HTMLParser
@@ -137,3 +138,27 @@ def test_create_form_fields_are_accepted_by_the_game() -> None:
             key = name if name in GLOBAL_FIELDS else f"abc.{name}"
             params, _kinds = games.check_table("caravan", {key: value}, ["human", "human"])
             assert params[key] == value
+
+
+def test_replay_steps_of_a_finished_table(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"game": "caravan", "params": {"rules": "nv"},
+                                               "seats": ["bot:normal", "bot:random"]}).json()
+    table = created["table"]
+    for _ in range(300):
+        if client.get(f"/api/tables/{table}").json()["result"] is not None:
+            break
+        time.sleep(0.02)
+    steps = client.get(f"/replay/{table}/steps").json()
+    moves = [move for _seat, move in client.app.state.store.moves(table)]
+    assert [step["move"] for step in steps["moves"]] == moves
+    assert len(steps["frames"]) == len(moves) + 1
+    assert steps["result"]["winners"] and steps["frames"][-1]["result"] == steps["result"]
+    assert set(steps["frames"][0]["hands"]) == {"ABC", "DEF"}
+
+
+def test_replay_steps_wait_for_the_end_of_the_game(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"game": "caravan", "seats": ["human"] * 2})
+    answer = client.get(f"/replay/{created.json()['table']}/steps")
+    assert answer.status_code == 409
+    assert answer.json() == {"error": "A replay is available once the game is over."}
+    assert client.get("/replay/nosuchtable/steps").status_code == 404

@@ -9,6 +9,7 @@ storage for that table). ``install(app)`` adds the routes and the static files t
 
 from __future__ import annotations
 
+import asyncio
 import json
 from functools import cache
 from html import escape
@@ -16,7 +17,7 @@ from importlib.resources import files
 from string import Template
 from typing import Any
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -58,11 +59,19 @@ def lobby_body() -> str:
     )
 
 
+def not_found(title: str, html: str) -> HTMLResponse:
+    """A 404 page saying ``html`` (already HTML), with the way back to the lobby."""
+    answer = page(title, "missing", f'<section class="panel"><h1>{escape(title)}</h1>'
+                  f'<p>{html} <a href="/">Back to the lobby</a></p></section>')
+    answer.status_code = 404
+    return answer
+
+
 def _howto_page(game: str, preset: str | None) -> HTMLResponse:
     try:
         howto = games.howto(game, preset)
     except games.TableError as error:
-        raise HTTPException(404, str(error)) from None
+        return not_found("No such page", escape(str(error)))
     title = GAME_TITLES[game] + (f" ({howto['preset']} rules)" if howto.get("preset") else "")
     return page(f"How to play {title}", "howto",
                 f'<article class="panel howto"><h1>How to play {escape(title)}</h1>'
@@ -79,17 +88,14 @@ def install(app: FastAPI) -> None:
         return page("Lobby", "lobby", lobby_body(), ("lobby.js",))
 
     def missing(table_id: str) -> HTMLResponse | None:
-        """The "no such table" page, or None when the table exists."""
+        """The "no such table" page, or None when the table exists. Called on the event
+        loop, where the live tables are kept."""
         if app.state.hub.get(table_id) is not None:
             return None
-        answer = page("No such table", "missing",
-                      f'<section class="panel"><h1>No such table</h1><p>There is no table '
-                      f'{escape(table_id)} here. <a href="/">Back to the lobby</a></p></section>')
-        answer.status_code = 404
-        return answer
+        return not_found("No such table", f"There is no table {escape(table_id)} here.")
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    def table(table_id: str) -> HTMLResponse:
+    async def table(table_id: str) -> HTMLResponse:
         body = _template("table.html").substitute(table=escape(table_id))
         return missing(table_id) or page(f"Table {table_id}", "table", body,
                                          ("cards.js", "table.js"))
@@ -115,7 +121,7 @@ def install(app: FastAPI) -> None:
         return page("Leaderboard", "leaderboard", body, ("leaderboard.js",))
 
     @app.get("/replay/{table_id}/steps", include_in_schema=False)
-    def replay_data(table_id: str) -> JSONResponse:
+    async def replay_data(table_id: str) -> JSONResponse:
         """The replay page's steps, from the table's record (see ``replay_steps``)."""
         live = app.state.hub.get(table_id)
         if live is None:
@@ -124,15 +130,21 @@ def install(app: FastAPI) -> None:
             return JSONResponse({"error": "A replay is available once the game is over."},
                                 status_code=409)
         moves = [move for _seat, move in app.state.store.moves(live.id)]
-        text = record_text(live.row.game, live.row.params, live.row.seed, live.kinds, moves)
+        row, kinds = live.row, list(live.kinds)
+
+        def steps() -> dict[str, Any]:
+            # Replaying a whole game is work for a thread, not for the event loop.
+            text = record_text(row.game, row.params, row.seed, kinds, moves)
+            return replay_steps(row.game, text)
+
         try:
-            steps = replay_steps(live.row.game, text)
+            found = await asyncio.to_thread(steps)
         except ReplayUnavailable as error:
             return JSONResponse({"error": str(error)}, status_code=500)
-        return JSONResponse({"table": live.id, **steps})
+        return JSONResponse({"table": live.id, **found})
 
     @app.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    def replay(table_id: str) -> HTMLResponse:
+    async def replay(table_id: str) -> HTMLResponse:
         body = _template("replay.html").substitute(table=escape(table_id))
         return missing(table_id) or page(f"Replay of table {table_id}", "replay", body,
                                          ("cards.js", "table.js", "replay.js"))
