@@ -155,7 +155,13 @@ def test_pages_fit_a_phones_width(server: Any, browser: Any, shots: Path) -> Non
     page.locator("#board .hand .card").first.tap()
     assert page.evaluate(width)
     page.screenshot(path=str(shots / "web-phone.png"), full_page=True)
-    for path in ("/howto/caravan/foxon", "/leaderboard", f"/tables/{table}"):
+    watched = []
+    for game, seats in (("obsession", ["bot:random"] * 6), ("austerity", ["bot:shenzi"] * 4)):
+        watched.append(create_from_lobby(page, server.base, game, seats))
+        page.locator("#board .card, #board .market-card").first.wait_for()
+        assert page.evaluate(width), game
+    for path in ("/howto/caravan/foxon", "/leaderboard", f"/tables/{table}",
+                 *(f"/replay/{other}" for other in watched)):
         page.goto(server.base + path)
         page.wait_for_load_state("networkidle")
         assert page.evaluate(width), path
