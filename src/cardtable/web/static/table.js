@@ -383,8 +383,8 @@ const TablePage = {
       this.game = frame.observation.game;
       if (frame.seat && this.token) { this.seat = frame.seat; this.ctx.seat = frame.seat; }
       this.ctx.legal = frame.legal || [];
-      if (!before || before.observation.history?.length !== frame.observation.history?.length
-          || before.to_move !== frame.to_move) {
+      if (!before || before.ply !== frame.ply || before.to_move !== frame.to_move) {
+        // A move was made (or the turn passed): a half-made selection no longer applies.
         this.ctx.selection.hand = null;
         this.ctx.selection.cards.clear();
         document.getElementById("move-error").textContent = "";
