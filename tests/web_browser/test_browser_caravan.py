@@ -62,6 +62,7 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     row.locator("button.join").click()
     bob.wait_for_url(re.compile(rf"/tables/{table}$"))
     bob.locator("#seat-line").filter(has_text="You are DEF").wait_for()
+    assert bob.get_attribute("#howto-link", "href") == "/howto/caravan/power"
 
     # A spectator opens the invite link; both players see them counted.
     watcher.goto(f"{server.base}/tables/{table}")

@@ -452,6 +452,9 @@ const TablePage = {
       `${game ? game[0].toUpperCase() + game.slice(1) : "Table"} · table ${this.table}`;
     document.getElementById("seat-line").textContent = this.token
       ? `You are ${this.seat}.` : "You are watching.";
+    const preset = game === "caravan" && info.params && info.params.rules;
+    document.getElementById("howto-link").href =
+      game ? `/howto/${game}${preset ? "/" + encodeURIComponent(preset) : ""}` : "/howto";
     const watching = info.spectators || {};
     document.getElementById("watching").textContent = watching.allowed === false
       ? " · no spectators" : ` · ${watching.count || 0} watching`;
