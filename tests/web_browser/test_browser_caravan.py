@@ -63,6 +63,8 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     bob.wait_for_url(re.compile(rf"/tables/{table}$"))
     bob.locator("#seat-line").filter(has_text="You are DEF").wait_for()
     assert bob.get_attribute("#howto-link", "href") == "/howto/caravan/power"
+    alice.locator("#players-line").filter(has_text="DEF Bob").wait_for()
+    assert "ABC Alice" in alice.inner_text("#players-line")
 
     # A spectator opens the invite link; both players see them counted.
     watcher.goto(f"{server.base}/tables/{table}")

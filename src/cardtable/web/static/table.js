@@ -455,6 +455,15 @@ const TablePage = {
     const preset = game === "caravan" && info.params && info.params.rules;
     document.getElementById("howto-link").href =
       game ? `/howto/${game}${preset ? "/" + encodeURIComponent(preset) : ""}` : "/howto";
+    CT.replace(document.getElementById("players-line"), (info.seats || []).map((seat, index) =>
+      CT.el("span", {class: "player-name", dataset: {seat: seat.seat}}, index ? " · " : "",
+            CT.el("b", {}, seat.seat), " ",
+            seat.kind === "human" ? (seat.name || (seat.taken ? "a person" : "free seat"))
+                                  : `bot ${seat.kind.slice(4)}`,
+            seat.kind === "human" && seat.taken
+              ? CT.el("span", {class: seat.connected ? "online" : "offline",
+                               title: seat.connected ? "connected" : "not connected"},
+                      seat.connected ? " \u25cf" : " \u25cb") : null)));
     const watching = info.spectators || {};
     document.getElementById("watching").textContent = watching.allowed === false
       ? " · no spectators" : ` · ${watching.count || 0} watching`;
