@@ -175,13 +175,15 @@ def main(argv: list[str]) -> int:
         command = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(port),
                    "--db", db, "--bot-delay", "0", "--max-messages", "100000",
                    "--log-level", "error"]
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE)
+        log_path = os.path.join(directory, "server.log")
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
         try:
             if not _wait_ready(base, process):
-                error = (process.stderr.read().decode(errors="replace").strip()
-                         if process.poll() is not None and process.stderr else "")
-                print_error(PROG, "the server did not start" + (f": {error}" if error else ""))
+                with open(log_path, encoding="utf-8", errors="replace") as log_text:
+                    lines = log_text.read().strip().splitlines()
+                reason = f": {lines[-1]}" if lines else ""
+                print_error(PROG, "the server did not start" + reason)
                 return 1
             print(f"{PROG}: {options.tables} tables of {options.game} (a WebSocket client "
                   f"against bot:{options.bot or 'random'}), {options.moves} client moves "
