@@ -73,8 +73,8 @@ class HumanSeat:
 class BotSeat(games.ThreadedBot):
     """A bot that writes down the notation of its move before the move is applied."""
 
-    def __init__(self, live: LiveTable, bot: Any, delay: float) -> None:
-        super().__init__(bot, delay)
+    def __init__(self, live: LiveTable, bot: Any, delay: float, instant: bool) -> None:
+        super().__init__(bot, delay, instant)
         self.live = live
 
     async def choose(self, observation: Any) -> Any:
@@ -139,7 +139,9 @@ class LiveTable:
                 seats[seat.seat] = self.humans[seat.seat]
             else:
                 bot = games.make_bot(loaded, seat.kind[4:], seat.seat, self.row.seed)
-                seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay)
+                name = seat.kind[4:].split(":")[0].lower()
+                seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay,
+                                           name in games.INSTANT_BOTS)
         self.task = asyncio.get_running_loop().create_task(
             play_match_async(self.state, seats, (TableListener(self),)))
         self.task.add_done_callback(self._ended)
