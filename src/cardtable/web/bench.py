@@ -38,6 +38,9 @@ def parser() -> OneLineArgumentParser:
                        help="the game (default caravan)")
     parse.add_argument("--bot", default=None,
                        help="the opponent (default: random)")
+    parse.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                       help="each client waits a random 0.5x to 1.5x SECONDS before each move, "
+                       "as people do (default 0: every client moves at once)")
     parse.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
     parse.add_argument("--db", default=None, metavar="URL",
                        help="the server's database (default: a temporary SQLite file)")
@@ -69,7 +72,7 @@ class Totals:
 
 
 async def _client(url: str, token: str, moves: int, chooser: random.Random,
-                  totals: Totals) -> None:
+                  totals: Totals, think: float) -> None:
     import websockets
 
     async with websockets.connect(f"{url}?token={token}", max_size=1 << 22) as ws:
@@ -100,6 +103,8 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
                 legal = frame["legal"]
                 plays = [move for move in legal if move.split(":")[-1][:1] in ("P", "p")]
                 move = chooser.choice(plays or legal)
+                if think > 0:
+                    await asyncio.sleep(think * (0.5 + chooser.random()))
                 sent_ply = ply
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "move": move}))
@@ -127,7 +132,7 @@ async def _run(base: str, options: argparse.Namespace) -> tuple[Totals, float]:
     started = time.perf_counter()
     results = await asyncio.gather(*(
         _client(f"{ws_base}/api/tables/{table}/ws", token, options.moves,
-                random.Random(chooser.random()), totals)
+                random.Random(chooser.random()), totals, options.think)
         for table, token in tokens), return_exceptions=True)
     elapsed = time.perf_counter() - started
     for result in results:
@@ -187,7 +192,7 @@ def main(argv: list[str]) -> int:
                 return 1
             print(f"{PROG}: {options.tables} tables of {options.game} (a WebSocket client "
                   f"against bot:{options.bot or 'random'}), {options.moves} client moves "
-                  f"each, server pid {process.pid}", flush=True)
+                  f"each, think time {options.think:g} s, server pid {process.pid}", flush=True)
             totals, elapsed = asyncio.run(_run(base, options))
         finally:
             process.terminate()
