@@ -230,7 +230,8 @@ def play_through(viewers: dict[str | None, Viewer], humans: set[str],
             frame["result"] is not None or frame["to_move"] in humans
             or (stop_after is not None and frame["ply"] >= stop_after))
 
-    frames = {seat: viewer.until_state(settled_after(0)) for seat, viewer in viewers.items()}
+    frames = {seat: viewer.last if viewer.last is not None and settled_after(0)(viewer.last)
+              else viewer.until_state(settled_after(0)) for seat, viewer in viewers.items()}
     for _ in range(max_moves):
         frame = next(iter(frames.values()))
         if frame["result"] is not None or (stop_after is not None and frame["ply"] >= stop_after):

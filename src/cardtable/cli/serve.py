@@ -6,6 +6,7 @@ the database cannot be opened or migrated, 3 when the address cannot be listened
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 
@@ -90,8 +91,12 @@ def main(argv: list[str]) -> int:
           f"{store.engine.url.render_as_string(hide_password=True)})", flush=True)
     app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages)
     config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
+                            ws_per_message_deflate=False,
                             timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
+    # uvicorn stops on SIGINT/SIGTERM and then raises the signal again for the handler that
+    # was there before it: that handler ends the process normally (status 0).
+    signal.signal(signal.SIGTERM, lambda _number, _frame: None)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -117,17 +117,25 @@ def make_bot(loaded: Any, spec: str, seat: str, seed: int) -> Any:
     return make_seat(loaded, spec, seat, seed)
 
 
+INSTANT_BOTS = frozenset(("random", *AUSTERITY_BOTS))
+"""Bots whose choice takes microseconds: they choose on the event loop (a hand-off to a worker
+thread would cost more than the choice). Every other bot thinks on a worker thread."""
+
+
 class ThreadedBot:
     """A bot in the async match loop whose thinking runs on a worker thread, so a slow bot
     never holds up the other tables; ``delay`` seconds pass before its move is played."""
 
-    def __init__(self, bot: Any, delay: float) -> None:
+    def __init__(self, bot: Any, delay: float, instant: bool = False) -> None:
         self.bot = bot
         self.delay = delay
+        self.instant = instant
 
     async def choose(self, observation: Any) -> Any:
         if self.delay > 0:
             await asyncio.sleep(self.delay)
+        if self.instant:
+            return self.bot.choose(observation)
         return await asyncio.to_thread(self.bot.choose, observation)
 
     def rejected(self, error: IllegalAction) -> None:

@@ -49,8 +49,15 @@ class HumanSeat:
         self.live = live
         self.seat = seat
         self.waiter: asyncio.Future[Any] | None = None
+        self.early: tuple[Any, str] | None = None
+        """A move that arrived before the match loop asked for it (the frame announcing the
+        turn can reach the player before the loop gets there)."""
 
     async def choose(self, observation: Any) -> Any:
+        if self.early is not None:
+            action, self.live.pending_text = self.early
+            self.early = None
+            return action
         self.waiter = asyncio.get_running_loop().create_future()
         self.live.start_timer(self)
         try:
@@ -66,8 +73,8 @@ class HumanSeat:
 class BotSeat(games.ThreadedBot):
     """A bot that writes down the notation of its move before the move is applied."""
 
-    def __init__(self, live: LiveTable, bot: Any, delay: float) -> None:
-        super().__init__(bot, delay)
+    def __init__(self, live: LiveTable, bot: Any, delay: float, instant: bool) -> None:
+        super().__init__(bot, delay, instant)
         self.live = live
 
     async def choose(self, observation: Any) -> Any:
@@ -132,7 +139,9 @@ class LiveTable:
                 seats[seat.seat] = self.humans[seat.seat]
             else:
                 bot = games.make_bot(loaded, seat.kind[4:], seat.seat, self.row.seed)
-                seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay)
+                name = seat.kind[4:].split(":")[0].lower()
+                seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay,
+                                           name in games.INSTANT_BOTS)
         self.task = asyncio.get_running_loop().create_task(
             play_match_async(self.state, seats, (TableListener(self),)))
         self.task.add_done_callback(self._ended)
@@ -161,14 +170,19 @@ class LiveTable:
         if self.state.to_move != seat:
             return "It is not your turn."
         human = self.humans.get(seat)
-        if human is None or human.waiter is None or human.waiter.done():
-            return "A move is already being played."
+        busy = "A move is already being played."
+        if human is None or human.early is not None or (
+                human.waiter is not None and human.waiter.done()):
+            return busy
         try:
             action = self.state.parse_action(text)
         except GameError as error:
             return error.message
         except (ValueError, TypeError, IndexError, KeyError):
             return f"Invalid move '{text[:40]}'."
+        if human.waiter is None:
+            human.early = (action, self.state.action_text(action))
+            return None
         self.pending_text = self.state.action_text(action)
         human.waiter.set_result(action)
         return None

@@ -9,6 +9,7 @@ viewer may not see is never sent at all; where its place is shown it is ``null``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +32,9 @@ def result_json(result: Result | None) -> Json | None:
 # --------------------------------------------------------------------------- Caravan
 
 
+@functools.cache
 def _caravan_card(card: int) -> Json | None:
+    """A card's JSON (shared between frames, never changed: cached, as cards are small ints)."""
     from cardtable.games.caravan.cards import SEATS, code, identity, owner_of
     from cardtable.games.caravan.observation import HIDDEN_CARD
 
@@ -127,10 +130,15 @@ def caravan_view(obs: Any, public: Any | None = None) -> Json:
 # --------------------------------------------------------------------------- Obsession
 
 
-def _obsession_cards(cards: Sequence[int]) -> list[Json]:
+@functools.cache
+def _obsession_card(card: int) -> Json:
     from cardtable.games.obsession.cards import TEXT
 
-    return [{"card": TEXT[card], "id": f"o{card}"} for card in cards]
+    return {"card": TEXT[card], "id": f"o{card}"}
+
+
+def _obsession_cards(cards: Sequence[int]) -> list[Json]:
+    return [_obsession_card(card) for card in cards]
 
 
 def obsession_view(obs: Any, public: bool = False) -> Json:

@@ -88,6 +88,8 @@ class Store:
         self.url = normalize_url(url)
         self.engine = _open_engine(self.url)
         migrate(self.engine)
+        # Built once: a move is stored on every turn of every table.
+        self._insert_move = insert(schema.moves)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -165,8 +167,8 @@ class Store:
 
     def add_move(self, table_id: str, ply: int, seat: str, move: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(schema.moves).values(table_id=table_id, ply=ply, seat=seat,
-                                                     move=move, at=time.time()))
+            conn.execute(self._insert_move, {"table_id": table_id, "ply": ply, "seat": seat,
+                                             "move": move, "at": time.time()})
 
     def moves(self, table_id: str) -> list[tuple[str, str]]:
         with self.engine.connect() as conn:
