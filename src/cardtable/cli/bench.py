@@ -18,10 +18,14 @@ def main(argv: list[str]) -> int:
         print_error(PROG, f"a game is needed: {', '.join(GAMES)} ({HINT})")
         return 1
     if argv[0] in ("-h", "--help"):
-        print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(GAMES)})")
+        print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(GAMES)}, or web)")
         print("Run 'cardtable bench GAME --help' for the options of one benchmark.")
         return 0
     game = argv[0]
+    if game == "web":
+        from cardtable.web.bench import main as web_bench
+
+        return web_bench(argv[1:])
     if game not in GAMES:
         print_error(PROG, f"unknown game '{game}' (allowed: {', '.join(GAMES)}; {HINT})")
         return 1
