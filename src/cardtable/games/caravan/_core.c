@@ -415,30 +415,61 @@ static int discard_mulligan(const State *s, int seat) {
 
 /* ------------------------------------------------------------------ legality (legality.py) */
 
-static const char E_INVALID[] = "Invalid move.";
-static const char E_HAND[] = "The chosen hand position is out of range.";
-static const char E_NUMERAL_OWN[] = "A numeral card can only be played on a player's own caravan.";
-static const char E_NUMERAL_START[] =
-    "A numeral card must be played on an empty caravan during the Start round.";
-static const char E_NUMERAL_CAP[] = "The caravan is at its maximum numeral card capacity.";
-static const char E_SAME_RANK[] =
-    "A numeral card must not have same rank as the most recent card in the caravan.";
-static const char E_DIRECTION[] =
-    "The numeral card must follow the caravan's direction or match the caravan's suit.";
-static const char E_FACE_START[] = "A face card cannot be played during the Start round.";
-static const char E_FACE_OWN[] = "A face card can only be played on a player's own caravan.";
-static const char E_SLOT[] = "The chosen card position is out of range.";
-static const char E_NO_SLOT[] = "Face cards are played on a card: give its slot, e.g. P4A2.";
-static const char E_QUEEN[] = "A QUEEN can only be played on the latest numeral card in a caravan.";
-static const char E_MATCH[] = "A JACK or KING must match the suit of the numeral card it is played on.";
-static const char E_FACE_CAP[] = "The caravan is at its maximum face card capacity.";
-static const char E_DISCARD_START[] = "A player cannot discard a card during the Start round.";
-static const char E_CLEAR_START[] = "A player cannot clear a caravan during the Start round.";
-static const char E_CLEAR_OPPONENT[] = "A player cannot clear their opponent's caravans.";
-static const char E_CLEAR_DISABLED[] = "Caravans cannot be cleared under the current rules.";
-static const char E_CLEAR_EMPTY[] = "Cannot clear empty caravan.";
-static const char E_RESTART[] = "A new caravan must be started with a numeral card.";
-static const char E_OVER[] = "The game has already been won.";
+/* The refusal messages, stated once in legality.py and read from there when the module loads
+   (legality.MESSAGES by constant name); the strings live as long as `messages` holds them. */
+static const char *E_INVALID, *E_HAND, *E_NUMERAL_OWN, *E_NUMERAL_START, *E_NUMERAL_CAP, *E_SAME_RANK, *E_DIRECTION;
+static const char *E_FACE_START, *E_FACE_OWN, *E_SLOT, *E_NO_SLOT, *E_QUEEN, *E_MATCH, *E_FACE_CAP;
+static const char *E_DISCARD_START, *E_CLEAR_START, *E_CLEAR_OPPONENT, *E_CLEAR_DISABLED, *E_CLEAR_EMPTY, *E_RESTART, *E_OVER;
+static PyObject *messages; /* legality.MESSAGES */
+
+static const struct {
+    const char **message;
+    const char *name;
+} MESSAGE_NAMES[] = {
+    {&E_INVALID, "INVALID_MOVE"},
+    {&E_HAND, "HAND_OUT_OF_RANGE"},
+    {&E_NUMERAL_OWN, "NUMERAL_NOT_OWN"},
+    {&E_NUMERAL_START, "NUMERAL_START_NOT_EMPTY"},
+    {&E_NUMERAL_CAP, "NUMERAL_CAP"},
+    {&E_SAME_RANK, "NUMERAL_SAME_RANK"},
+    {&E_DIRECTION, "NUMERAL_DIRECTION"},
+    {&E_FACE_START, "FACE_START"},
+    {&E_FACE_OWN, "FACE_NOT_OWN"},
+    {&E_SLOT, "SLOT_OUT_OF_RANGE"},
+    {&E_NO_SLOT, "FACE_NEEDS_SLOT"},
+    {&E_QUEEN, "QUEEN_NOT_LAST"},
+    {&E_MATCH, "FACE_SUIT"},
+    {&E_FACE_CAP, "FACE_CAP"},
+    {&E_DISCARD_START, "DISCARD_START"},
+    {&E_CLEAR_START, "CLEAR_START"},
+    {&E_CLEAR_OPPONENT, "CLEAR_NOT_OWN"},
+    {&E_CLEAR_DISABLED, "CLEAR_DISABLED"},
+    {&E_CLEAR_EMPTY, "CLEAR_EMPTY"},
+    {&E_RESTART, "RESTART_NUMERAL"},
+    {&E_OVER, "GAME_OVER"},
+};
+
+static int load_messages(void) {
+    PyObject *legality = PyImport_ImportModule("cardtable.games.caravan.legality");
+    if (!legality) return -1;
+    Py_XSETREF(messages, PyObject_GetAttrString(legality, "MESSAGES"));
+    Py_DECREF(legality);
+    if (!messages) return -1;
+    if (!PyDict_Check(messages)) {
+        PyErr_SetString(PyExc_TypeError, "legality.MESSAGES must be a dict");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof MESSAGE_NAMES / sizeof MESSAGE_NAMES[0]; i++) {
+        PyObject *text = PyDict_GetItemString(messages, MESSAGE_NAMES[i].name);
+        if (!text || !PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_ImportError, "legality.MESSAGES has no message %s",
+                         MESSAGE_NAMES[i].name);
+            return -1;
+        }
+        if (!(*MESSAGE_NAMES[i].message = PyUnicode_AsUTF8(text))) return -1;
+    }
+    return 0;
+}
 
 /* A packed move code, unpacked as notation.unpack does. */
 typedef struct {
@@ -1953,6 +1984,7 @@ static void core_free(void *module) {
     Py_CLEAR(rules_cache_key[0]);
     Py_CLEAR(rules_cache_key[1]);
     Py_CLEAR(IllegalMove);
+    Py_CLEAR(messages);
 }
 
 static struct PyModuleDef core_module = {
@@ -1971,6 +2003,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_XSETREF(IllegalMove, PyObject_GetAttrString(errors, "IllegalMove"));
     Py_DECREF(errors);
     if (!IllegalMove) return NULL;
+    if (load_messages() < 0) return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (!module) return NULL;
     if (PyModule_AddObjectRef(module, "State", (PyObject *)&StateType) < 0 ||
