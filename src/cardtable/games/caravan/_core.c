@@ -1137,10 +1137,28 @@ static int as_card(PyObject *value, const char *where, uint32_t *out) {
     return 0;
 }
 
-/* A sequence of `count` items from attribute `name` of `game`, as a new reference to a
+/* The fields of Game.export_core(), in order: core_export.CORE_FIELDS in Python, written
+   once there and here; the module's EXPORT_FIELDS lets a test check that both agree. The core
+   reads a game only through this tuple, never through the game's attributes. */
+static const char *const EXPORT_FIELDS[] = {
+    "rules", "caravans", "held", "hands", "decks", "piles", "placed", "moves_made", "turn",
+    "plies", "jack_as_joker", "result",
+};
+#define N_EXPORT_FIELDS ((Py_ssize_t)(sizeof EXPORT_FIELDS / sizeof EXPORT_FIELDS[0]))
+
+/* Field `name` of an export tuple (checked by State.from_export), as a new reference. */
+static PyObject *field(PyObject *exported, const char *name) {
+    for (Py_ssize_t i = 0; i < N_EXPORT_FIELDS; i++) {
+        if (strcmp(EXPORT_FIELDS[i], name) == 0) return Py_NewRef(PyTuple_GET_ITEM(exported, i));
+    }
+    PyErr_Format(PyExc_SystemError, "the export has no field %s", name);
+    return NULL;
+}
+
+/* A sequence of `count` items from field `name` of the export, as a new reference to a
    list or tuple (PySequence_Fast). */
 static PyObject *fast_attr(PyObject *game, const char *name, Py_ssize_t count) {
-    PyObject *value = PyObject_GetAttrString(game, name);
+    PyObject *value = field(game, name);
     if (!value) return NULL;
     char what[80];
     PyOS_snprintf(what, sizeof what, "game.%s must be a sequence", name);
@@ -1157,7 +1175,7 @@ static PyObject *fast_attr(PyObject *game, const char *name, Py_ssize_t count) {
 /* Card lists of the game, in State list order: decks, hands, piles (each a pair). */
 static const char *const PAIR_NAMES[3] = {"decks", "hands", "piles"};
 
-/* Count the cards of a Game (first pass of from_game), validating shapes. */
+/* Count the cards of a Game (first pass of from_export), validating shapes. */
 static int count_cards(PyObject *pairs[3], PyObject *caravans, Py_ssize_t *total) {
     Py_ssize_t n = 0;
     for (int p = 0; p < 3; p++) {
@@ -1274,8 +1292,9 @@ static int fill_pair_ints(PyObject *game, const char *name, int64_t high, int64_
     return 0;
 }
 
+/* The result field: None while the game runs, else (winners, reason). */
 static int fill_result(State *s, PyObject *game) {
-    PyObject *result = PyObject_GetAttrString(game, "result");
+    PyObject *result = field(game, "result");
     if (!result) return -1;
     s->reason = R_NONE;
     s->winners = 0;
@@ -1283,10 +1302,14 @@ static int fill_result(State *s, PyObject *game) {
         Py_DECREF(result);
         return 0;
     }
-    PyObject *winners = NULL, *reason = NULL, *fast = NULL;
+    PyObject *winners, *reason, *fast = NULL;
     int rc = -1;
-    if (get_attr(result, "winners", &winners) < 0 || get_attr(result, "reason", &reason) < 0)
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 2) {
+        PyErr_SetString(PyExc_TypeError, "game.result must be None or (winners, reason)");
         goto done;
+    }
+    winners = PyTuple_GET_ITEM(result, 0);
+    reason = PyTuple_GET_ITEM(result, 1);
     if (!PyUnicode_Check(reason)) {
         PyErr_SetString(PyExc_TypeError, "game.result.reason must be a str");
         goto done;
@@ -1316,8 +1339,6 @@ static int fill_result(State *s, PyObject *game) {
     rc = 0;
 done:
     Py_XDECREF(fast);
-    Py_XDECREF(winners);
-    Py_XDECREF(reason);
     Py_DECREF(result);
     return rc;
 }
@@ -1366,14 +1387,14 @@ static int fill_state(State *s, PyObject *game, PyObject *pairs[3], PyObject *ca
     Py_DECREF(held);
     if (fill_pair_ints(game, "placed", INT64_MAX / 2, s->placed) < 0) return -1;
     if (fill_pair_ints(game, "moves_made", INT64_MAX / 2, s->moves_made) < 0) return -1;
-    PyObject *value = PyObject_GetAttrString(game, "turn");
+    PyObject *value = field(game, "turn");
     int64_t v;
     if (!value) return -1;
     int rc = as_int64(value, "game.turn", 0, 1, 0, 0, &v);
     Py_DECREF(value);
     if (rc < 0) return -1;
     s->turn = (int)v;
-    value = PyObject_GetAttrString(game, "plies");
+    value = field(game, "plies");
     if (!value) return -1;
     rc = as_int64(value, "game.plies", 0, INT64_MAX / 2, 0, 0, &s->plies);
     Py_DECREF(value);
@@ -1517,12 +1538,18 @@ static void reshuffle_mulligans(State *s, Mersenne *mt) {
 
 /* ------------------------------------------------------------------ Python methods */
 
-static PyObject *State_from_game(PyObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"game", "seed", NULL};
+static PyObject *State_from_export(PyObject *cls, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"exported", "seed", NULL};
     PyObject *game, *seed_obj = NULL;
     (void)cls;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:from_game", keywords, &game, &seed_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:from_export", keywords, &game, &seed_obj))
         return NULL;
+    if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != N_EXPORT_FIELDS) {
+        PyErr_Format(PyExc_TypeError,
+                     "from_export takes the tuple of Game.export_core() (%zd fields: "
+                     "see EXPORT_FIELDS)", N_EXPORT_FIELDS);
+        return NULL;
+    }
     uint64_t seed = 0;
     if (seed_obj) {
         if (!PyLong_Check(seed_obj)) {
@@ -1927,10 +1954,11 @@ static PyObject *State_get_over(PyObject *self, void *closure) {
 }
 
 static PyMethodDef State_methods[] = {
-    {"from_game", (PyCFunction)(void (*)(void))State_from_game,
+    {"from_export", (PyCFunction)(void (*)(void))State_from_export,
      METH_CLASS | METH_VARARGS | METH_KEYWORDS,
-     "from_game(game, seed=0)\n--\n\nImport a Python Game at any point of play; seed seeds "
-     "the generator used for reshuffles and playouts."},
+     "from_export(exported, seed=0)\n--\n\nImport a Python Game at any point of play from "
+     "the tuple of Game.export_core() (fields EXPORT_FIELDS); seed seeds the generator used "
+     "for reshuffles and playouts."},
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_CLASS | METH_VARARGS | METH_KEYWORDS,
      "deal(abc, def_, seed, first=0)\n--\n\nA new game with random decks, dealt exactly as "
      "Game.new deals it from the same int seed (decks, deal, mulligans); seed also seeds the "
@@ -1972,7 +2000,7 @@ static PyTypeObject StateType = {
     .tp_itemsize = sizeof(uint32_t),
     .tp_dealloc = State_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A Caravan game in play, imported from a Python Game with State.from_game.",
+    .tp_doc = "A Caravan game in play, imported from a Python Game with State.from_export.",
     .tp_methods = State_methods,
     .tp_getset = State_getset,
 };
@@ -2011,5 +2039,17 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(module);
         return NULL;
     }
+    PyObject *fields = PyTuple_New(N_EXPORT_FIELDS);
+    for (Py_ssize_t i = 0; fields && i < N_EXPORT_FIELDS; i++) {
+        PyObject *name = PyUnicode_FromString(EXPORT_FIELDS[i]);
+        if (!name) Py_CLEAR(fields);
+        else PyTuple_SET_ITEM(fields, i, name);
+    }
+    if (!fields || PyModule_AddObjectRef(module, "EXPORT_FIELDS", fields) < 0) {
+        Py_XDECREF(fields);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_DECREF(fields);
     return module;
 }

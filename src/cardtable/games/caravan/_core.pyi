@@ -20,10 +20,11 @@ Exported = tuple[
 ]
 
 MAX_CARDS: int
+EXPORT_FIELDS: tuple[str, ...]
 
 class State:
     @classmethod
-    def from_game(cls, game: object, seed: int = 0) -> State: ...
+    def from_export(cls, exported: tuple[object, ...], seed: int = 0) -> State: ...
     @classmethod
     def deal(cls, abc: object, def_: object, seed: int, first: int = 0) -> State: ...
     @property

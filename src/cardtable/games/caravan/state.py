@@ -32,6 +32,7 @@ from cardtable.games.caravan.cards import (
     rank_of,
     suit_of,
 )
+from cardtable.games.caravan.core_export import CoreExport, export_core
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
 from cardtable.games.caravan.events import HistoryEntry, MoveEvent
 from cardtable.games.caravan.history import CaravanHistory, History
@@ -523,6 +524,13 @@ class Game:
         other.mulligans = self.mulligans
         return other
 
+
+    # --- the compiled core's door
+
+    def export_core(self) -> CoreExport:
+        """The game as the compiled core imports it: a flat tuple with the fields
+        ``core_export.CORE_FIELDS`` in order (the core reads nothing else)."""
+        return export_core(self)
 
     # --- game API: positions
 
