@@ -30,8 +30,9 @@ from cardtable.games.caravan.cards import (
     NUMERAL_MAX,
     QUEEN,
     RANK_MASK,
+    SUIT_MASK,
+    SUIT_SHIFT,
     rank_of,
-    suit_of,
 )
 from cardtable.games.caravan.errors import IllegalMove
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack, unpack, with_slot
@@ -102,108 +103,200 @@ class Table:
         self.discard_mulligan = discard_mulligan
 
 
+# ------------------------------------------------------------------- moves as codes
+
+FaceBlock = tuple[int, int, int | list[int]]
+"""``(count, base_code, slots)``: face plays of one hand card onto one caravan. ``slots``
+is the first slot of a run of ``count`` consecutive slots, or the list of slots."""
+
+LegalParts = tuple[list[int], list[FaceBlock], list[int]]
+
+# Packed-code pieces, computed once from the notation: a play's code is the OR of its hand
+# and caravan pieces; the discards of hand cards 1, 2, ... step by one hand position.
+_HAND_CODES = tuple(pack(PLAY, 0, position) for position in range(64))
+_CARAVAN_CODES = tuple(pack(PLAY, caravan) for caravan in range(6))
+_CLEAR_CODES = tuple(pack(CLEAR, caravan) for caravan in range(6))
+_FIRST_DISCARD = pack(DISCARD, 0, 1)
+_HAND_STEP = pack(PLAY, 0, 1)
+
+
+def _hand_codes(size: int) -> tuple[int, ...]:
+    """The hand piece of a play's code, for hand positions 0..size (and maybe more)."""
+    if size < len(_HAND_CODES):
+        return _HAND_CODES
+    return tuple(pack(PLAY, 0, position) for position in range(size + 1))
+
+
 # ------------------------------------------------------------------------ the rules
+#
+# Each function below states a family of rules once. Asked about one move it gives the
+# refusal messages (a list per card, or per caravan); handed a list to fill (``moves`` or
+# ``blocks``) it appends instead every move that no rule refuses, in canonical order. Both
+# answers come from the same conditions, evaluated at the same place.
 
-ALL_CARAVANS = range(6)
+def numeral_refusals(table: Table, cards: Sequence[int], moves: list[int] | None = None,
+                     only: int | None = None) -> list[list[str | None] | None]:
+    """For each of ``cards``, per caravan A..F, the message refusing the card there, or None
+    where it may go; None instead of that list for a card that is not a numeral. With
+    ``only``, just that caravan's entry is worked out (the others read as not allowed).
 
-def numeral_refusals(table: Table, cards: Sequence[int],
-                     caravans: Sequence[int] = ALL_CARAVANS) -> list[list[str | None]]:
-    """For each of the numeral ``cards``, per caravan of ``caravans`` (default A..F), the
-    message refusing the card there, or None where it may go."""
+    With ``moves``, ``cards`` is the hand: the plays no rule refuses are appended to it
+    (hand position, then caravan) and nothing is returned."""
     mover = table.mover
     cap = table.rules[mover].max_numerals
     opening = table.opening
     summaries = table.summaries
-    whole: list[str | None] = []
-    """The refusals that hold for every card alike; None where it depends on the card."""
-    open_caravans = []
-    for at, caravan in enumerate(caravans):
-        summary = summaries[caravan]
-        size = summary[1]
-        if caravan // 3 != mover:
-            whole.append(NUMERAL_NOT_OWN)
-        elif not size:
-            whole.append(None)
-        elif opening:
-            whole.append(NUMERAL_START_NOT_EMPTY)
-        elif cap is not None and size >= cap:
-            whole.append(NUMERAL_CAP)
-        else:
-            whole.append(None)
-            open_caravans.append((at, summary))
-    if not open_caravans:
-        return [whole[:] for _ in cards]
-    rows = []
-    for card in cards:
+    own: Sequence[int] = range(3 * mover, 3 * mover + 3)
+    if only is not None:
+        own = (only,) if only in own else ()
+    rows: list[list[str | None] | None] = []
+    hand_codes = _HAND_CODES if moves is None else _hand_codes(len(cards))
+    caravan_codes = _CARAVAN_CODES
+    refusal: str | None
+    for position, card in enumerate(cards, 1):
         rank = card & RANK_MASK  # rank_of(card), inlined on the hot path
-        suit = suit_of(card)
-        row = whole[:]
-        # Each card on its own, against the caravan's latest rank, suit and direction.
-        for at, (_value, size, last_rank, caravan_suit, direction) in open_caravans:
-            if rank == last_rank:
-                row[at] = NUMERAL_SAME_RANK
+        if rank > NUMERAL_MAX:
+            if moves is None:
+                rows.append(None)
+            continue
+        suit = (card >> SUIT_SHIFT) & SUIT_MASK  # suit_of(card), inlined
+        row: list[str | None] = [NUMERAL_NOT_OWN] * 6 if moves is None else _UNUSED
+        base = hand_codes[position] if moves is not None else 0
+        for caravan in own:
+            _value, size, last_rank, caravan_suit, direction = summaries[caravan]
+            if not size:
+                refusal = None
+            elif opening:
+                refusal = NUMERAL_START_NOT_EMPTY
+            elif cap is not None and size >= cap:
+                refusal = NUMERAL_CAP
+            elif rank == last_rank:
+                refusal = NUMERAL_SAME_RANK
             elif size >= 2 and suit != caravan_suit and (
                 (direction == ASC and rank < last_rank) or (direction == DESC and rank > last_rank)
             ):
-                row[at] = NUMERAL_DIRECTION
-        rows.append(row)
+                refusal = NUMERAL_DIRECTION
+            else:
+                refusal = None
+            if moves is None:
+                row[caravan] = refusal
+            elif refusal is None:
+                moves.append(base | caravan_codes[caravan])
+        if moves is None:
+            rows.append(row)
     return rows
 
+
+ALL_CARAVANS = range(6)
+"""Caravans A..F by index (``CARAVAN_NAMES``)."""
+
+_UNUSED: list[str | None] = []
+"""Stands for a list of refusals that is not kept (when moves are listed instead)."""
 
 SlotRefusals = str | list[str | None] | None
 """A face card's refusal on one caravan: a message for every slot alike, a message (or None)
 per slot 1..size, or None when every slot takes it."""
 
 
-def face_refusals(table: Table, card: int, caravans: Sequence[int] = ALL_CARAVANS
-                  ) -> list[SlotRefusals]:
-    """Per caravan of ``caravans`` (default A..F), how face ``card`` is refused on its slots
-    (see :data:`SlotRefusals`).
+def face_refusals(table: Table, cards: Sequence[int], blocks: list[FaceBlock] | None = None,
+                  only: int | None = None) -> list[list[SlotRefusals] | None]:
+    """For each of ``cards``, per caravan A..F, how the card is refused on its slots when it
+    is a face card (see :data:`SlotRefusals`); None instead of that list for a numeral. A slot
+    outside 1..size is refused by :func:`slot_range_error`, after these caravan-wide
+    refusals and before the per-slot ones.
 
-    A slot outside 1..size is refused by :func:`slot_range_error`, after these caravan-wide
-    refusals and before the per-slot ones."""
+    With ``blocks``, ``cards`` is the hand: the face plays no rule refuses are appended to it
+    as blocks (hand position, caravan, then slot; see :data:`FaceBlock`) and nothing is
+    returned. With ``only``, just that caravan's entry is worked out (the others read as
+    refused)."""
+    rows: list[list[SlotRefusals] | None] = []
+    for card in cards:
+        if card & RANK_MASK > NUMERAL_MAX:
+            break
+    else:  # no face card: nothing to refuse, nothing to list
+        if blocks is None:
+            rows = [None] * len(cards)
+        return rows
     if table.opening:
-        return [FACE_START] * len(caravans)
+        if blocks is None:
+            for card in cards:
+                rows.append(None if card & RANK_MASK <= NUMERAL_MAX else [FACE_START] * 6)
+        return rows
     mover = table.mover
     rules = table.rules[mover]
-    rank = rank_of(card)
-    if rank == JACK and table.jack_as_joker:
-        rank = JOKER
     opponents_refuse = not rules.faces_on_opponent
     face_cap = rules.max_faces
-    capped = face_cap is not None and (rank != JACK or rules.jack_respects_face_cap)
-    last_only = rank == QUEEN and rules.queen_placement == "last"
-    matching = rules.face_must_match_suit and rank in (JACK, KING)
-    suit = suit_of(card)
+    jacks_capped = rules.jack_respects_face_cap
+    queens_last = rules.queen_placement == "last"
+    must_match = rules.face_must_match_suit
     summaries = table.summaries
     slots_of = table.caravans
     crowding = table.crowding
-    refusals: list[SlotRefusals] = []
-    for caravan in caravans:
-        size = summaries[caravan][1]
-        if opponents_refuse and caravan // 3 != mover:
-            refusals.append(FACE_NOT_OWN)
-        elif not size:
-            refusals.append(SLOT_OUT_OF_RANGE)
-        elif last_only:
-            last_full = capped and len(slots_of[caravan][-1][1]) >= face_cap  # type: ignore[operator]
-            if size == 1 and not last_full:
-                refusals.append(None)
+    hand_codes = _hand_codes(len(cards))
+    caravan_codes = _CARAVAN_CODES
+    caravans: Sequence[int] = ALL_CARAVANS if only is None else (only,)
+    refusal: SlotRefusals
+    for position, card in enumerate(cards, 1):
+        rank = card & RANK_MASK  # rank_of(card), inlined on the hot path
+        if rank <= NUMERAL_MAX:
+            if blocks is None:
+                rows.append(None)
+            continue
+        if rank == JACK and table.jack_as_joker:
+            rank = JOKER
+        capped = face_cap is not None and (rank != JACK or jacks_capped)
+        last_only = queens_last and rank == QUEEN
+        matching = must_match and rank in (JACK, KING)
+        suit = (card >> SUIT_SHIFT) & SUIT_MASK  # suit_of(card), inlined
+        row: list[SlotRefusals] = [FACE_NOT_OWN] * 6 if blocks is None else []
+        base = hand_codes[position]
+        for caravan in caravans:
+            size = summaries[caravan][1]
+            if opponents_refuse and caravan // 3 != mover:
+                refusal = FACE_NOT_OWN
+            elif not size:
+                refusal = SLOT_OUT_OF_RANGE
+            elif last_only:
+                # Every slot but the last is refused; the last one unless it is full.
+                last_full = capped and len(slots_of[caravan][-1][1]) >= face_cap  # type: ignore[operator]
+                if blocks is not None:
+                    if not last_full:
+                        blocks.append((1, base | caravan_codes[caravan], size))
+                    continue
+                if size == 1 and not last_full:
+                    refusal = None
+                else:
+                    refusal = [QUEEN_NOT_LAST] * (size - 1)
+                    refusal.append(FACE_CAP if last_full else None)
+            elif matching or (capped and crowding[caravan] >= face_cap):  # type: ignore[operator]
+                queen_changes_suit = table.rules[caravan // 3].queen_changes_suit
+                per_slot: list[str | None] = []
+                slots: list[int] = []
+                for slot, target in enumerate(slots_of[caravan], 1):
+                    if matching and suit != effective_suit(target, queen_changes_suit):
+                        message: str | None = FACE_SUIT
+                    elif capped and len(target[1]) >= face_cap:  # type: ignore[operator]
+                        message = FACE_CAP
+                    else:
+                        message = None
+                    if blocks is None:
+                        per_slot.append(message)
+                    elif message is None:
+                        slots.append(slot)
+                if blocks is not None:
+                    if slots:
+                        blocks.append((len(slots), base | caravan_codes[caravan], slots))
+                    continue
+                refusal = per_slot
             else:
-                per_slot: list[str | None] = [QUEEN_NOT_LAST] * (size - 1)
-                per_slot.append(FACE_CAP if last_full else None)
-                refusals.append(per_slot)
-        elif matching or (capped and crowding[caravan] >= face_cap):  # type: ignore[operator]
-            queen_changes_suit = table.rules[caravan // 3].queen_changes_suit
-            refusals.append([
-                FACE_SUIT if matching and suit != effective_suit(target, queen_changes_suit)
-                else FACE_CAP if capped and len(target[1]) >= face_cap  # type: ignore[operator]
-                else None
-                for target in slots_of[caravan]
-            ])
-        else:
-            refusals.append(None)
-    return refusals
+                refusal = None
+            if blocks is None:
+                row[caravan] = refusal
+            elif refusal is None:
+                blocks.append((size, base | caravan_codes[caravan], 1))
+        if blocks is None:
+            rows.append(row)
+    return rows
 
 
 def slot_range_error(size: int, slot: int) -> str | None:
@@ -220,18 +313,41 @@ def discard_refusal(table: Table) -> str | None:
     return None
 
 
-def clear_refusals(table: Table) -> list[str | None]:
+def clear_refusals(table: Table, moves: list[int] | None = None) -> list[str | None]:
     """Per caravan A..F, the message refusing to clear it, or None. Under ``destroy_restart``
-    the card restarting the caravan is checked by :func:`restart_refusal`."""
+    the card restarting the caravan is checked by :func:`restart_refusal`.
+
+    With ``moves``, the clears no rule refuses are appended to it (caravan, then restart
+    card) and nothing is returned."""
+    if moves is None:
+        refusals: list[str | None] = [CLEAR_START if table.opening else CLEAR_NOT_OWN] * 6
+    else:
+        refusals = _UNUSED
     if table.opening:
-        return [CLEAR_START] * 6
+        return refusals
     mover = table.mover
-    refusals: list[str | None] = [CLEAR_NOT_OWN] * 6
-    disabled = table.rules[mover].clear_policy == "disabled"
+    policy = table.rules[mover].clear_policy
+    disabled = policy == "disabled"
+    if disabled and moves is not None:
+        return refusals
+    restart = policy == "destroy_restart"
     summaries = table.summaries
     for caravan in range(3 * mover, 3 * mover + 3):
-        refusals[caravan] = (CLEAR_DISABLED if disabled
-                             else None if summaries[caravan][1] else CLEAR_EMPTY)
+        if disabled:
+            refusal: str | None = CLEAR_DISABLED
+        elif not summaries[caravan][1]:
+            refusal = CLEAR_EMPTY
+        else:
+            refusal = None
+        if moves is None:
+            refusals[caravan] = refusal
+        elif refusal is None:
+            if restart:
+                for position, card in enumerate(table.hand, 1):
+                    if restart_refusal(card) is None:
+                        moves.append(pack(CLEAR, caravan, position))
+            else:
+                moves.append(_CLEAR_CODES[caravan])
     return refusals
 
 
@@ -260,8 +376,8 @@ def move_error(table: Table, code: int) -> str | None:
             return HAND_OUT_OF_RANGE
         card = hand[hand_position - 1]
         if rank_of(card) <= 10:
-            return numeral_refusals(table, (card,), (caravan,))[0][0]
-        refusal = face_refusals(table, card, (caravan,))[0]
+            return numeral_refusals(table, (card,), None, caravan)[0][caravan]  # type: ignore[index]
+        refusal = face_refusals(table, (card,), None, caravan)[0][caravan]  # type: ignore[index]
         if isinstance(refusal, str):
             return refusal
         range_error = slot_range_error(table.summaries[caravan][1], slot)
@@ -290,22 +406,6 @@ def face_name(card: int) -> str:
 
 # ------------------------------------------------------------ every legal move
 
-FaceBlock = tuple[int, int, int | list[int]]
-"""``(count, base_code, slots)``: face plays of one hand card onto one caravan. ``slots``
-is the first slot of a run of ``count`` consecutive slots, or the list of slots."""
-
-LegalParts = tuple[list[int], list[FaceBlock], list[int]]
-
-# Packed-code pieces, computed once from the notation: a play's code is the OR of its hand
-# and caravan pieces; the discards of hand cards 1, 2, ... step by one hand position.
-_KEPT = 64
-_HAND_CODES = tuple(pack(PLAY, 0, position) for position in range(_KEPT))
-_CARAVAN_CODES = tuple(pack(PLAY, caravan) for caravan in range(6))
-_CLEAR_CODES = tuple(pack(CLEAR, caravan) for caravan in range(6))
-_FIRST_DISCARD = pack(DISCARD, 0, 1)
-_HAND_STEP = pack(PLAY, 0, 1)
-
-
 def legal_parts(table: Table) -> LegalParts:
     """The moves no rule refuses, in canonical order, in three parts: numeral plays (hand,
     caravan); face plays as blocks (hand, caravan, slot); discards then clears (caravan,
@@ -318,48 +418,11 @@ def legal_parts(table: Table) -> LegalParts:
     numerals: list[int] = []
     blocks: list[FaceBlock] = []
     tail: list[int] = []
-    numeral_cards: list[int] = []
-    numeral_positions: list[int] = []
-    face_positions: list[int] = []
-    for position, card in enumerate(hand, 1):
-        if card & RANK_MASK <= NUMERAL_MAX:  # is_numeral(card), inlined on the hot path
-            numeral_cards.append(card)
-            numeral_positions.append(position)
-        else:
-            face_positions.append(position)
-    caravan_codes = _CARAVAN_CODES
-    if numeral_cards:
-        rows = numeral_refusals(table, numeral_cards)
-        for position, row in zip(numeral_positions, rows, strict=True):
-            base = _HAND_CODES[position] if position < _KEPT else pack(PLAY, 0, position)
-            for caravan, refusal in enumerate(row):
-                if refusal is None:
-                    numerals.append(base | caravan_codes[caravan])
-    if face_positions and not table.opening:
-        # (During the Start round every face play is refused alike; no need to ask per card.)
-        summaries = table.summaries
-        for position in face_positions:
-            base = _HAND_CODES[position] if position < _KEPT else pack(PLAY, 0, position)
-            for caravan, refusals in enumerate(face_refusals(table, hand[position - 1])):
-                if refusals is None:
-                    blocks.append((summaries[caravan][1], base | caravan_codes[caravan], 1))
-                elif not isinstance(refusals, str):
-                    slots = [slot for slot, refusal in enumerate(refusals, 1) if refusal is None]
-                    if slots:
-                        blocks.append((len(slots), base | caravan_codes[caravan], slots))
+    numeral_refusals(table, hand, numerals)
+    face_refusals(table, hand, blocks)
     if discard_refusal(table) is None:
         tail.extend(range(_FIRST_DISCARD, _FIRST_DISCARD + len(hand) * _HAND_STEP, _HAND_STEP))
-    restart = restarts(table)
-    for caravan, refusal in enumerate(clear_refusals(table)):
-        if refusal is None:
-            if restart:
-                tail.extend(
-                    pack(CLEAR, caravan, position)
-                    for position, card in enumerate(hand, 1)
-                    if restart_refusal(card) is None
-                )
-            else:
-                tail.append(_CLEAR_CODES[caravan])
+    clear_refusals(table, tail)
     return numerals, blocks, tail
 
 
@@ -397,5 +460,16 @@ def legal_codes(table: Table) -> list[int]:
 
 
 def has_legal_move(table: Table) -> bool:
-    """Whether the mover has any legal move."""
-    return count_legal(legal_parts(table)) > 0
+    """Whether the mover has any legal move (asking the cheapest families first)."""
+    if table.hand and discard_refusal(table) is None:
+        return True
+    moves: list[int] = []
+    numeral_refusals(table, table.hand, moves)
+    if moves:
+        return True
+    blocks: list[FaceBlock] = []
+    face_refusals(table, table.hand, blocks)
+    if blocks:
+        return True
+    clear_refusals(table, moves)
+    return bool(moves)

@@ -496,7 +496,10 @@ class Game:
     # --------------------------------------------------------- observation
 
     def observation(self, seat: str | int) -> Observation:
-        return Observation.of(self, seat_index(seat))
+        # Seat numbers 0 and 1 skip the name lookup (the match loop asks every move).
+        number = seat if isinstance(seat, int) and seat.__class__ is int and 0 <= seat <= 1 \
+            else seat_index(seat)
+        return Observation.of(self, number)
 
     def clone(self) -> Game:
         other = Game.__new__(Game)
