@@ -150,18 +150,20 @@ def numeral_refusals(table: Table, cards: Sequence[int], moves: list[int] | None
     if only is not None:
         own = (only,) if only in own else ()
     rows: list[list[str | None] | None] = []
-    hand_codes = _HAND_CODES if moves is None else _hand_codes(len(cards))
+    listing = moves is not None
+    hand_codes = _hand_codes(len(cards)) if listing else _HAND_CODES
     caravan_codes = _CARAVAN_CODES
+    row: list[str | None] = _UNUSED
     refusal: str | None
     for position, card in enumerate(cards, 1):
         rank = card & RANK_MASK  # rank_of(card), inlined on the hot path
         if rank > NUMERAL_MAX:
-            if moves is None:
+            if not listing:
                 rows.append(None)
             continue
         suit = (card >> SUIT_SHIFT) & SUIT_MASK  # suit_of(card), inlined
-        row: list[str | None] = [NUMERAL_NOT_OWN] * 6 if moves is None else _UNUSED
-        base = hand_codes[position] if moves is not None else 0
+        if not listing:
+            row = [NUMERAL_NOT_OWN] * 6
         for caravan in own:
             _value, size, last_rank, caravan_suit, direction = summaries[caravan]
             if not size:
@@ -178,11 +180,11 @@ def numeral_refusals(table: Table, cards: Sequence[int], moves: list[int] | None
                 refusal = NUMERAL_DIRECTION
             else:
                 refusal = None
-            if moves is None:
+            if not listing:
                 row[caravan] = refusal
             elif refusal is None:
-                moves.append(base | caravan_codes[caravan])
-        if moves is None:
+                moves.append(hand_codes[position] | caravan_codes[caravan])  # type: ignore[union-attr]
+        if not listing:
             rows.append(row)
     return rows
 
