@@ -4,14 +4,14 @@ Each rule is stated once, as a condition paired with the message that refuses a 
 breaking it, in the ``*_refusals`` functions below. Both questions the game asks are
 answered from them:
 
-- :func:`move_error` (a move is refused with the first broken rule's message) looks up
-  the refusal of the one move it is given;
-- :func:`legal_parts` / :func:`legal_codes` (the legal moves in canonical order) list
-  every move whose refusal is None.
+- :func:`move_error` (a move is refused with the first broken rule's message) asks a
+  family for the refusal of the one move it is given;
+- :func:`legal_parts` / :func:`legal_codes` (the legal moves in canonical order) hand each
+  family a list to fill with every move it does not refuse.
 
-The refusal functions work per hand card (across all six caravans at once) rather than
-per move, so that listing the legal moves costs a handful of calls, not one per move.
-The compiled core (``_core.c``) takes its refusal messages from the constants here.
+A family answers for a whole hand and all six caravans in one call, so listing the legal
+moves costs a handful of calls, not one per move. The compiled core (``_core.c``) takes its
+refusal messages from the constants here (:data:`MESSAGES`).
 
 The functions take the public table and the mover's own hand, never decks, so they
 serve the game state and a seat's observation alike.
