@@ -18,6 +18,7 @@ from cardtable.games.caravan.legality import (
     legal_parts,
     move_error,
     nth_legal,
+    python_legal_parts,
 )
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.rules import PRESETS, SeatRules
@@ -97,9 +98,9 @@ def test_the_legal_list_is_what_the_game_accepts(game: Game) -> None:
                 if move_error(table, code) is None}
     assert accepted == set(legal)
     assert has_legal_move(table) == bool(legal)
-    parts = legal_parts(table)
-    assert count_legal(parts) == len(legal)
-    assert [nth_legal(parts, index) for index in range(len(legal))] == legal
+    for parts in (legal_parts(table), python_legal_parts(table)):  # compiled core, rules
+        assert count_legal(parts) == len(legal)
+        assert [nth_legal(parts, index) for index in range(len(legal))] == legal
     assert game.observation(game.turn).legal_codes() == legal
 
 
@@ -123,3 +124,16 @@ def test_legal_moves_apply_and_refused_moves_change_nothing(game: Game,
         else:
             raise AssertionError(f"move {code} was applied though refused")
         assert snapshot(game) == before
+
+
+def test_a_table_the_core_does_not_take_is_listed_by_the_rules() -> None:
+    """A hidden card (0) stands on the other seat's caravans while a simultaneous Start round
+    is hidden; the rules list the moves of such a table whether the core is built or not."""
+    game = Game.new(SeatRules.both(PRESETS["power"]), seed=5)
+    while game.placed != [3, 3]:
+        game.apply_code(game.legal_codes()[0])
+    table = game.table()
+    other = 3 if game.turn == 0 else 0
+    table.caravans = list(table.caravans)
+    table.caravans[other] = ((0, ()),) * len(table.caravans[other])
+    assert legal_parts(table) == python_legal_parts(table)

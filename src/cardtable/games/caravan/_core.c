@@ -1728,6 +1728,99 @@ static PyObject *State_legal_codes(PyObject *self, PyObject *unused) {
     return list;
 }
 
+/* The legal moves of a legality.Table outside the Start round (legality.legal_parts takes
+   them from here when the core is built): the table's caravans, summaries and crowding, the
+   mover's hand and rules go into a scratch state, whose legal walk is the core's own. */
+static PyObject *State_legal_of_table(PyObject *cls, PyObject *args) {
+    PyObject *caravans, *summaries, *crowding, *rules, *hand, *list = NULL;
+    int mover, jack_as_joker;
+    (void)cls;
+    if (!PyArg_ParseTuple(args, "OOOOiOp:legal_of_table", &caravans, &summaries, &crowding,
+                          &rules, &mover, &hand, &jack_as_joker))
+        return NULL;
+    if (mover < 0 || mover > 1) {
+        PyErr_SetString(PyExc_ValueError, "mover must be 0 or 1");
+        return NULL;
+    }
+    if (!PyTuple_Check(caravans) || PyTuple_GET_SIZE(caravans) != 6 || !PyTuple_Check(summaries) ||
+        PyTuple_GET_SIZE(summaries) != 6 || !PyTuple_Check(crowding) ||
+        PyTuple_GET_SIZE(crowding) != 6 || !PyTuple_Check(rules) || PyTuple_GET_SIZE(rules) != 2) {
+        PyErr_SetString(PyExc_TypeError, "caravans, summaries, crowding (6 each) and rules (2) "
+                                         "must be tuples");
+        return NULL;
+    }
+    Py_ssize_t total = PyObject_Length(hand);
+    if (total < 0) return NULL;
+    for (int k = 0; k < 6; k++) {
+        PyObject *slots = PyTuple_GET_ITEM(caravans, k);
+        if (!PyTuple_Check(slots)) {
+            PyErr_SetString(PyExc_TypeError, "a caravan must be a tuple of slots");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(slots); i++) {
+            PyObject *slot = PyTuple_GET_ITEM(slots, i);
+            if (!PyTuple_Check(slot) || PyTuple_GET_SIZE(slot) != 2 ||
+                !PyTuple_Check(PyTuple_GET_ITEM(slot, 1))) {
+                PyErr_SetString(PyExc_TypeError, "a caravan slot must be a (numeral, faces) tuple");
+                return NULL;
+            }
+            total += 1 + PyTuple_GET_SIZE(PyTuple_GET_ITEM(slot, 1));
+        }
+    }
+    if (total > MAX_CARDS) {
+        PyErr_Format(PyExc_ValueError, "the compiled core takes at most %d cards", MAX_CARDS);
+        return NULL;
+    }
+    State *s = new_state(total > 0 ? (int)total : 1);
+    if (!s) return NULL;
+    for (int seat = 0; seat < 2; seat++) {
+        if (convert_rules(PyTuple_GET_ITEM(rules, seat), &s->rules[seat]) < 0) goto done;
+        s->placed[seat] = 3; /* outside the Start round */
+    }
+    s->turn = mover;
+    s->jack_as_joker[mover] = (unsigned char)jack_as_joker;
+    s->reason = R_NONE;
+    if (fill_list(s, L_HAND + mover, hand, "hand card") < 0) goto done;
+    for (int k = 0; k < 6; k++) {
+        if (fill_caravan(s, k, PyTuple_GET_ITEM(caravans, k)) < 0) goto done;
+        PyObject *summary = PyTuple_GET_ITEM(summaries, k);
+        long values[5];
+        if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
+            PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
+            goto done;
+        }
+        for (int i = 0; i < 5; i++) {
+            values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
+            if (values[i] == -1 && PyErr_Occurred()) goto done;
+        }
+        long most = PyLong_AsLong(PyTuple_GET_ITEM(crowding, k));
+        if (most == -1 && PyErr_Occurred()) goto done;
+        Summary *m = &s->summary[k];
+        m->value = values[0];
+        m->size = (int)values[1];
+        m->last_rank = (int)values[2];
+        m->suit = (int)values[3];
+        m->direction = (int)values[4];
+        m->crowding = (int)most;
+    }
+    size_t n;
+    int64_t *codes = legal_buffer(s, &n);
+    if (!codes) goto done;
+    list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *item = PyLong_FromLongLong(codes[i]);
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    PyMem_Free(codes);
+done:
+    Py_DECREF(s);
+    return list;
+}
+
 static PyObject *State_count_legal(PyObject *self, PyObject *unused) {
     (void)unused;
     const State *s = (const State *)self;
@@ -1959,6 +2052,9 @@ static PyMethodDef State_methods[] = {
      "from_export(exported, seed=0)\n--\n\nImport a Python Game at any point of play from "
      "the tuple of Game.export_core() (fields EXPORT_FIELDS); seed seeds the generator used "
      "for reshuffles and playouts."},
+    {"legal_of_table", (PyCFunction)State_legal_of_table, METH_CLASS | METH_VARARGS,
+     "legal_of_table(caravans, summaries, crowding, rules, mover, hand, jack_as_joker)\n--\n\n"
+     "The legal codes of a legality.Table outside the Start round, in canonical order."},
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_CLASS | METH_VARARGS | METH_KEYWORDS,
      "deal(abc, def_, seed, first=0)\n--\n\nA new game with random decks, dealt exactly as "
      "Game.new deals it from the same int seed (decks, deal, mulligans); seed also seeds the "

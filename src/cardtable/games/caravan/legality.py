@@ -20,7 +20,9 @@ serve the game state and a seat's observation alike.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from cardtable.engine.compiled import load_core
 from cardtable.games.caravan.board import ASC, DESC, Caravan, Summary, effective_suit
 from cardtable.games.caravan.cards import (
     FACE_NAMES,
@@ -414,8 +416,36 @@ def legal_parts(table: Table) -> LegalParts:
     restart card).
 
     Face plays are kept as blocks so that a move can be counted and picked by index
-    without listing every slot (see :func:`nth_legal`).
+    without listing every slot (see :func:`nth_legal`). Where the compiled core is built
+    (and outside the Start round), the core lists the moves, all in the first part: its walk
+    is checked against these rules move by move by the tests.
     """
+    if not table.opening:
+        core = _compiled_core()
+        if core is not None:
+            try:
+                codes: list[int] = core.State.legal_of_table(
+                    tuple(table.caravans), tuple(table.summaries), tuple(table.crowding),
+                    table.rules, table.mover, table.hand, table.jack_as_joker)
+            except ValueError:  # a card the core does not take (a hidden one): ask the rules
+                return python_legal_parts(table)
+            return codes, [], []
+    return python_legal_parts(table)
+
+
+_CORE: list[Any] = []
+"""The compiled core once looked up (None in the list when it is not there or not allowed)."""
+
+
+def _compiled_core() -> Any:
+    # Looked up on first use: the core itself imports this module when it loads.
+    if not _CORE:
+        _CORE.append(load_core("caravan"))
+    return _CORE[0]
+
+
+def python_legal_parts(table: Table) -> LegalParts:
+    """:func:`legal_parts` worked out by the rule families of this module."""
     hand = table.hand
     numerals: list[int] = []
     blocks: list[FaceBlock] = []
@@ -452,7 +482,7 @@ def nth_legal(parts: LegalParts, index: int) -> int:
 def legal_codes(table: Table) -> list[int]:
     """Every legal move in canonical order: numeral plays (hand, caravan), face plays (hand,
     caravan, slot), discards (hand), clears (caravan, then restart card)."""
-    numerals, blocks, tail = legal_parts(table)
+    numerals, blocks, tail = python_legal_parts(table)
     moves = numerals
     for count, code, slots in blocks:
         run = range(slots, slots + count) if isinstance(slots, int) else slots
