@@ -119,7 +119,13 @@ def no_options(spec: BotSpec) -> None:
 
 
 def _load_builtin(game: str) -> None:
-    """Import the game's bot module, which registers its bots (kept lazy for fast start-up)."""
+    """Import the game's bot module, which registers its bots (kept lazy for fast start-up),
+    and, once, the bots of this package that work for any game."""
+    if ANY_GAME not in _loaded:
+        _loaded.add(ANY_GAME)
+        from cardtable.agents import random_bot
+
+        random_bot.register_everywhere()
     if game == "caravan":
         from cardtable.games.caravan import bots as caravan_bots
 

@@ -112,6 +112,29 @@ class Observation:
         table.market = list(self.market)
         return table
 
+    def legal_actions(self) -> list[Action]:
+        """The seat's legal actions, as the state lists them; empty when it is not to move (the
+        observation shows everything legality depends on)."""
+        if self.to_move != self.seat:
+            return []
+        return legal_actions_on(self.table(), self.seat)
+
+
+def legal_actions_on(table: Table, player: int) -> list[Action]:
+    """``player``'s legal actions on ``table``: takes (three non-empty colours), affordable
+    purchases (market order), then ``wild``."""
+    piles = table.piles
+    actions: list[Action] = [
+        (TAKE, 0, values)
+        for values in _TAKES
+        if all(piles[colour] > 0 for colour in range(4) if values[colour])
+    ]
+    for index, card in enumerate(table.market):
+        if table.can_afford(player, card):
+            actions.append((PURCHASE, index, table.payment(player, card)))
+    actions.append(WILD_ACTION)
+    return actions
+
 
 class AusterityState:
     """One game of Austerity between ``count`` players ``A``, ``B``, ...
@@ -175,19 +198,7 @@ class AusterityState:
         game = self.game
         if game.finished:
             return []
-        table = game.table
-        piles = table.piles
-        actions: list[Action] = [
-            (TAKE, 0, values)
-            for values in _TAKES
-            if all(piles[colour] > 0 for colour in range(4) if values[colour])
-        ]
-        player = game.current
-        for index, card in enumerate(table.market):
-            if table.can_afford(player, card):
-                actions.append((PURCHASE, index, table.payment(player, card)))
-        actions.append(WILD_ACTION)
-        return actions
+        return legal_actions_on(game.table, game.current)
 
     def apply(self, action: Action) -> Card | None:
         """Apply ``action`` for the seat to move; returns the card turned up after a purchase.
