@@ -520,7 +520,7 @@ def test_each_player_receives_every_message_in_order_whatever_the_batching(
     events = [json.loads(line) for line in record.read_text().splitlines()]
     for letter, log in zip("ABC", logs, strict=True):
         sent = [event["msg"].rstrip("\n") for event in events
-                if event["ev"] == "send" and event["to"] in ("*", letter)]
+                if event.get("event") == "send" and event["to"] in ("*", letter)]
         assert read_log(log) == sent, letter
         assert sent.count("dowhat") > 5 and sent[-1] == "eog"
 
