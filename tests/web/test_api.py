@@ -138,18 +138,20 @@ def test_games_and_howto(server: Server) -> None:
 
 
 def _play_named_game(server: Server, names: tuple[str, str]) -> str:
-    clients = []
+    # One client (the app runs on one event loop, as under uvicorn); each player's cookie is
+    # sent by hand.
+    client = server.client
+    cookies = []
     for name in names:
-        from fastapi.testclient import TestClient
-
-        client = TestClient(server.app)
-        assert client.post("/api/players", json={"name": name}).status_code == 201
-        assert client.get("/api/players/me").json() == {"name": name}
-        clients.append(client)
-    created = clients[0].post("/api/tables", json={
+        response = client.post("/api/players", json={"name": name})
+        assert response.status_code == 201
+        cookies.append({"cookie": f"cardtable_player={response.cookies['cardtable_player']}"})
+        client.cookies.clear()
+        assert client.get("/api/players/me", headers=cookies[-1]).json() == {"name": name}
+    created = client.post("/api/tables", headers=cookies[0], json={
         "game": "caravan", "seats": ["human", "human"], "claim": ["ABC"]}).json()
     table = created["table"]
-    joined = clients[1].post(f"/api/tables/{table}/join", json={}).json()
+    joined = client.post(f"/api/tables/{table}/join", headers=cookies[1], json={}).json()
     tokens = {"ABC": created["tokens"]["ABC"], "DEF": joined["token"]}
     with contextlib.ExitStack() as stack:
         viewers = {seat: Viewer(stack.enter_context(socket), checker)

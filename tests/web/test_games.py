@@ -102,3 +102,13 @@ def test_record_replays_with_the_command_line(sqlite_server: Server, tmp_path: P
     assert len(replay["frames"]) == len(replay["moves"]) + 1 == last["ply"] + 1
     for frame in replay["frames"]:
         assert "hand" not in frame
+
+
+def test_caravan_simultaneous_opening_stays_hidden(server: Server) -> None:
+    """While both seats open at once neither sees the other's opening cards, nor do
+    spectators (the checker knows which caravans are hidden from whom)."""
+    _table, last, viewers = play_game(server, "caravan", ["human", "human"],
+                                      {"rules": "foxon", "opening_mode": "simultaneous"},
+                                      seed=6)
+    assert last["result"] is not None
+    assert viewers[None].checker.frames > 6
