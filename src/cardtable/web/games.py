@@ -132,8 +132,9 @@ class ThreadedBot:
         self.instant = instant
 
     async def choose(self, observation: Any) -> Any:
-        if self.delay > 0:
-            await asyncio.sleep(self.delay)
+        # Always yield to the loop first: a table of instant bots must not hold it for a
+        # whole game.
+        await asyncio.sleep(self.delay)
         if self.instant:
             return self.bot.choose(observation)
         return await asyncio.to_thread(self.bot.choose, observation)
