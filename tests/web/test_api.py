@@ -6,8 +6,7 @@ import contextlib
 from typing import Any
 
 import pytest
-from conftest import Server
-from webplay import LeakChecker, Viewer, play_through, random_chooser, sockets
+from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
 
 
 def test_health(server: Server) -> None:

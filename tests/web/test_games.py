@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Server
-from webplay import LeakChecker, Viewer, play_through, random_chooser, sockets
+from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
 
 
 def play_game(server: Server, game: str, seats: list[str], params: dict | None = None,  # type: ignore[type-arg]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Server
-from webplay import LeakChecker
+from webplay import LeakChecker, Server
 
 from cardtable.web import serialize
 

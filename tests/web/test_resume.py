@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from conftest import Server
-from webplay import LeakChecker, Viewer, play_through, random_chooser, sockets
+from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
 
 
 def test_restart_mid_game_resumes_and_both_players_finish(db_url: str) -> None:

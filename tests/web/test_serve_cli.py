@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import free_port
+from webplay import free_port
 
 SERVE = [sys.executable, "-m", "cardtable.cli.main", "serve"]
 
