@@ -68,6 +68,12 @@ def test_austerity_table_of_bots_watched(sqlite_server: Server) -> None:
         viewer = Viewer(socket, LeakChecker(server.store, table, None, tokens))
         frame = viewer.until_state(lambda frame: frame["result"] is not None)
     assert frame["result"]["winners"]
+    # A finished table leaves memory after a while and is read back from the database.
+    server.hub.forget(table)
+    assert table not in server.hub.tables
+    view = server.client.get(f"/api/tables/{table}").json()
+    assert (view["status"], view["ply"], view["result"]) == ("finished", frame["ply"],
+                                                             frame["result"])
 
 
 def _replay(tmp_path: Path, game: str, text: str) -> subprocess.CompletedProcess[str]:

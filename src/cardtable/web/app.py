@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import __version__
 from cardtable.web import games, serialize
-from cardtable.web.live import Connection, Flood, Hub, LiveTable, error_frame
+from cardtable.web.live import OUTBOX_LIMIT, Connection, Flood, Hub, LiveTable, error_frame
 from cardtable.web.record import record_text
 from cardtable.web.store import Store, token_hash
 
@@ -355,7 +355,7 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         def send(frame: dict[str, Any]) -> None:
             if connection.closed:
                 return
-            if outbox.qsize() >= 200:
+            if outbox.qsize() >= OUTBOX_LIMIT:
                 connection.closed = True
                 outbox.put_nowait(None)
                 return
