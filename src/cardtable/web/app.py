@@ -83,9 +83,18 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
     # --- helpers ------------------------------------------------------------------------------
 
     async def body(request: Request) -> dict[str, Any]:
-        data = await request.body()
-        if len(data) > MAX_BODY_BYTES:
-            raise Refused(413, f"Request body over {MAX_BODY_BYTES} bytes.")
+        too_large = Refused(413, f"Request body over {MAX_BODY_BYTES} bytes.")
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_BODY_BYTES:
+            raise too_large
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise too_large
+            chunks.append(chunk)
+        data = b"".join(chunks)
         if not data.strip():
             return {}
         try:

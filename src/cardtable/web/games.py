@@ -72,8 +72,8 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
             raise TableError("External program bots are not available on the web server.")
         try:
             make_bot(loaded, spec, loaded.seats[0], 0)
-        except GameError as error:
-            raise TableError(str(error)) from None
+        except (GameError, ValueError, TypeError) as error:
+            raise TableError(str(error) or f"Invalid bot '{spec[:40]}'.") from None
         checked.append("bot:" + spec)
     return params, checked
 
