@@ -100,6 +100,9 @@ def test_open_tables_join_and_private_links(server: Server) -> None:
     assert listed[0]["free_seats"] == ["DEF"] and listed[0]["status"] == "open"
     assert listed[0]["seats"][0]["name"] == "Ann"
     assert client.get("/api/tables?game=obsession").json()["tables"] == []
+    assert client.get("/api/tables?status=playing").json()["tables"] == []
+    assert len(client.get("/api/tables?status=open").json()["tables"]) == 1
+    assert client.get("/api/tables?status=done").status_code == 400
     assert client.post(f"/api/tables/{table}/join", json={"seat": "ABC"}).status_code == 409
     assert client.post(f"/api/tables/{table}/join", json={"seat": "XYZ"}).status_code == 409
     assert client.post(f"/api/tables/{table}/join", json={"seat": 3}).status_code == 400

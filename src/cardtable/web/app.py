@@ -207,10 +207,13 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         return JSONResponse({"table": live.id, "tokens": tokens}, status_code=201)
 
     @app.get("/api/tables")
-    async def open_tables(game: str | None = None) -> dict[str, Any]:
+    async def open_tables(game: str | None = None, status: str | None = None) -> dict[str, Any]:
         if game is not None:
             game_name(game)
-        return {"tables": [live.summary() for live in hub.open_tables(game)]}
+        if status not in (None, "open", "playing"):
+            raise Refused(400, "'status' is open or playing.")
+        return {"tables": [live.summary() for live in hub.open_tables(game)
+                           if status is None or live.row.status == status]}
 
     @app.get("/api/tables/{table_id}")
     async def table_view(table_id: str) -> dict[str, Any]:
