@@ -13,7 +13,6 @@ import glob
 import itertools
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -21,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from webplay import Server, free_port
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -32,13 +32,6 @@ def _pg_bin() -> Path | None:
     for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True):
         return Path(candidate).parent
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Cluster:
@@ -107,42 +100,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
-
-
-class Server:
-    """An app on a database, driven in-process through Starlette's test client. Test players
-    move faster than people: the flood limit is raised, except where a test sets it."""
-
-    def __init__(self, url: str, flood_limit: int = 10_000) -> None:
-        from fastapi.testclient import TestClient
-
-        from cardtable.web.app import create_app
-        from cardtable.web.store import Store
-
-        self.url = url
-        self.store = Store(url)
-        self.app = create_app(self.store, flood_limit=flood_limit)
-        self.client = TestClient(self.app)
-
-    def __enter__(self) -> Server:
-        self.client.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.client.__exit__(None, None, None)
-        self.store.close()
-
-    @property
-    def hub(self):  # type: ignore[no-untyped-def]
-        return self.app.state.hub
-
-    def create(self, game: str, seats: list[str], params: dict | None = None,  # type: ignore[type-arg]
-               **extra: object) -> tuple[str, dict[str, str]]:
-        response = self.client.post("/api/tables", json={
-            "game": game, "params": params or {}, "seats": seats, **extra})
-        assert response.status_code == 201, response.text
-        data = response.json()
-        return data["table"], data["tokens"]
 
 
 @pytest.fixture

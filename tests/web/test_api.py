@@ -6,8 +6,7 @@ import contextlib
 from typing import Any
 
 import pytest
-from conftest import Server
-from webplay import LeakChecker, Viewer, play_through, random_chooser, sockets
+from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
 
 
 def test_health(server: Server) -> None:
@@ -39,6 +38,9 @@ def test_create_gives_a_token_per_human_seat(server: Server) -> None:
     ({"game": "caravan", "seats": ["human", "robot"]}, "A seat is \"human\" or"),
     ({"game": "caravan", "seats": ["human", "bot:nobody"]}, "Unknown bot 'nobody'"),
     ({"game": "caravan", "seats": ["human", "bot:exec:rm -rf /"]}, "External program bots"),
+    ({"game": "caravan", "seats": ["human", "bot:random:x=1"]}, "takes no option 'x'"),
+    ({"game": "austerity", "seats": ["human", "bot:shenzi:x=1"]}, "takes no options"),
+    ({"game": "austerity", "seats": ["human", "bot:normal"]}, "Unknown bot 'normal'"),
     ({"game": "caravan", "params": {"rules": "chess"}, "seats": ["human", "human"]},
      "Unknown"),
     ({"game": "caravan", "params": {"max_faces": 0}, "seats": ["human", "human"]},
@@ -98,6 +100,9 @@ def test_open_tables_join_and_private_links(server: Server) -> None:
     assert listed[0]["free_seats"] == ["DEF"] and listed[0]["status"] == "open"
     assert listed[0]["seats"][0]["name"] == "Ann"
     assert client.get("/api/tables?game=obsession").json()["tables"] == []
+    assert client.get("/api/tables?status=playing").json()["tables"] == []
+    assert len(client.get("/api/tables?status=open").json()["tables"]) == 1
+    assert client.get("/api/tables?status=done").status_code == 400
     assert client.post(f"/api/tables/{table}/join", json={"seat": "ABC"}).status_code == 409
     assert client.post(f"/api/tables/{table}/join", json={"seat": "XYZ"}).status_code == 409
     assert client.post(f"/api/tables/{table}/join", json={"seat": 3}).status_code == 400
@@ -138,18 +143,20 @@ def test_games_and_howto(server: Server) -> None:
 
 
 def _play_named_game(server: Server, names: tuple[str, str]) -> str:
-    clients = []
+    # One client (the app runs on one event loop, as under uvicorn); each player's cookie is
+    # sent by hand.
+    client = server.client
+    cookies = []
     for name in names:
-        from fastapi.testclient import TestClient
-
-        client = TestClient(server.app)
-        assert client.post("/api/players", json={"name": name}).status_code == 201
-        assert client.get("/api/players/me").json() == {"name": name}
-        clients.append(client)
-    created = clients[0].post("/api/tables", json={
+        response = client.post("/api/players", json={"name": name})
+        assert response.status_code == 201
+        cookies.append({"cookie": f"cardtable_player={response.cookies['cardtable_player']}"})
+        client.cookies.clear()
+        assert client.get("/api/players/me", headers=cookies[-1]).json() == {"name": name}
+    created = client.post("/api/tables", headers=cookies[0], json={
         "game": "caravan", "seats": ["human", "human"], "claim": ["ABC"]}).json()
     table = created["table"]
-    joined = clients[1].post(f"/api/tables/{table}/join", json={}).json()
+    joined = client.post(f"/api/tables/{table}/join", headers=cookies[1], json={}).json()
     tokens = {"ABC": created["tokens"]["ABC"], "DEF": joined["token"]}
     with contextlib.ExitStack() as stack:
         viewers = {seat: Viewer(stack.enter_context(socket), checker)

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Server
-from webplay import LeakChecker, Viewer, play_through, random_chooser, sockets
+from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
 
 
 def play_game(server: Server, game: str, seats: list[str], params: dict | None = None,  # type: ignore[type-arg]
@@ -69,6 +68,12 @@ def test_austerity_table_of_bots_watched(sqlite_server: Server) -> None:
         viewer = Viewer(socket, LeakChecker(server.store, table, None, tokens))
         frame = viewer.until_state(lambda frame: frame["result"] is not None)
     assert frame["result"]["winners"]
+    # A finished table leaves memory after a while and is read back from the database.
+    server.hub.forget(table)
+    assert table not in server.hub.tables
+    view = server.client.get(f"/api/tables/{table}").json()
+    assert (view["status"], view["ply"], view["result"]) == ("finished", frame["ply"],
+                                                             frame["result"])
 
 
 def _replay(tmp_path: Path, game: str, text: str) -> subprocess.CompletedProcess[str]:
@@ -102,3 +107,13 @@ def test_record_replays_with_the_command_line(sqlite_server: Server, tmp_path: P
     assert len(replay["frames"]) == len(replay["moves"]) + 1 == last["ply"] + 1
     for frame in replay["frames"]:
         assert "hand" not in frame
+
+
+def test_caravan_simultaneous_opening_stays_hidden(server: Server) -> None:
+    """While both seats open at once neither sees the other's opening cards, nor do
+    spectators (the checker knows which caravans are hidden from whom)."""
+    _table, last, viewers = play_game(server, "caravan", ["human", "human"],
+                                      {"rules": "foxon", "opening_mode": "simultaneous"},
+                                      seed=6)
+    assert last["result"] is not None
+    assert viewers[None].checker.frames > 6

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from conftest import Server
-from webplay import LeakChecker, Viewer, play_through, random_chooser, sockets
+from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
 
 
 def test_restart_mid_game_resumes_and_both_players_finish(db_url: str) -> None:
@@ -45,3 +44,24 @@ def test_restart_mid_game_resumes_and_both_players_finish(db_url: str) -> None:
             viewer = Viewer(ws, LeakChecker(second.store, bot_table, "P1", bot_tokens))
             end = play_through({"P1": viewer}, {"P1"}, random_chooser(3))
             assert end["result"] is not None
+
+
+def test_an_open_table_waits_through_a_restart(sqlite_url: str) -> None:
+    with Server(sqlite_url) as first:
+        table, tokens = first.create("obsession", ["human", "human", "bot:random"],
+                                     claim=["P1"])
+        assert first.client.get(f"/api/tables/{table}").json()["status"] == "open"
+    with Server(sqlite_url) as second:
+        listed = second.client.get("/api/tables").json()["tables"]
+        assert [entry["free_seats"] for entry in listed] == [["P2"]]
+        joined = second.client.post(f"/api/tables/{table}/join", json={"name": "Cy"}).json()
+        tokens[joined["seat"]] = joined["token"]
+        with second.client.websocket_connect(
+                f"/api/tables/{table}/ws?token={tokens['P1']}") as one, \
+                second.client.websocket_connect(
+                    f"/api/tables/{table}/ws?token={tokens['P2']}") as two:
+            viewers = {"P1": Viewer(one, LeakChecker(second.store, table, "P1", tokens)),
+                       "P2": Viewer(two, LeakChecker(second.store, table, "P2", tokens))}
+            last = play_through(viewers, {"P1", "P2"}, random_chooser(8), stop_after=6)
+        assert last["ply"] >= 6 and last["status"] == "playing"
+        assert second.client.get(f"/api/tables/{table}").json()["seats"][1]["name"] == "Cy"

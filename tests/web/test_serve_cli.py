@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import free_port
+from webplay import free_port
 
 SERVE = [sys.executable, "-m", "cardtable.cli.main", "serve"]
 
@@ -50,15 +50,36 @@ def test_serve_runs_and_stops_on_sigterm(db_url: str, tmp_path: Path) -> None:
     assert f"lobby at http://127.0.0.1:{port}/" in out
 
 
-def test_default_database_is_in_the_data_directory(tmp_path: Path) -> None:
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+def test_default_database_is_in_the_data_directory(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from cardtable.web.store import default_url
 
-    os.environ, saved = env, os.environ  # type: ignore[assignment]
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_url() == f"sqlite:///{tmp_path / 'xdg' / 'cardtable' / 'web.sqlite3'}"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_url() == (
+        f"sqlite:///{tmp_path / 'home' / '.local' / 'share' / 'cardtable' / 'web.sqlite3'}")
+
+
+def test_serve_without_db_creates_the_default_file(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    process = subprocess.Popen([*SERVE, "--port", str(port)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
     try:
-        assert default_url() == f"sqlite:///{tmp_path / 'xdg' / 'cardtable' / 'web.sqlite3'}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert (tmp_path / "xdg" / "cardtable" / "web.sqlite3").exists()
     finally:
-        os.environ = saved  # type: ignore[assignment]
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)
+    assert process.returncode == 0
 
 
 @pytest.mark.parametrize(("args", "status", "message"), [

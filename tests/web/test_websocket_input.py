@@ -7,9 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import Server
 from starlette.websockets import WebSocketDisconnect
-from webplay import LeakChecker, Viewer
+from webplay import LeakChecker, Server, Viewer
 
 
 def two_people(server: Server) -> tuple[str, dict[str, str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -51,27 +52,31 @@ def caravan_id(card: int) -> str:
     return f"{SEATS[owner_of(card)]}/{identity(card)}"
 
 
-def public_ids(game: str, state: Any) -> set[str]:
+def public_ids(game: str, state: Any, history_from: int = 0) -> tuple[set[str], int]:
     """Cards shown to everyone now (a card once shown may be named again, as in a history of
-    moves, after it went back into a deck: a mulligan's hand, a reshuffled discard pile)."""
+    moves, after it went back into a deck: a mulligan's hand, a reshuffled discard pile), and
+    where to start reading the history next time (entries before it were counted)."""
     if game == "caravan":
         shown: set[str] = set()
-        for entry in state.history:
-            if not entry.opening or not state.opening_hidden():
+        hidden = state.opening_hidden()
+        history = state.history
+        for index in range(0 if hidden else history_from, len(history)):
+            entry = history[index]
+            if not entry.opening or not hidden:
                 shown |= {caravan_id(card) for card in entry.cards if card}
         for pile in state.piles:
             shown |= {caravan_id(card) for card in pile}
-        if not state.opening_hidden():
+        if not hidden:
             for caravan in state.caravans:
                 for numeral, faces in caravan:
                     shown |= {caravan_id(numeral)} | {caravan_id(f) for f in faces}
-        return shown
+        return shown, 0 if hidden else len(history)
     if game == "obsession":
         shown = {f"o{card}" for card in state.pile}
         for row in state.visible:
             shown |= {f"o{card}" for card in row}
-        return shown
-    return set()
+        return shown, 0
+    return set(), 0
 
 
 def secret_ids(game: str, state: Any, seat: str | None) -> tuple[set[str], set[str] | None]:
@@ -117,16 +122,22 @@ class LeakChecker:
         self.kinds = [s.kind for s in store.seats(table)]
         self.state = new_state(row.game, row.params, row.seed, self.kinds)
         self.ply = 0
+        self.moves: list[tuple[str, str]] = []
         self.frames = 0
-        self.seen = public_ids(row.game, self.state)
+        self.seen, self.history_from = public_ids(row.game, self.state)
 
     def _advance(self, ply: int) -> None:
-        moves = self.store.moves(self.table)
+        if ply <= self.ply:
+            return
+        if ply > len(self.moves):
+            self.moves = self.store.moves(self.table)
+        moves = self.moves
         assert ply <= len(moves), "a frame from the future"
         while self.ply < ply:
             self.state.apply(self.state.parse_action(moves[self.ply][1]))
             self.ply += 1
-            self.seen |= public_ids(self.row.game, self.state)
+            shown, self.history_from = public_ids(self.row.game, self.state, self.history_from)
+            self.seen |= shown
 
     def check_page(self, view: Any, ply: int) -> None:
         """A view (a page's data, a frame's observation) of the table at ``ply``."""
@@ -257,3 +268,46 @@ def sockets(client: Any, store: Store, table: str, tokens: dict[str, str],
         yield seat, connect(client, table, token), LeakChecker(store, table, seat, tokens)
     if spectator:
         yield None, connect(client, table, None), LeakChecker(store, table, None, tokens)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """An app on a database, driven in-process through Starlette's test client. Test players
+    move faster than people: the flood limit is raised, except where a test sets it."""
+
+    def __init__(self, url: str, flood_limit: int = 10_000) -> None:
+        from fastapi.testclient import TestClient
+
+        from cardtable.web.app import create_app
+        from cardtable.web.store import Store
+
+        self.url = url
+        self.store = Store(url)
+        self.app = create_app(self.store, flood_limit=flood_limit)
+        self.client = TestClient(self.app)
+
+    def __enter__(self) -> Server:
+        self.client.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.__exit__(None, None, None)
+        self.store.close()
+
+    @property
+    def hub(self):  # type: ignore[no-untyped-def]
+        return self.app.state.hub
+
+    def create(self, game: str, seats: list[str], params: dict | None = None,  # type: ignore[type-arg]
+               **extra: object) -> tuple[str, dict[str, str]]:
+        response = self.client.post("/api/tables", json={
+            "game": game, "params": params or {}, "seats": seats, **extra})
+        assert response.status_code == 201, response.text
+        data = response.json()
+        return data["table"], data["tokens"]

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import __version__
 from cardtable.web import games, serialize
-from cardtable.web.live import Connection, Flood, Hub, LiveTable, error_frame
+from cardtable.web.live import OUTBOX_LIMIT, Connection, Flood, Hub, LiveTable, error_frame
 from cardtable.web.record import record_text
 from cardtable.web.store import Store, token_hash
 
@@ -83,9 +83,18 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
     # --- helpers ------------------------------------------------------------------------------
 
     async def body(request: Request) -> dict[str, Any]:
-        data = await request.body()
-        if len(data) > MAX_BODY_BYTES:
-            raise Refused(413, f"Request body over {MAX_BODY_BYTES} bytes.")
+        too_large = Refused(413, f"Request body over {MAX_BODY_BYTES} bytes.")
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_BODY_BYTES:
+            raise too_large
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise too_large
+            chunks.append(chunk)
+        data = b"".join(chunks)
         if not data.strip():
             return {}
         try:
@@ -198,10 +207,13 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         return JSONResponse({"table": live.id, "tokens": tokens}, status_code=201)
 
     @app.get("/api/tables")
-    async def open_tables(game: str | None = None) -> dict[str, Any]:
+    async def open_tables(game: str | None = None, status: str | None = None) -> dict[str, Any]:
         if game is not None:
             game_name(game)
-        return {"tables": [live.summary() for live in hub.open_tables(game)]}
+        if status not in (None, "open", "playing"):
+            raise Refused(400, "'status' is open or playing.")
+        return {"tables": [live.summary() for live in hub.open_tables(game)
+                           if status is None or live.row.status == status]}
 
     @app.get("/api/tables/{table_id}")
     async def table_view(table_id: str) -> dict[str, Any]:
@@ -355,7 +367,7 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         def send(frame: dict[str, Any]) -> None:
             if connection.closed:
                 return
-            if outbox.qsize() >= 200:
+            if outbox.qsize() >= OUTBOX_LIMIT:
                 connection.closed = True
                 outbox.put_nowait(None)
                 return

@@ -72,8 +72,8 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
             raise TableError("External program bots are not available on the web server.")
         try:
             make_bot(loaded, spec, loaded.seats[0], 0)
-        except GameError as error:
-            raise TableError(str(error)) from None
+        except (GameError, ValueError, TypeError) as error:
+            raise TableError(str(error) or f"Invalid bot '{spec[:40]}'.") from None
         checked.append("bot:" + spec)
     return params, checked
 
@@ -132,8 +132,9 @@ class ThreadedBot:
         self.instant = instant
 
     async def choose(self, observation: Any) -> Any:
-        if self.delay > 0:
-            await asyncio.sleep(self.delay)
+        # Always yield to the loop first: a table of instant bots must not hold it for a
+        # whole game.
+        await asyncio.sleep(self.delay)
         if self.instant:
             return self.bot.choose(observation)
         return await asyncio.to_thread(self.bot.choose, observation)

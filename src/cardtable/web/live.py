@@ -28,6 +28,9 @@ from cardtable.web.store import SeatRow, Store, TableRow, token_hash
 log = logging.getLogger("cardtable.web")
 
 Json = dict[str, Any]
+FORGET_AFTER = 600.0
+"""Seconds a finished table stays in memory (then it is read back from the database when
+asked for: its page, record or replay)."""
 OUTBOX_LIMIT = 200
 """Frames queued for one connection; a client that falls this far behind is dropped."""
 
@@ -317,6 +320,7 @@ class TableListener(MatchListener):
             live.hub.rate(live, result)
         live.broadcast()
         live.broadcast_table()
+        asyncio.get_running_loop().call_later(FORGET_AFTER, live.hub.forget, live.id)
 
 
 class Hub:
@@ -435,6 +439,16 @@ class Hub:
         if live.task is not None:
             live.broadcast()
         return seat, token
+
+    def forget(self, table_id: str) -> None:
+        """Drop a finished table from memory, unless someone is still connected to it."""
+        live = self.tables.get(table_id)
+        if live is None or live.row.status != "finished":
+            return
+        if live.connections:
+            asyncio.get_running_loop().call_later(FORGET_AFTER, self.forget, table_id)
+            return
+        del self.tables[table_id]
 
     def open_tables(self, game: str | None = None) -> list[LiveTable]:
         found = [live for live in self.tables.values()
