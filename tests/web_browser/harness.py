@@ -18,9 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from web.webplay import LeakChecker
-
 from cardtable.web.store import Store
+from web.webplay import LeakChecker
 
 Json = dict[str, Any]
 MOVE_TIMEOUT = 15.0

@@ -79,8 +79,7 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
 
 
 def bot_names(game: str) -> list[str]:
-    if game == "austerity":
-        return list(AUSTERITY_BOTS)
+    """The built-in bots a web seat may be (programs a table would start are not offered)."""
     from cardtable.agents.registry import bot_names as registered
 
     return [name for name in registered(game) if name != "exec"]
@@ -105,17 +104,9 @@ def new_state(game: str, params: dict[str, Any], seed: int, kinds: Sequence[str]
 
 def make_bot(loaded: Any, spec: str, seat: str, seed: int) -> Any:
     """A bot seat (an ordinary :class:`cardtable.engine.Seat`) for ``seat``."""
-    if loaded.name == "austerity":
-        from cardtable.agents.registry import bot_names as registered
-
-        if spec.split(":")[0].lower() not in registered("austerity"):
-            from cardtable.web.austerity_bots import StrategySeat
-
-            return StrategySeat.named(spec, seat)
     from cardtable.agents.registry import make_seat
 
     return make_seat(loaded, spec, seat, seed)
-
 
 INSTANT_BOTS = frozenset(("random", *AUSTERITY_BOTS))
 """Bots whose choice takes microseconds: they choose on the event loop (a hand-off to a worker

@@ -4,8 +4,9 @@ One function, :func:`record_text`, makes every record: it rebuilds the game from
 seed and stored moves and plays them again through the engine's match loop with the game's own
 record listener (Caravan's ``GameRecorder``, Obsession's ``RecordListener``), exactly as
 ``caravan --record`` and ``obsession --record`` do. ``caravan --replay FILE`` and
-``obsession --replay FILE`` replay the result. Austerity has no replayable record in the
-terminal (its hub logs a conversation); its web record is a header and one line per move.
+``obsession --replay FILE`` replay the result. An Austerity table's record has the shape of
+``austerity --record`` (header, deck, actions, result), which ``read_hub_record`` and
+``replay_hub_record`` read back.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from cardtable import __version__
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import MatchAbandoned, MatchListener, play_match
-from cardtable.engine.record import RECORD_FORMAT, RecordWriter, encode_line
+from cardtable.engine.record import RecordWriter, encode_line
 from cardtable.web.games import new_state
 
 
@@ -63,17 +63,32 @@ def record_text(game: str, params: dict[str, Any], seed: int, kinds: Sequence[st
         writer = RecordWriter(stream, "web")
         listeners = (RecordListener(writer.write, header(state, seed, names)),)
     else:
-        lines = [encode_line({"type": "header", "game": "austerity", "format": RECORD_FORMAT,
-                              "version": __version__, "params": params,
-                              "players": dict(zip(state.seats, kinds, strict=True))})]
-        for ply, move in enumerate(moves, start=1):
-            lines.append(encode_line({"type": "move", "ply": ply, "move": move}))
-        return "".join(lines)
+        return _austerity_record(state, kinds, moves)
     script = iter(moves)
     seats = {seat: _Scripted(state, script, seat) for seat in state.seats}
     with contextlib.suppress(MatchAbandoned):
         play_match(state, seats, listeners)
     return stream.getvalue()
+
+
+def _austerity_record(state: Any, kinds: Sequence[str], moves: Sequence[str]) -> str:
+    from cardtable.engine.record import ABANDONED, action_line, result_line
+    from cardtable.games.austerity.record import start_lines
+
+    deck, tokens, points, _count = state.setup
+    lines = start_lines({"tokens": tokens, "points": points, "players": list(kinds),
+                         "deck": [card.text() for card in deck]})
+    for move in moves:
+        seat = state.to_move
+        action = state.parse_action(move)
+        lines.append(action_line(seat, state.action_text(action)))
+        state.apply(action)
+    result = state.result
+    if result is None:
+        lines.append(result_line((), ABANDONED, "server", {}))
+    else:
+        lines.append(result_line(result.winners, result.reason, result.reason, result.details))
+    return "".join(encode_line(line) for line in lines)
 
 
 def record_lines(text: str) -> list[dict[str, Any]]:
