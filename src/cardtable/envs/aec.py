@@ -1,0 +1,227 @@
+"""One PettingZoo AEC environment for every game; ``caravan_v0`` & co. fill in the game's parts.
+
+Agents are ``player_0``, ``player_1``, ... for the game's seats in order (``ABC``/``DEF``,
+``P1``.., ``A``..). ``agent_selection`` is always the seat the game waits for, so a seat that
+moves again (Obsession's extra plays, Caravan's simultaneous opening) is selected again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import cardtable
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.protocol import Result
+
+AgentID = str
+ObsDict = dict[str, np.ndarray]
+
+
+class Encoder(Protocol):
+    """Turns one seat's observation into a vector and a legal mask (see docs/rl.md)."""
+
+    size: int
+    low: np.ndarray
+    high: np.ndarray
+    names: list[str]
+
+    def encode(self, observation: Any) -> np.ndarray: ...
+
+    def legal_mask(self, observation: Any) -> np.ndarray | None:
+        """The seat's mask from its observation, or None to use ``state.legal_mask()``."""
+        ...
+
+
+class GameParts(Protocol):
+    """What a game adds to :class:`CardTableEnv`."""
+
+    name: str
+    env_name: str
+    default_max_steps: int | None
+
+    def encoder(self, game: Any) -> Encoder: ...
+
+    def rewards(self, game: Any, result: Result) -> list[float]: ...
+
+    def truncated(self, result: Result) -> bool:
+        """Whether the game was stopped by a length cap of its rules rather than ended."""
+        ...
+
+    def render(self, state: Any, seat: int) -> str: ...
+
+    def watch(self) -> Callable[[Any], bool] | None:
+        """A fresh check called after every move; True stops the game (truncation)."""
+        ...
+
+
+class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
+    """A game of ``cardtable`` as an AEC environment (create it with ``GAME_v0.raw_env``).
+
+    ``params`` are the game's rule parameters for ``cardtable.load_game``; ``max_steps``
+    truncates an episode after that many actions (None: only the game's own caps).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False,
+                                "render_fps": 1}
+
+    def __init__(self, parts: GameParts, render_mode: str | None = None,
+                 max_steps: int | None = -1, **params: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None (got {render_mode!r})")
+        if max_steps == -1:
+            max_steps = parts.default_max_steps
+        if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive integer or None (got {max_steps!r})")
+        self.metadata = {**self.metadata, "name": parts.env_name}
+        self.parts = parts
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.game: Any = cardtable.load_game(parts.name, **params)
+        self.encoder = parts.encoder(self.game)
+        seats = tuple(self.game.seats)
+        self.seat_names = seats
+        self.possible_agents = [f"player_{index}" for index in range(len(seats))]
+        self._seat_of = {agent: index for index, agent in enumerate(self.possible_agents)}
+        self._agent_of = dict(zip(seats, self.possible_agents, strict=True))
+        self.num_actions = int(self.game.num_actions())
+        self.action_spaces = {agent: spaces.Discrete(self.num_actions)
+                              for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(self.encoder.low, self.encoder.high,
+                                          dtype=self.encoder.low.dtype),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.np_random, _ = seeding.np_random()
+        self.state: Any = None
+        self.steps = 0
+        self._watch: Callable[[Any], bool] | None = None
+
+    # --- spaces ----------------------------------------------------------------------------
+
+    def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the AEC protocol -------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` seeds the environment's generator, which deals this game and
+        the following ones (each later reset without a seed deals the next game)."""
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        game_seed = int(self.np_random.integers(2**62))
+        self.state = self.game.new_state(game_seed)
+        self.steps = 0
+        self._watch = self.parts.watch()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[0]
+        if self.state.result is not None:
+            self._finish(self.state.result)
+        else:
+            self.agent_selection = self._agent_of[self.state.to_move]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: AgentID) -> ObsDict:
+        seat = self._seat_of[agent]
+        state = self.state
+        observation = state.observation(seat)
+        encoder = self.encoder
+        mask = encoder.legal_mask(observation)
+        if mask is None:
+            if state.to_move == self.seat_names[seat]:
+                mask = np.frombuffer(bytearray(state.legal_mask()), dtype=np.int8)
+            else:
+                mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": encoder.encode(observation), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for finished agents")
+        state = self.state
+        try:
+            state.apply(state.index_action(int(action)))
+        except (IllegalAction, ValueError) as error:
+            raise ValueError(f"Illegal action {int(action)} for {agent} "
+                             f"({self.seat_names[self._seat_of[agent]]}): {error}") from None
+        self.steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        result = state.result
+        if result is not None:
+            self._finish(result)
+        elif ((self._watch is not None and self._watch(state))
+              or (self.max_steps is not None and self.steps >= self.max_steps)):
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        else:
+            self.agent_selection = self._agent_of[state.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, result: Result) -> None:
+        rewards = self.parts.rewards(self.game, result)
+        self.rewards = {agent: rewards[index] for index, agent in enumerate(self.possible_agents)
+                        if agent in self.rewards}
+        if self.parts.truncated(result):
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+        for agent in self.agents:
+            self.infos[agent] = {"result": result.reason,
+                                 "winners": list(result.winners)}
+        self._deads_step_first()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() was called without a render_mode "
+                                  f"(choose one of {self.metadata['render_modes']}).")
+            return None
+        if self.state is None:
+            text = "No game yet: call reset()."
+        else:
+            to_move = self.state.to_move
+            seat = 0 if to_move is None else self.state.seat_number(to_move)
+            text = self.parts.render(self.state, seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        self.state = None
+
+
+def wrap(raw: CardTableEnv) -> AECEnv[AgentID, ObsDict, int]:
+    """The wrappers PettingZoo's classic games use: an illegal action ends the game with −1 for
+    its agent, an action outside the space is an assertion error, and calls out of order
+    (``step`` before ``reset`` ...) are errors."""
+    env: AECEnv[AgentID, ObsDict, int] = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,183 @@
+"""Caravan's observation as a fixed-length vector of small integers (``uint8``), built from
+``state.observation(seat)`` alone: the seat's own hand, the public table and the discard piles.
+The layout is in docs/rl.md; :func:`feature_names` names every entry.
+
+Caravans and seats are in absolute order (A..F, ABC then DEF), as the action indices are; the
+first entry tells which seat observes. A card is two numbers: its rank (1 = Ace .. 10, 11 J,
+12 Q, 13 K, 14 Joker, 15 a card the seat may not see, 0 none) and its suit + 1 (1..4 for
+S H D C, 5 for the Joker, 0 none). Counts and values above 255 are shown as 255.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cardtable.games.caravan.action_index import CARAVANS, layout
+from cardtable.games.caravan.cards import KING, QUEEN, RANK_MASK
+from cardtable.games.caravan.legality import legal_parts
+from cardtable.games.caravan.notation import DISCARD, PLAY
+
+if TYPE_CHECKING:
+    from cardtable.games.caravan.board import Caravan
+    from cardtable.games.caravan.game import CaravanGame
+    from cardtable.games.caravan.observation import Observation
+
+SLOTS_SHOWN = 12
+"""A caravan's first slots are shown card by card (its size and value are always shown)."""
+CAP = 255
+HIDDEN_RANK = 15
+RANKS = 14
+SEAT_FIELDS = ("observer", "my_turn")
+PER_SEAT = ("deck_size", "hand_size", "placed", "opening")
+FLAGS = ("jack_as_joker", "discard_mulligan")
+CARAVAN_FIELDS = ("value", "size", "last_rank", "suit", "direction", "held", "most_faces")
+SLOT_FIELDS = ("rank", "suit", "kings", "queens", "jokers", "queen_suit")
+HIGHS = {"observer": 1, "my_turn": 1, "opening": 1, "jack_as_joker": 1, "discard_mulligan": 1,
+         "rank": HIDDEN_RANK, "last_rank": 10, "suit": 5, "queen_suit": 5, "direction": 2,
+         "held": 2}
+
+_RANK = [0] * 128
+_SUIT = [0] * 128
+for _kind in range(128):
+    _rank = _kind & RANK_MASK
+    if 1 <= _rank <= RANKS:
+        _RANK[_kind] = _rank
+        _SUIT[_kind] = ((_kind >> 4) & 7) + 1
+_RANK[0] = HIDDEN_RANK  # the observation's HIDDEN_CARD
+_ONES = b"\x01" * 4096
+
+
+def _slot_features(numeral: int, faces: tuple[int, ...]) -> tuple[int, ...]:
+    kind = numeral & 127
+    kings = queens = jokers = queen_suit = 0
+    for face in faces:
+        face_rank = face & RANK_MASK
+        if face_rank == KING:
+            kings += 1
+        elif face_rank == QUEEN:
+            queens += 1
+            queen_suit = _SUIT[face & 127]
+        elif face_rank == RANKS:
+            jokers += 1
+    return (_RANK[kind], _SUIT[kind], min(kings, CAP), min(queens, CAP), min(jokers, CAP),
+            queen_suit)
+
+
+class CaravanEncoder:
+    """Encodes observations (and legal masks) of games under one set of rules.
+
+    Caravans and discard piles change a little at a time, so their parts of the vector are
+    kept from the last call and only recomputed when they changed.
+    """
+
+    def __init__(self, game: CaravanGame) -> None:
+        lay = layout(game.rules)
+        self._layout = lay
+        self.num_actions = lay.size
+        self.hand_slots = lay.hands
+        self.slots = min(lay.slots, SLOTS_SHOWN)
+        self.names = feature_names(self.hand_slots, self.slots)
+        self.size = len(self.names)
+        self.low = np.zeros(self.size, dtype=np.uint8)
+        self.high = np.array([HIGHS.get(name.rsplit(".", 1)[-1], CAP) for name in self.names],
+                             dtype=np.uint8)
+        self._caravans: list[tuple[Caravan | None, list[int]]] = [(None, [])] * CARAVANS
+        self._piles: list[tuple[tuple[int, ...], list[int]]] = [((), [0] * (RANKS + 1))] * 2
+
+    def encode(self, obs: Observation) -> np.ndarray:
+        rank, suit = _RANK, _SUIT
+        out: list[int] = [obs.seat, 1 if obs.to_move == obs.seat else 0]
+        deck_sizes, hand_sizes, placed, opening = (obs.deck_sizes, obs.hand_sizes, obs.placed,
+                                                   obs.opening)
+        for seat in (0, 1):
+            out += (min(deck_sizes[seat], CAP), min(hand_sizes[seat], CAP), placed[seat],
+                    1 if opening[seat] else 0)
+        out += (1 if obs.jack_as_joker else 0, 1 if obs.discard_mulligan else 0)
+        hand = obs.hand
+        for card in hand:
+            kind = card & 127
+            out += (rank[kind], suit[kind])
+        out += [0] * (2 * (self.hand_slots - len(hand)))
+        for (value, size, last, card_suit, direction), held, crowding in zip(
+                obs.summaries, obs.held, obs.crowding, strict=True):
+            out += (min(value, CAP), min(size, CAP), last, card_suit + 1, direction,
+                    0 if held is None else held, min(crowding, CAP))
+        cache = self._caravans
+        shown = self.slots
+        for index, caravan in enumerate(obs.caravans):
+            known, features = cache[index]
+            if caravan is not known:
+                features = []
+                for numeral, faces in caravan[:shown]:
+                    if faces:
+                        features += _slot_features(numeral, faces)
+                    else:
+                        kind = numeral & 127
+                        features += (rank[kind], suit[kind], 0, 0, 0, 0)
+                features += [0] * (6 * (shown - min(len(caravan), shown)))
+                cache[index] = (caravan, features)
+            out += features
+        piles = self._piles
+        for seat, pile in enumerate(obs.piles):
+            known_pile, counts = piles[seat]
+            if pile != known_pile:
+                start = len(known_pile)
+                if start > len(pile) or pile[:start] != known_pile:
+                    counts, start = [0] * (RANKS + 1), 0
+                else:
+                    counts = counts[:]
+                for card in pile[start:]:
+                    counts[card & RANK_MASK] += 1
+                piles[seat] = (pile, counts)
+            out += [count if count < CAP else CAP for count in counts[1:]]
+        return np.frombuffer(bytearray(out), dtype=np.uint8)
+
+    def legal_mask(self, obs: Observation) -> np.ndarray:
+        """``state.legal_mask()`` of the seat's own observation as an ``int8`` array (all 0
+        when the seat is not to move), built from the legal moves' parts: runs of face plays
+        become slices."""
+        lay = self._layout
+        mask = bytearray(lay.size)
+        if obs.to_move == obs.seat:
+            stride = lay.slot_stride
+            numerals, blocks, tail = legal_parts(obs.table())
+            for code in numerals:
+                mask[(((code >> 5) & 0xFFFF) - 1) * CARAVANS * stride
+                     + ((code >> 2) & 7) * stride] = 1
+            for count, code, slots in blocks:
+                base = ((((code >> 5) & 0xFFFF) - 1) * CARAVANS + ((code >> 2) & 7)) * stride
+                last = (slots + count - 1) if isinstance(slots, int) else slots[-1]
+                if last > lay.slots:
+                    lay.index(PLAY, (code >> 2) & 7, (code >> 5) & 0xFFFF, last)  # raises
+                if isinstance(slots, int):
+                    mask[base + slots:base + slots + count] = _ONES[:count]
+                else:
+                    for slot in slots:
+                        mask[base + slot] = 1
+            for code in tail:
+                if code & 3 == DISCARD:
+                    mask[lay.discard_base + ((code >> 5) & 0xFFFF) - 1] = 1
+                else:
+                    mask[lay.clear_base + ((code >> 2) & 7) * lay.clear_stride
+                         + ((code >> 5) & 0xFFFF)] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+
+def feature_names(hand_slots: int, slots: int) -> list[str]:
+    """The name of every entry of the vector, in order."""
+    names = list(SEAT_FIELDS)
+    for seat in ("abc", "def"):
+        names += [f"{seat}.{field}" for field in PER_SEAT]
+    names += FLAGS
+    for position in range(1, hand_slots + 1):
+        names += [f"hand{position}.rank", f"hand{position}.suit"]
+    for caravan in "ABCDEF":
+        names += [f"{caravan}.{field}" for field in CARAVAN_FIELDS]
+    for caravan in "ABCDEF":
+        for slot in range(1, slots + 1):
+            names += [f"{caravan}{slot}.{field}" for field in SLOT_FIELDS]
+    for seat in ("abc", "def"):
+        names += [f"{seat}.pile.{rank}" for rank in range(1, RANKS + 1)]
+    return names
