@@ -105,6 +105,8 @@ class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
         }
         self.np_random, _ = seeding.np_random()
         self.state: Any = None
+        self.game_seed = 0
+        """The seed of the game in play (drawn from ``np_random`` by ``reset``)."""
         self.steps = 0
         self._watch: Callable[[Any], bool] | None = None
 
@@ -124,6 +126,7 @@ class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         game_seed = int(self.np_random.integers(2**62))
+        self.game_seed = game_seed
         self.state = self.game.new_state(game_seed)
         self.steps = 0
         self._watch = self.parts.watch()
