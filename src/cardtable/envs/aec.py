@@ -61,15 +61,16 @@ class GameParts(Protocol):
         ...
 
 
-class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
+class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A game of ``cardtable`` as an AEC environment (create it with ``GAME_v0.raw_env``).
 
     ``params`` are the game's rule parameters for ``cardtable.load_game``; ``max_steps``
     truncates an episode after that many actions (None: only the game's own caps).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False,
-                                "render_fps": 1}
+    metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo attribute
+        "render_modes": ["human", "ansi"], "is_parallelizable": False,
+        "render_fps": 1}
 
     def __init__(self, parts: GameParts, render_mode: str | None = None,
                  max_steps: int | None = -1, **params: Any) -> None:
@@ -108,6 +109,8 @@ class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
         self.game_seed = 0
         """The seed of the game in play (drawn from ``np_random`` by ``reset``)."""
         self.steps = 0
+        self._last_mask: tuple[tuple[int, int, int], np.ndarray] = (
+            (0, -1, -1), np.zeros(0, dtype=np.int8))
         self._watch: Callable[[Any], bool] | None = None
 
     # --- spaces ----------------------------------------------------------------------------
@@ -129,13 +132,14 @@ class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
         self.game_seed = game_seed
         self.state = self.game.new_state(game_seed)
         self.steps = 0
+        self._last_mask = ((0, -1, -1), np.zeros(0, dtype=np.int8))
         self._watch = self.parts.watch()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[AgentID, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[0]
         if self.state.result is not None:
             self._finish(self.state.result)
@@ -146,16 +150,29 @@ class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
 
     def observe(self, agent: AgentID) -> ObsDict:
         seat = self._seat_of[agent]
+        observation = self.state.observation(seat)
+        return {"observation": self.encoder.encode(observation),
+                "action_mask": self._mask(seat, observation)}
+
+    def _mask(self, seat: int, observation: Any) -> np.ndarray:
         state = self.state
-        observation = state.observation(seat)
-        encoder = self.encoder
-        mask = encoder.legal_mask(observation)
+        key = (id(state), self.steps, seat)
+        cached = self._last_mask
+        if cached[0] == key:
+            return cached[1].copy()
+        mask = self.encoder.legal_mask(observation)
         if mask is None:
             if state.to_move == self.seat_names[seat]:
                 mask = np.frombuffer(bytearray(state.legal_mask()), dtype=np.int8)
             else:
                 mask = np.zeros(self.num_actions, dtype=np.int8)
-        return {"observation": encoder.encode(observation), "action_mask": mask}
+        self._last_mask = (key, mask)
+        return mask.copy()
+
+    def legal_mask(self, agent: AgentID) -> np.ndarray:
+        """The agent's legal actions now (``int8``, all 0 when it is not to move)."""
+        seat = self._seat_of[agent]
+        return self._mask(seat, self.state.observation(seat))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -165,11 +182,16 @@ class CardTableEnv(AECEnv[AgentID, ObsDict, int]):
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for finished agents")
         state = self.state
+        index = int(action)
+        seat = self._seat_of[agent]
+        if not 0 <= index < self.num_actions or not self.legal_mask(agent)[index]:
+            raise ValueError(f"Illegal action {index} for {agent} ({self.seat_names[seat]}): "
+                             "not in its action mask")
         try:
-            state.apply(state.index_action(int(action)))
-        except (IllegalAction, ValueError) as error:
-            raise ValueError(f"Illegal action {int(action)} for {agent} "
-                             f"({self.seat_names[self._seat_of[agent]]}): {error}") from None
+            state.apply(state.index_action(index))
+        except (IllegalAction, ValueError) as error:  # not reached: the mask is the game's
+            raise ValueError(f"Illegal action {index} for {agent} "
+                             f"({self.seat_names[seat]}): {error}") from None
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()

@@ -53,7 +53,7 @@ class AusterityParts:
         return None
 
 
-class raw_env(CardTableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
+class raw_env(CardTableEnv):
     """Austerity as an unwrapped AEC environment."""
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = MAX_STEPS,

@@ -77,7 +77,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     ``params`` are the game's rule parameters and the AEC environment's ``max_steps``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"],  # noqa: RUF012
+                                "render_fps": 1}
 
     def __init__(self, game: str, opponents: str | list[str] = "normal", *, seat: int = 0,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
