@@ -7,6 +7,8 @@ import importlib
 from cardtable.cli.error_line import print_error
 
 GAMES = ("caravan", "obsession", "austerity")
+BENCHES = (*GAMES, "env")
+"""``env``: the reinforcement-learning environments of every game (``cardtable.envs.bench``)."""
 
 
 PROG = "cardtable bench"
@@ -15,16 +17,20 @@ HINT = f"see '{PROG} --help'"
 
 def main(argv: list[str]) -> int:
     if not argv:
-        print_error(PROG, f"a game is needed: {', '.join(GAMES)} ({HINT})")
+        print_error(PROG, f"a game is needed: {', '.join(BENCHES)} ({HINT})")
         return 1
     if argv[0] in ("-h", "--help"):
-        print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(GAMES)})")
+        print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(BENCHES)})")
         print("Run 'cardtable bench GAME --help' for the options of one benchmark.")
         return 0
     game = argv[0]
-    if game not in GAMES:
-        print_error(PROG, f"unknown game '{game}' (allowed: {', '.join(GAMES)}; {HINT})")
+    if game not in BENCHES:
+        print_error(PROG, f"unknown game '{game}' (allowed: {', '.join(BENCHES)}; {HINT})")
         return 1
+    if game == "env":
+        module = importlib.import_module("cardtable.envs.bench")
+        env_result: int = module.main(argv[1:])
+        return env_result
     module = importlib.import_module(f"cardtable.games.{game}.bench")
     result: int = module.main(argv[1:])
     return result
