@@ -75,3 +75,22 @@ def test_raw_env_is_unwrapped_and_env_is_wrapped_as_the_classic_games() -> None:
     assert isinstance(wrapped.env.env, wrappers.TerminateIllegalWrapper)
     assert isinstance(wrapped.unwrapped, caravan_v0.raw_env)
     assert str(wrapped) == "caravan_v0"
+
+
+def test_wrapped_env_refuses_calls_before_reset() -> None:
+    wrapped = obsession_v0.env()
+    for name in ("agents", "agent_selection", "terminations", "rewards", "num_agents"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(wrapped, name)
+    with pytest.raises(Exception, match="reset"):
+        wrapped.step(0)
+    wrapped.reset(seed=1)
+    assert wrapped.agents == wrapped.unwrapped.agents
+    assert wrapped.agent_selection == wrapped.unwrapped.agent_selection
+
+
+def test_wrapped_env_asserts_actions_outside_the_space() -> None:
+    wrapped = austerity_v0.env()
+    wrapped.reset()
+    with pytest.raises(AssertionError, match="action space"):
+        wrapped.step(13)

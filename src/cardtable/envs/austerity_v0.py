@@ -16,7 +16,7 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from cardtable.engine.protocol import Result
-from cardtable.envs.aec import AgentID, CardTableEnv, ObsDict, wrap
+from cardtable.envs.aec import CardTableEnv, wrap
 from cardtable.envs.austerity_encoding import AusterityEncoder
 from cardtable.envs.rewards import place_rewards, shared_places
 from cardtable.games.austerity.player import status_block
@@ -62,7 +62,7 @@ class raw_env(CardTableEnv):
                          **params)
 
 
-def env(**params: Any) -> AECEnv[AgentID, ObsDict, int]:
+def env(**params: Any) -> AECEnv:
     """Austerity wrapped as PettingZoo's classic games are (see
     :func:`cardtable.envs.aec.wrap`)."""
     return wrap(raw_env(**params))

@@ -89,12 +89,13 @@ class CaravanEncoder:
     def encode(self, obs: Observation) -> np.ndarray:
         rank, suit = _RANK, _SUIT
         out: list[int] = [obs.seat, 1 if obs.to_move == obs.seat else 0]
-        deck_sizes, hand_sizes, placed, opening = (obs.deck_sizes, obs.hand_sizes, obs.placed,
-                                                   obs.opening)
-        for seat in (0, 1):
-            out += (min(deck_sizes[seat], CAP), min(hand_sizes[seat], CAP), placed[seat],
-                    1 if opening[seat] else 0)
-        out += (1 if obs.jack_as_joker else 0, 1 if obs.discard_mulligan else 0)
+        (abc_deck, def_deck), (abc_hand, def_hand) = obs.deck_sizes, obs.hand_sizes
+        (abc_placed, def_placed), (abc_opening, def_opening) = obs.placed, obs.opening
+        out += (abc_deck if abc_deck < CAP else CAP, abc_hand if abc_hand < CAP else CAP,
+                abc_placed, 1 if abc_opening else 0,
+                def_deck if def_deck < CAP else CAP, def_hand if def_hand < CAP else CAP,
+                def_placed, 1 if def_opening else 0,
+                1 if obs.jack_as_joker else 0, 1 if obs.discard_mulligan else 0)
         hand = obs.hand
         for card in hand:
             kind = card & 127
@@ -102,8 +103,9 @@ class CaravanEncoder:
         out += [0] * (2 * (self.hand_slots - len(hand)))
         for (value, size, last, card_suit, direction), held, crowding in zip(
                 obs.summaries, obs.held, obs.crowding, strict=True):
-            out += (min(value, CAP), min(size, CAP), last, card_suit + 1, direction,
-                    0 if held is None else held, min(crowding, CAP))
+            out += (value if value < CAP else CAP, size if size < CAP else CAP, last,
+                    card_suit + 1, direction, 0 if held is None else held,
+                    crowding if crowding < CAP else CAP)
         cache = self._caravans
         shown = self.slots
         for index, caravan in enumerate(obs.caravans):

@@ -16,7 +16,7 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from cardtable.engine.protocol import Result
-from cardtable.envs.aec import AgentID, CardTableEnv, ObsDict, wrap
+from cardtable.envs.aec import CardTableEnv, wrap
 from cardtable.envs.caravan_encoding import CaravanEncoder
 from cardtable.envs.rewards import winners_rewards
 from cardtable.games.caravan.cards import SEATS
@@ -72,6 +72,6 @@ class raw_env(CardTableEnv):
                          **params)
 
 
-def env(**params: Any) -> AECEnv[AgentID, ObsDict, int]:
+def env(**params: Any) -> AECEnv:
     """Caravan wrapped as PettingZoo's classic games are (see :func:`cardtable.envs.aec.wrap`)."""
     return wrap(raw_env(**params))

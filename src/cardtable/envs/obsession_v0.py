@@ -17,7 +17,7 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from cardtable.engine.protocol import Result
-from cardtable.envs.aec import AgentID, CardTableEnv, ObsDict, wrap
+from cardtable.envs.aec import CardTableEnv, wrap
 from cardtable.envs.obsession_encoding import ObsessionEncoder
 from cardtable.envs.rewards import placing_rewards
 from cardtable.games.obsession.cards import TEXT
@@ -74,7 +74,7 @@ class raw_env(CardTableEnv):
                          **params)
 
 
-def env(**params: Any) -> AECEnv[AgentID, ObsDict, int]:
+def env(**params: Any) -> AECEnv:
     """Obsession wrapped as PettingZoo's classic games are (see
     :func:`cardtable.envs.aec.wrap`)."""
     return wrap(raw_env(**params))
