@@ -84,7 +84,8 @@ class CaravanEncoder:
         self.high = np.array([HIGHS.get(name.rsplit(".", 1)[-1], CAP) for name in self.names],
                              dtype=np.uint8)
         self._caravans: list[tuple[Caravan | None, list[int]]] = [(None, [])] * CARAVANS
-        self._piles: list[tuple[tuple[int, ...], list[int]]] = [((), [0] * (RANKS + 1))] * 2
+        self._piles: list[tuple[tuple[int, ...], list[int], list[int]]] = [
+            ((), [0] * (RANKS + 1), [0] * RANKS)] * 2
 
     def encode(self, obs: Observation) -> np.ndarray:
         rank, suit = _RANK, _SUIT
@@ -123,7 +124,7 @@ class CaravanEncoder:
             out += features
         piles = self._piles
         for seat, pile in enumerate(obs.piles):
-            known_pile, counts = piles[seat]
+            known_pile, counts, shown_counts = piles[seat]
             if pile != known_pile:
                 start = len(known_pile)
                 if start > len(pile) or pile[:start] != known_pile:
@@ -132,8 +133,9 @@ class CaravanEncoder:
                     counts = counts[:]
                 for card in pile[start:]:
                     counts[card & RANK_MASK] += 1
-                piles[seat] = (pile, counts)
-            out += [count if count < CAP else CAP for count in counts[1:]]
+                shown_counts = [count if count < CAP else CAP for count in counts[1:]]
+                piles[seat] = (pile, counts, shown_counts)
+            out += shown_counts
         return np.frombuffer(bytearray(out), dtype=np.uint8)
 
     def legal_mask(self, obs: Observation) -> np.ndarray:
