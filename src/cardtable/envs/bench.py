@@ -58,11 +58,12 @@ def _params(game: str, rules: str | None, players: int | None) -> dict[str, Any]
     params: dict[str, Any] = {}
     if rules is not None:
         if game != "caravan":
-            raise GameError("--rules is a Caravan option")
+            raise GameError("--rules is a Caravan option (time Caravan alone: --game caravan)")
         params["rules"] = rules
     if players is not None:
         if game == "caravan":
-            raise GameError("Caravan is a two-player game: --players is not an option")
+            raise GameError("--players is an option of Obsession and Austerity (choose one with "
+                            "--game)")
         params["players"] = players
     return params
 
@@ -108,8 +109,7 @@ def main(argv: list[str]) -> int:
     try:
         for game in games:
             module = importlib.import_module(f"cardtable.envs.{ENVIRONMENTS[game]}")
-            params = _params(game, args.rules if args.game != "all" else None,
-                             args.players if args.game != "all" else None)
+            params = _params(game, args.rules, args.players)
             make = module.raw_env if args.raw else module.env
             made.append((game, make, params))
             make(**params)
