@@ -61,6 +61,20 @@ class GameParts(Protocol):
         ...
 
 
+class ActionSpace(spaces.Discrete):
+    """``Discrete(n)`` whose membership test of a plain int skips numpy (the wrappers ask it at
+    every step); everything else is Gymnasium's."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return 0 <= x < self._n
+        return bool(super().contains(x))
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._n = n
+
+
 class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A game of ``cardtable`` as an AEC environment (create it with ``GAME_v0.raw_env``).
 
@@ -94,7 +108,7 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._seat_of = {agent: index for index, agent in enumerate(self.possible_agents)}
         self._agent_of = dict(zip(seats, self.possible_agents, strict=True))
         self.num_actions = int(self.game.num_actions())
-        self.action_spaces = {agent: spaces.Discrete(self.num_actions)
+        self.action_spaces = {agent: ActionSpace(self.num_actions)
                               for agent in self.possible_agents}
         self.observation_spaces = {
             agent: spaces.Dict({

@@ -84,6 +84,7 @@ class CaravanEncoder:
         self.high = np.array([HIGHS.get(name.rsplit(".", 1)[-1], CAP) for name in self.names],
                              dtype=np.uint8)
         self._caravans: list[tuple[Caravan | None, list[int]]] = [(None, [])] * CARAVANS
+        self._table: tuple[tuple[object, ...], list[int]] = ((), [])
         self._piles: list[tuple[tuple[int, ...], list[int], list[int]]] = [
             ((), [0] * (RANKS + 1), [0] * RANKS)] * 2
 
@@ -102,26 +103,33 @@ class CaravanEncoder:
             kind = card & 127
             out += (rank[kind], suit[kind])
         out += [0] * (2 * (self.hand_slots - len(hand)))
-        for (value, size, last, card_suit, direction), held, crowding in zip(
-                obs.summaries, obs.held, obs.crowding, strict=True):
-            out += (value if value < CAP else CAP, size if size < CAP else CAP, last,
-                    card_suit + 1, direction, 0 if held is None else held,
-                    crowding if crowding < CAP else CAP)
-        cache = self._caravans
-        shown = self.slots
-        for index, caravan in enumerate(obs.caravans):
-            known, features = cache[index]
-            if caravan is not known:
-                features = []
-                for numeral, faces in caravan[:shown]:
-                    if faces:
-                        features += _slot_features(numeral, faces)
-                    else:
-                        kind = numeral & 127
-                        features += (rank[kind], suit[kind], 0, 0, 0, 0)
-                features += [0] * (6 * (shown - min(len(caravan), shown)))
-                cache[index] = (caravan, features)
-            out += features
+        caravans = obs.caravans
+        table = (obs.summaries, obs.held, obs.crowding, caravans)
+        known_table, block = self._table
+        if table != known_table:
+            block = []
+            for (value, size, last, card_suit, direction), held, crowding in zip(
+                    obs.summaries, obs.held, obs.crowding, strict=True):
+                block += (value if value < CAP else CAP, size if size < CAP else CAP, last,
+                          card_suit + 1, direction, 0 if held is None else held,
+                          crowding if crowding < CAP else CAP)
+            cache = self._caravans
+            shown = self.slots
+            for index, caravan in enumerate(caravans):
+                known, features = cache[index]
+                if caravan is not known:
+                    features = []
+                    for numeral, faces in caravan[:shown]:
+                        if faces:
+                            features += _slot_features(numeral, faces)
+                        else:
+                            kind = numeral & 127
+                            features += (rank[kind], suit[kind], 0, 0, 0, 0)
+                    features += [0] * (6 * (shown - min(len(caravan), shown)))
+                    cache[index] = (caravan, features)
+                block += features
+            self._table = (table, block)
+        out += block
         piles = self._piles
         for seat, pile in enumerate(obs.piles):
             known_pile, counts, shown_counts = piles[seat]
