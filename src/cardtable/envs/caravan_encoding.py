@@ -46,6 +46,8 @@ for _kind in range(128):
         _RANK[_kind] = _rank
         _SUIT[_kind] = ((_kind >> 4) & 7) + 1
 _RANK[0] = HIDDEN_RANK  # the observation's HIDDEN_CARD
+_PLAIN = [(_RANK[kind], _SUIT[kind], 0, 0, 0, 0) for kind in range(128)]
+"""A numeral's slot features without faces, by kind (rank and suit)."""
 _ONES = b"\x01" * 4096
 
 
@@ -89,7 +91,7 @@ class CaravanEncoder:
             ((), [0] * (RANKS + 1), [0] * RANKS)] * 2
 
     def encode(self, obs: Observation) -> np.ndarray:
-        rank, suit = _RANK, _SUIT
+        rank, suit, plain = _RANK, _SUIT, _PLAIN
         out: list[int] = [obs.seat, 1 if obs.to_move == obs.seat else 0]
         (abc_deck, def_deck), (abc_hand, def_hand) = obs.deck_sizes, obs.hand_sizes
         (abc_placed, def_placed), (abc_opening, def_opening) = obs.placed, obs.opening
@@ -120,12 +122,10 @@ class CaravanEncoder:
                 if caravan is not known:
                     features = []
                     for numeral, faces in caravan[:shown]:
-                        if faces:
-                            features += _slot_features(numeral, faces)
-                        else:
-                            kind = numeral & 127
-                            features += (rank[kind], suit[kind], 0, 0, 0, 0)
-                    features += [0] * (6 * (shown - min(len(caravan), shown)))
+                        features += (_slot_features(numeral, faces) if faces
+                                     else plain[numeral & 127])
+                    if len(caravan) < shown:
+                        features += [0] * (6 * (shown - len(caravan)))
                     cache[index] = (caravan, features)
                 block += features
             self._table = (table, block)
