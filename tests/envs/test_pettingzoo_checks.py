@@ -94,3 +94,17 @@ def test_wrapped_env_asserts_actions_outside_the_space() -> None:
     wrapped.reset()
     with pytest.raises(AssertionError, match="action space"):
         wrapped.step(13)
+
+
+def test_environments_pickle_mid_game() -> None:
+    """Vectorised trainers send environments to worker processes."""
+    import pickle
+
+    import numpy as np
+
+    for module in (caravan_v0, obsession_v0, austerity_v0):
+        env = module.env()
+        env.reset(seed=3)
+        copy = pickle.loads(pickle.dumps(env))
+        assert np.array_equal(env.last()[0]["observation"], copy.last()[0]["observation"])
+        assert copy.agent_selection == env.agent_selection

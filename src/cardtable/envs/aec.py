@@ -8,6 +8,7 @@ moves again (Obsession's extra plays, Caravan's simultaneous opening) is selecte
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, Protocol
 
 import numpy as np
@@ -263,28 +264,36 @@ _FORWARDED = ("agent_selection", "agents", "num_agents", "rewards", "_cumulative
 """What ``last()``, ``step()`` and ``agent_iter()`` read from a wrapper on every step."""
 
 
+class _NotReset:
+    """Stands for the environment in an order-enforcing wrapper until its first ``reset()``."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"{name} cannot be accessed before reset")
+
+
 def _forwarding(base: type[Any], checked: bool) -> type[Any]:
     """``base`` (a PettingZoo wrapper) reading the per-step attributes straight from the
-    unwrapped environment instead of through one ``__getattr__`` per wrapper layer, which
-    costs more than the game's own move. Behaviour is unchanged: the order-enforcing wrapper
-    still refuses them before ``reset()``."""
-
-    def attribute(name: str) -> property:
-        def get(self: Any) -> Any:
-            if checked and not self._has_reset:
-                raise AttributeError(f"{name} cannot be accessed before reset")
-            return getattr(self._raw, name)
-
-        return property(get)
+    unwrapped environment (``operator.attrgetter``, no Python frame) instead of through one
+    ``__getattr__`` per wrapper layer, which costs more than the game's own move. Behaviour is
+    unchanged: the order-enforcing wrapper still refuses them before ``reset()``."""
 
     def __init__(self: Any, env: Any, *args: Any, **kwargs: Any) -> None:
         base.__init__(self, env, *args, **kwargs)
-        self._raw = env.unwrapped
+        if not checked:
+            self._raw = env.unwrapped
 
-    namespace: dict[str, Any] = {name: attribute(name) for name in _FORWARDED}
+    namespace: dict[str, Any] = {name: property(attrgetter(f"_raw.{name}"))
+                                 for name in _FORWARDED}
     namespace["__init__"] = __init__
     namespace["__doc__"] = base.__doc__
     if checked:
+        def reset(self: Any, seed: int | None = None,
+                  options: dict[str, Any] | None = None) -> None:
+            base.reset(self, seed=seed, options=options)
+            self._raw = self.env.unwrapped
+
+        namespace["_raw"] = _NotReset()
+        namespace["reset"] = reset
         # PettingZoo's __str__ names only its own class's instances by the environment's name.
         namespace["__str__"] = lambda self: str(self.env)
     return type(base.__name__, (base,), namespace)
