@@ -48,9 +48,15 @@ def _check_against_state(env: CardTableEnv, agent: str, obs: dict[str, np.ndarra
             assert not env.observe(other)["action_mask"].any()
 
 
-@pytest.mark.parametrize("rules", ["power", "nv", "foxon", "karavane"])
-def test_caravan_mask_and_bounds_under_every_preset(rules: str) -> None:
-    env = caravan_v0.raw_env(rules=rules, max_steps=600)
+@pytest.mark.parametrize("params", [
+    {"rules": "power"}, {"rules": "nv"}, {"rules": "foxon"}, {"rules": "karavane"},
+    {"abc": {"clear_policy": "destroy_restart"}, "def": {"hand_size": 6}},
+    {"rules": "foxon", "def": {"clear_policy": "clear", "max_numerals": 3}},
+    {"opening_mode": "simultaneous", "jack_is_joker_without_jokers": True,
+     "jokers_per_sample": 0, "deck_size": 52},
+], ids=repr)
+def test_caravan_mask_and_bounds_under_every_preset(params: dict[str, Any]) -> None:
+    env = caravan_v0.raw_env(max_steps=600, **params)
     for seed in range(3):
         env.reset(seed=seed)
         play(env, random.Random(seed), _check_against_state)

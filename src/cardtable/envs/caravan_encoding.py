@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardtable.games.caravan.action_index import CARAVANS, layout
+from cardtable.games.caravan.action_index import CARAVANS, Layout, layout
 from cardtable.games.caravan.cards import KING, QUEEN, RANK_MASK
 from cardtable.games.caravan.legality import legal_parts
-from cardtable.games.caravan.notation import DISCARD, PLAY
+from cardtable.games.caravan.notation import PLAY
 
 if TYPE_CHECKING:
     from cardtable.games.caravan.board import Caravan
@@ -78,6 +78,9 @@ class CaravanEncoder:
         lay = layout(game.rules)
         self._layout = lay
         self.num_actions = lay.size
+        # The index of every move code without a slot (numeral plays, face plays at slot 0,
+        # discards, clears): codes of hand positions 0..H fit below (H + 1) << 5.
+        self._index_of = [_code_index(lay, code) for code in range((lay.hands + 1) << 5)]
         self.hand_slots = lay.hands
         self.slots = min(lay.slots, SLOTS_SHOWN)
         self.names = feature_names(self.hand_slots, self.slots)
@@ -153,28 +156,32 @@ class CaravanEncoder:
         lay = self._layout
         mask = bytearray(lay.size)
         if obs.to_move == obs.seat:
-            stride = lay.slot_stride
+            index_of = self._index_of
             numerals, blocks, tail = legal_parts(obs.table())
             for code in numerals:
-                mask[(((code >> 5) & 0xFFFF) - 1) * CARAVANS * stride
-                     + ((code >> 2) & 7) * stride] = 1
+                mask[index_of[code]] = 1
             for count, code, slots in blocks:
-                base = ((((code >> 5) & 0xFFFF) - 1) * CARAVANS + ((code >> 2) & 7)) * stride
-                last = (slots + count - 1) if isinstance(slots, int) else slots[-1]
-                if last > lay.slots:
-                    lay.index(PLAY, (code >> 2) & 7, (code >> 5) & 0xFFFF, last)  # raises
+                base = index_of[code]
                 if isinstance(slots, int):
+                    if slots + count - 1 > lay.slots:
+                        lay.index(PLAY, (code >> 2) & 7, (code >> 5) & 0xFFFF,
+                                  slots + count - 1)  # raises with the message
                     mask[base + slots:base + slots + count] = _ONES[:count]
                 else:
+                    if slots[-1] > lay.slots:
+                        lay.index(PLAY, (code >> 2) & 7, (code >> 5) & 0xFFFF, slots[-1])
                     for slot in slots:
                         mask[base + slot] = 1
             for code in tail:
-                if code & 3 == DISCARD:
-                    mask[lay.discard_base + ((code >> 5) & 0xFFFF) - 1] = 1
-                else:
-                    mask[lay.clear_base + ((code >> 2) & 7) * lay.clear_stride
-                         + ((code >> 5) & 0xFFFF)] = 1
+                mask[index_of[code]] = 1
         return np.frombuffer(mask, dtype=np.int8)
+
+
+def _code_index(lay: Layout, code: int) -> int:
+    try:
+        return lay.index(code & 3, (code >> 2) & 7, (code >> 5) & 0xFFFF, 0)
+    except ValueError:
+        return -1  # no move has this code
 
 
 def feature_names(hand_slots: int, slots: int) -> list[str]:
