@@ -225,10 +225,37 @@ def test_max_steps_truncates_with_zero_rewards() -> None:
     env = caravan_v0.raw_env(max_steps=5)
     env.reset(seed=1)
     rng = random.Random(1)
-    steps = play(env, rng)
-    assert steps == 5
+    for _ in range(5):
+        obs = env.observe(env.agent_selection)
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert env.state.result is None
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.infos == {agent: {"result": "max_steps", "winners": []}
+                         for agent in env.possible_agents}
+    assert env._cumulative_rewards == dict.fromkeys(env.possible_agents, 0.0)
+    assert play(env, rng) == 0
     assert env.agents == []
+
+
+def test_caravan_idle_game_is_truncated_as_a_stalemate() -> None:
+    """Moves that change no caravan (discards) for the watch's limit stop the game."""
+    from cardtable.games.caravan import stalemate
+    from cardtable.games.caravan.action_index import layout
+
+    env = caravan_v0.raw_env()
+    env.reset(seed=2)
+    env._watch = stalemate.IdleWatch(limit=3).update
+    lay = layout(env.game.rules)
+    discards = range(lay.discard_base, lay.clear_base)
+    rng = random.Random(2)
+    while not any(env.truncations.values()) and env.state.result is None:
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()
+        chosen = [index for index in legal if index in discards] or legal
+        env.step(rng.choice(chosen))
+    assert env.state.result is None
+    assert env.infos == {agent: {"result": "stalemate", "winners": []}
+                         for agent in env.possible_agents}
+    assert env._cumulative_rewards == dict.fromkeys(env.possible_agents, 0.0)
 
 
 def test_obsession_rule_cap_is_a_truncation() -> None:

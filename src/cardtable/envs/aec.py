@@ -214,15 +214,22 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         result = state.result
         if result is not None:
             self._finish(result)
-        elif ((self._watch is not None and self._watch(state))
-              or (self.max_steps is not None and self.steps >= self.max_steps)):
-            self.truncations = dict.fromkeys(self.agents, True)
-            self._deads_step_first()
+        elif self._watch is not None and self._watch(state):
+            self._stop("stalemate")
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            self._stop("max_steps")
         else:
             self.agent_selection = self._agent_of[state.to_move]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _stop(self, reason: str) -> None:
+        """Truncate a game the rules would let go on: rewards stay 0."""
+        self.truncations = dict.fromkeys(self.agents, True)
+        for agent in self.agents:
+            self.infos[agent] = {"result": reason, "winners": []}
+        self._deads_step_first()
 
     def _finish(self, result: Result) -> None:
         rewards = self.parts.rewards(self.game, result)
