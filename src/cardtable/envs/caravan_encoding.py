@@ -61,7 +61,7 @@ def _slot_features(numeral: int, faces: tuple[int, ...]) -> tuple[int, ...]:
         elif face_rank == QUEEN:
             queens += 1
             queen_suit = _SUIT[face & 127]
-        elif face_rank == RANKS:
+        else:  # a Joker, or a Jack played as one (a plain Jack is never attached)
             jokers += 1
     return (_RANK[kind], _SUIT[kind], min(kings, CAP), min(queens, CAP), min(jokers, CAP),
             queen_suit)
