@@ -333,3 +333,14 @@ def test_caravan_encoder_names_match_its_size_for_long_caravans() -> None:
     encoder = CaravanEncoder(cardtable.load_game("caravan", rules="nv"))
     assert len(encoder.names) == encoder.size == encoder.high.shape[0]
     assert encoder.slots == 12
+
+
+def test_caravan_slot_features_count_faces_by_kind() -> None:
+    from cardtable.envs.caravan_encoding import _slot_features
+    from cardtable.games.caravan.cards import JACK, JOKER, KING, QUEEN, make
+
+    seven = make(7, 0)
+    faces = (make(KING, 3), make(QUEEN, 1), make(JOKER, 4), make(JACK, 2), make(KING, 0))
+    # rank, suit + 1, kings, queens, jokers (a Jack attached plays as a Joker), queen suit + 1
+    assert _slot_features(seven, faces) == (7, 1, 2, 1, 2, 2)
+    assert _slot_features(make(10, 3, owner=1, sample=2), ()) == (10, 4, 0, 0, 0, 0)
