@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
           src/cardtable/engine/xoshiro.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,tournament,dist]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,tournament,dist,rl]'
 	touch $(STAMP)
 
 play: $(STAMP)
