@@ -238,24 +238,29 @@ def test_max_steps_truncates_with_zero_rewards() -> None:
 
 
 def test_caravan_idle_game_is_truncated_as_a_stalemate() -> None:
-    """Moves that change no caravan (discards) for the watch's limit stop the game."""
-    from cardtable.games.caravan import stalemate
+    """Moves that change no caravan (discards) for ``stuck_plies`` moves stop the game: a
+    truncation with 0 for both seats."""
     from cardtable.games.caravan.action_index import layout
 
-    env = caravan_v0.raw_env()
+    env = caravan_v0.raw_env(stuck_plies=3)
     env.reset(seed=2)
-    env._watch = stalemate.IdleWatch(limit=3).update
     lay = layout(env.game.rules)
     discards = range(lay.discard_base, lay.clear_base)
     rng = random.Random(2)
-    while not any(env.truncations.values()) and env.state.result is None:
+    while not any(env.truncations.values()) and not any(env.terminations.values()):
         legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()
         chosen = [index for index in legal if index in discards] or legal
         env.step(rng.choice(chosen))
-    assert env.state.result is None
+    assert env.state.result is not None and env.state.result.details["cause"] == "stalemate"
+    assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.infos == {agent: {"result": "stalemate", "winners": []}
                          for agent in env.possible_agents}
     assert env._cumulative_rewards == dict.fromkeys(env.possible_agents, 0.0)
+
+
+def test_caravan_environments_stop_stuck_games_by_default() -> None:
+    assert caravan_v0.raw_env().game.rules.stuck_plies == 1000
+    assert caravan_v0.raw_env(stuck_plies=None).game.rules.stuck_plies is None
 
 
 def test_obsession_rule_cap_is_a_truncation() -> None:
@@ -303,7 +308,8 @@ def test_same_seed_same_games_and_resets_deal_new_games() -> None:
 
 def test_game_params_reach_the_game_and_bad_ones_are_refused() -> None:
     env = caravan_v0.raw_env(rules="nv", **{"abc.max_faces": 2})
-    assert env.game == cardtable.load_game("caravan", rules="nv", abc={"max_faces": 2})
+    assert env.game == cardtable.load_game("caravan", rules="nv", abc={"max_faces": 2},
+                                           stuck_plies=1000)
     assert env.action_space("player_0").n == 7742
     assert obsession_v0.raw_env(players=6).possible_agents == [f"player_{i}" for i in range(6)]
     with pytest.raises(cardtable.engine.errors.GameParamsError):

@@ -7,7 +7,6 @@ moves again (Obsession's extra plays, Caravan's simultaneous opening) is selecte
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -57,8 +56,9 @@ class GameParts(Protocol):
 
     def render(self, state: Any, seat: int) -> str: ...
 
-    def watch(self) -> Callable[[Any], bool] | None:
-        """A fresh check called after every move; True stops the game (truncation)."""
+    def game_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The ``load_game`` parameters for the environment's ``params`` (a game may add its
+        length caps, as the shells do for games between bots)."""
         ...
 
 
@@ -101,7 +101,7 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self.parts = parts
         self.render_mode = render_mode
         self.max_steps = max_steps
-        self.game: Any = cardtable.load_game(parts.name, **params)
+        self.game: Any = cardtable.load_game(parts.name, **parts.game_params(params))
         self.encoder = parts.encoder(self.game)
         seats = tuple(self.game.seats)
         self.seat_names = seats
@@ -126,7 +126,6 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self.steps = 0
         self._last_mask: tuple[tuple[int, int, int], np.ndarray] = (
             (0, -1, -1), np.zeros(0, dtype=np.int8))
-        self._watch: Callable[[Any], bool] | None = None
 
     # --- spaces ----------------------------------------------------------------------------
 
@@ -148,7 +147,6 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self.state = self.game.new_state(game_seed)
         self.steps = 0
         self._last_mask = ((0, -1, -1), np.zeros(0, dtype=np.int8))
-        self._watch = self.parts.watch()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -214,8 +212,6 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         result = state.result
         if result is not None:
             self._finish(result)
-        elif self._watch is not None and self._watch(state):
-            self._stop("stalemate")
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self._stop("max_steps")
         else:
@@ -239,9 +235,11 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.terminations = dict.fromkeys(self.agents, True)
+        # A game its rules stopped names the cause (Caravan's ``stuck_plies``: "stalemate").
+        reason = result.details.get("cause", result.reason) if self.parts.truncated(result) \
+            else result.reason
         for agent in self.agents:
-            self.infos[agent] = {"result": result.reason,
-                                 "winners": list(result.winners)}
+            self.infos[agent] = {"result": reason, "winners": list(result.winners)}
         self._deads_step_first()
 
     def render(self) -> str | None:

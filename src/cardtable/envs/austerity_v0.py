@@ -10,7 +10,6 @@ order is given), so every reset deals the same game whatever the seed. See docs/
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -49,8 +48,8 @@ class AusterityParts:
             return f"{text}\nGame over ({result.reason}): won by {winners}."
         return f"{text}\nPlayer {letter(seat)} to move."
 
-    def watch(self) -> Callable[[Any], bool] | None:
-        return None
+    def game_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        return params
 
 
 class raw_env(CardTableEnv):

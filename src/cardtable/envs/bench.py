@@ -79,9 +79,13 @@ def _label(game: str, env: Any) -> str:
 
 
 def _is_preset(rules: Any, name: str) -> bool:
+    from dataclasses import replace
+
     from cardtable.games.caravan.rules import SeatRules
 
-    return bool(rules == SeatRules.preset(name))
+    preset = SeatRules.preset(name)
+    # The environments add the stuck_plies length cap; it is not part of a preset's rules.
+    return bool(replace(rules, stuck_plies=preset.stuck_plies) == preset)
 
 
 def main(argv: list[str]) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 from cardtable.games.caravan.action_index import CARAVANS, Layout, layout
 from cardtable.games.caravan.cards import KING, QUEEN, RANK_MASK
 from cardtable.games.caravan.legality import legal_parts
-from cardtable.games.caravan.notation import PLAY
+from cardtable.games.caravan.notation import PLAY, unpack
 
 if TYPE_CHECKING:
     from cardtable.games.caravan.board import Caravan
@@ -158,8 +158,11 @@ class CaravanEncoder:
         if obs.to_move == obs.seat:
             index_of = self._index_of
             numerals, blocks, tail = legal_parts(obs.table())
+            known = len(index_of)
             for code in numerals:
-                mask[index_of[code]] = 1
+                # The compiled core lists every move in this first part, face plays on a
+                # slot among them: their codes lie beyond the table of slotless codes.
+                mask[index_of[code] if code < known else lay.index(*unpack(code))] = 1
             for count, code, slots in blocks:
                 base = index_of[code]
                 if isinstance(slots, int):

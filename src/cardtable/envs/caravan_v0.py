@@ -4,13 +4,13 @@
 ``first="DEF"``, ...) plus ``render_mode`` (``"ansi"`` or ``"human"``) and ``max_steps``.
 ``player_0`` is ABC and ``player_1`` DEF. Rewards are +1 for the winner, −1 for the loser and
 0 for both in a draw. An episode is truncated (both rewards 0) after ``max_steps`` actions
-(default :data:`MAX_STEPS`) or once no caravan has changed in ``STUCK_PLIES`` moves in a
-row (the bots' stalemate of ``cardtable.games.caravan.stalemate``). See docs/rl.md.
+(default :data:`MAX_STEPS`) or once no caravan has changed in ``stuck_plies`` moves in a
+row (the rule of ``cardtable.games.caravan.stalemate``, at the bots' default ``STUCK_PLIES``
+unless given). See docs/rl.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -21,15 +21,10 @@ from cardtable.envs.caravan_encoding import CaravanEncoder
 from cardtable.envs.rewards import winners_rewards
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.render import BoardView, board_lines, status_lines
+from cardtable.games.caravan.stalemate import STUCK_PLIES, is_stalemate
 
 MAX_STEPS = 10_000
 """Actions after which an episode is truncated (ordinary games take a few hundred at most)."""
-
-
-def _watch() -> Callable[[Any], bool]:
-    from cardtable.games.caravan.stalemate import IdleWatch
-
-    return IdleWatch().update
 
 
 class CaravanParts:
@@ -44,7 +39,7 @@ class CaravanParts:
         return winners_rewards(SEATS, result.winners)
 
     def truncated(self, result: Result) -> bool:
-        return False
+        return is_stalemate(result)
 
     def render(self, state: Any, seat: int) -> str:
         """The line mode's board as ``seat`` sees it (its hand shown, the other's hidden)."""
@@ -59,8 +54,9 @@ class CaravanParts:
             lines.append(f"{SEATS[seat]} to move.")
         return "\n".join(lines)
 
-    def watch(self) -> Callable[[Any], bool] | None:
-        return _watch()
+    def game_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Caravan's ``stuck_plies`` rule at the bots' default unless given."""
+        return params if "stuck_plies" in params else {**params, "stuck_plies": STUCK_PLIES}
 
 
 class raw_env(CardTableEnv):

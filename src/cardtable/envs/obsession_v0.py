@@ -11,7 +11,6 @@ is truncated, its seats still in placed by the rules (fewest cards left first). 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -61,8 +60,8 @@ class ObsessionParts:
             lines.append(f"Game over ({result.reason}): placings {order}.")
         return "\n".join(lines)
 
-    def watch(self) -> Callable[[Any], bool] | None:
-        return None
+    def game_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        return params
 
 
 class raw_env(CardTableEnv):

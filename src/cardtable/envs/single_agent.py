@@ -12,7 +12,6 @@ final reward of the AEC environment; an illegal action ends the episode with
 from __future__ import annotations
 
 import importlib
-import random
 from typing import Any
 
 import gymnasium
@@ -27,49 +26,6 @@ from cardtable.envs.aec import CardTableEnv
 
 DEFAULT_BOTS = {"caravan": "normal", "obsession": "obsessed", "austerity": "shenzi"}
 """What ``"normal"`` means in a game that has no bot of that name: its heuristic bot."""
-AUSTERITY_STRATEGIES = ("shenzi", "banzai", "ed")
-
-
-class _StrategySeat:
-    """An Austerity player program's strategy (``shenzi``, ``banzai``, ``ed``) as a seat: it
-    rebuilds the program's model of the table from its observation."""
-
-    def __init__(self, name: str) -> None:
-        from cardtable.games.austerity import strategies
-
-        self.choose_on = getattr(strategies, name)
-
-    def choose(self, observation: Any) -> Any:
-        from cardtable.games.austerity.rules import Table
-
-        table = Table(len(observation.points))
-        table.piles = list(observation.piles)
-        table.tokens = [list(held) for held in observation.tokens]
-        table.wilds = list(observation.wilds)
-        table.discounts = [list(held) for held in observation.discounts]
-        table.points = list(observation.points)
-        table.market = list(observation.market)
-        return self.choose_on(table, observation.seat)
-
-    def rejected(self, error: Exception) -> None:
-        raise error
-
-
-class _RandomSeat:
-    """Uniform among the legal actions, from the environment's generator (Austerity, which
-    registers no bot of its own)."""
-
-    def __init__(self, state_of: Any, rng: random.Random) -> None:
-        self.state_of = state_of
-        self.rng = rng
-
-    def choose(self, observation: Any) -> Any:
-        return self.rng.choice(self.state_of().legal_actions())
-
-    def rejected(self, error: Exception) -> None:
-        raise error
-
-
 class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     """``game`` with the learner in ``seat`` (0-based) and ``opponents`` (one bot name for
     every other seat, or one per other seat in seat order) in the others.
@@ -118,8 +74,6 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         spec = name.strip().lower()
         if spec == "normal" and "normal" not in bot_names(game):
             spec = DEFAULT_BOTS[game]
-        if game == "austerity" and spec in (*AUSTERITY_STRATEGIES, "random"):
-            return spec
         try:
             from cardtable.agents.registry import parse_spec
 
@@ -130,10 +84,6 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _make_bot(self, seat: int, spec: str) -> Seat:
         aec = self.aec
-        if self.game_name == "austerity" and spec in AUSTERITY_STRATEGIES:
-            return _StrategySeat(spec)
-        if self.game_name == "austerity" and spec == "random":
-            return _RandomSeat(lambda: aec.state, random.Random(f"{aec.game_seed}:bot:{seat}"))
         return make_seat(aec.game, spec, aec.seat_names[seat], aec.game_seed)
 
     # --- Gymnasium ---------------------------------------------------------------------------
