@@ -46,6 +46,7 @@ from cardtable.games.obsession.record import (
     Script,
     header,
     load,
+    not_a_record,
 )
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
@@ -364,7 +365,7 @@ def replay(options: Options) -> int:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         print_error(PROG, f"--replay: cannot read '{path}' ({reason or error})")
         return EXIT_USAGE
-    other = other_game_message(path, lines, "obsession")
+    other = other_game_message(path, lines, "obsession") or not_a_record(path, lines)
     if other is not None:
         return _fail(other)
     try:
