@@ -20,6 +20,7 @@ from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
+from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import GameParamsError, RecordError
@@ -121,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--repeat-limit", metavar="R", default="3",
         help="bots-only games: end as a stalemate when a position repeats R times; 0 = off "
              "(default 3)")
-    add("--seed", metavar="S", help="integer seed of the shuffle and the bots (default: random)")
+    add("--seed", metavar="S",
+        help="integer >= 0 seeding the shuffle and the bots (default: random)")
     add("--plain", action="store_true",
         help="plain line mode even on a terminal (the full screen is the default there)")
     add("--ascii", action="store_true",
@@ -187,12 +189,9 @@ def parse_options(argv: Sequence[str]) -> Options | None:
                   kill_order=args.kill_order,
                   max_plays=_integer("--max-plays", args.max_plays, 1, None),
                   repeat_limit=_integer("--repeat-limit", args.repeat_limit, 0, None))
-    seed = fresh_seed()
-    if args.seed is not None:
-        try:
-            seed = int(args.seed.strip())
-        except ValueError:
-            raise UsageError(f"--seed must be an integer (got '{args.seed}')") from None
+    seed = fresh_seed() if args.seed is None else seed_value(args.seed)
+    if seed is None:
+        raise UsageError(f"--seed must be {SEED_ALLOWED} (got '{args.seed}')")
     delay = None
     if args.delay is not None:
         try:
