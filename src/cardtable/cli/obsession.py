@@ -73,9 +73,9 @@ EPILOG = """Selections are card numbers separated by anything that is not a digi
 'moves' lists your legal moves (F2 on the full screen), 'help' or '?' shows how to play
 (? or F1 on the full screen), 'quit' or 'exit' leaves the game.
 --record never replaces an existing file without --overwrite, nor the --replay file.
-Exit status: 0 game over or quit, 1 invalid option, 3 input ended first, 4 replay mismatch or a
-record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like
-Ctrl-C). See docs/obsession.md for the rules."""
+Exit status: 0 game over or quit, 1 invalid option or file, 3 input ended first, 4 replay
+mismatch or a record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP
+(recorded like Ctrl-C). See docs/obsession.md for the rules."""
 
 
 class UsageError(Exception):
