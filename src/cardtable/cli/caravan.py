@@ -21,6 +21,7 @@ from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
+from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
@@ -77,12 +78,9 @@ class StartupError(Exception):
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        value = -1
-    if value < 0 or not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, not '{text}'")
+    value = seed_value(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"seed must be {SEED_ALLOWED}, not '{text}'")
     return value
 
 
