@@ -21,12 +21,12 @@ from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
-from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
 from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
 from cardtable.engine.record_target import check_record_target
+from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
 from cardtable.games.caravan.bots import BOTS, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (

@@ -20,7 +20,6 @@ from cardtable import __version__
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
-from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import GameParamsError, RecordError
@@ -35,6 +34,7 @@ from cardtable.engine.record import (
     read_lines,
 )
 from cardtable.engine.record_target import check_record_target
+from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
 from cardtable.games.obsession.bots import BOT_NAMES, make_bot
 from cardtable.games.obsession.game import integer_option, kill_order_option
 from cardtable.games.obsession.record import (

@@ -23,6 +23,7 @@ from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record_target import check_record_target
+from cardtable.engine.seed_option import seed_value
 from cardtable.games.caravan.bots import BOTS as CARAVAN_BOTS
 from cardtable.games.caravan.deck import (
     check_deck_size,
@@ -118,10 +119,7 @@ def build_choice(values: dict[str, Any]) -> Choice:
     seed_text = str(values.get("seed", "")).strip()
     seed: int | None = None
     if seed_text:
-        try:  # a run of thousands of digits is past what int() converts from text
-            seed = int(seed_text) if seed_text.isdigit() else None
-        except ValueError:
-            seed = None
+        seed = seed_value(seed_text)
         if seed is None:
             raise ValueError("Seed must be an integer >= 0 (or empty for a random seed).")
     try:
