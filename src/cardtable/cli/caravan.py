@@ -26,7 +26,7 @@ from cardtable.engine.errors import RecordError
 from cardtable.engine.match import Seat
 from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
 from cardtable.engine.record_target import check_record_target
-from cardtable.games.caravan.bots import BOTS, make_bot
+from cardtable.games.caravan.bots import BOTS, known_bot, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (
     check_deck_size,
@@ -35,6 +35,7 @@ from cardtable.games.caravan.deck import (
     read_deck_file,
 )
 from cardtable.games.caravan.errors import DeckError, RulesError
+from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
@@ -174,8 +175,9 @@ def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
 
 def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
     for name in (options.bot, options.bot_abc, options.bot_def):
-        if name is not None and name.lower() not in BOTS:
-            raise StartupError(f"Unknown bot name '{name.lower()}'.")
+        refusal = None if name is None else known_bot(name)
+        if refusal is not None:
+            raise StartupError(refusal)
     default = (options.bot or DEFAULT_BOT).lower()
     return ((options.bot_abc or default).lower(), (options.bot_def or default).lower())
 
@@ -273,7 +275,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             seats[SEATS[seat]] = shell.human(seat)
             players[SEATS[seat]] = "human"
         else:
-            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed))
+            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed,
+                                                         CaravanGame(rules, first)))
             players[SEATS[seat]] = f"bot:{bot_names[seat]}"
 
     recorder: GameRecorder | None = None

@@ -1,0 +1,45 @@
+"""The search bots by name: ``ismcts`` and ``omniscient`` for Caravan and Obsession.
+
+``ismcts:iters=1000`` (default 1000 iterations), ``ismcts:time=0.5`` (seconds per decision),
+``c=`` (UCB exploration, default 0.7) and ``rollout=NAME`` (Caravan: ``random``; Obsession:
+``obsessed``, the default, or ``random``). ``omniscient`` takes the same options and searches the
+true state (calibration only; see :class:`cardtable.agents.ismcts.Omniscient`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.agents.ismcts import Omniscient, SearchSeat, parse_options
+from cardtable.agents.registry import BotSpec, register
+from cardtable.agents.search_worlds import (
+    CARAVAN_ROLLOUTS,
+    OBSESSION_ROLLOUTS,
+    caravan_worlds,
+    obsession_worlds,
+)
+
+DEFAULT_C = 0.7
+
+
+def _factory(worlds: Any, rollouts: tuple[str, ...], omniscient: bool) -> Any:
+    def factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> SearchSeat:
+        options = parse_options(spec.name, spec.options, DEFAULT_C, rollouts)
+        kind = Omniscient if omniscient else SearchSeat
+        return kind(worlds(game, omniscient), options, seed)
+    return factory
+
+
+def register_search_bots(game: str) -> None:
+    """Register ``ismcts`` and ``omniscient`` for ``game`` (Caravan and Obsession)."""
+    rollouts: tuple[str, ...]
+    if game == "caravan":
+        worlds, rollouts = caravan_worlds, CARAVAN_ROLLOUTS
+    elif game == "obsession":
+        worlds, rollouts = obsession_worlds, OBSESSION_ROLLOUTS
+    else:
+        return
+    register(game, "ismcts", _factory(worlds, rollouts, False),
+             summary="information-set Monte Carlo tree search")
+    register(game, "omniscient", _factory(worlds, rollouts, True),
+             summary="tree search that sees every card (calibration only)")
