@@ -42,18 +42,22 @@ def outcome(winners: Sequence[str], seats: Sequence[str],
 
 # --- Caravan --------------------------------------------------------------------------------
 
-CARAVAN_ROLLOUTS = ("random",)
+CARAVAN_ROLLOUTS = ("eval", "random")
+"""``eval`` (the default) scores the leaf with the expert's lane evaluation; ``random`` plays
+uniformly random moves to the end in the core."""
 
 
 class CaravanWorld:
     """A compiled Caravan state played by packed move codes (one per action index)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("evaluate", "rules", "state")
 
     SEATS = ("ABC", "DEF")
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: Any, rules: tuple[Any, Any], evaluate: bool) -> None:
         self.state = state
+        self.rules = rules
+        self.evaluate = evaluate
 
     def mover(self) -> int:
         state = self.state
@@ -67,10 +71,18 @@ class CaravanWorld:
         self.state.apply(key)
 
     def rollout(self, seed: int) -> None:
-        self.state.playout(seed)
+        if not self.evaluate:
+            self.state.playout(seed)
 
     def rewards(self) -> Sequence[float]:
-        return outcome(self.state.result[0], self.SEATS)
+        if not self.evaluate:
+            return outcome(self.state.result[0], self.SEATS)
+        from cardtable.games.caravan.expert import win_chance
+
+        exported = self.state.export()
+        chance = win_chance([summary[0] for summary in exported[1]], exported[12], 0,
+                            *self.rules)
+        return (chance, 1.0 - chance)
 
 
 class CaravanWorlds:
@@ -88,6 +100,8 @@ class CaravanWorlds:
             self.seat = int(view.seat)
             start = game.sample_world(view, seed)
         self.omniscient = omniscient
+        self.rules = (start.rules[0], start.rules[1])
+        self.evaluate = (options.rollout or "eval") == "eval"
         self.legal: list[int] = start.legal_codes()
         self.core = fast.from_game(start, seed)
 
@@ -95,8 +109,8 @@ class CaravanWorlds:
         if self.omniscient:
             world = self.core.clone()
             world.seed_random(seed)
-            return CaravanWorld(world)
-        return CaravanWorld(self.core.sample_world(self.seat, seed))
+            return CaravanWorld(world, self.rules, self.evaluate)
+        return CaravanWorld(self.core.sample_world(self.seat, seed), self.rules, self.evaluate)
 
     def action(self, key: Hashable) -> Any:
         from cardtable.games.caravan.notation import Move

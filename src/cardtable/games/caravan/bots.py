@@ -169,6 +169,15 @@ BOTS: dict[str, BotFactory] = {
 }
 
 
+def _expert(seat: int, rng: random.Random) -> Bot:
+    from cardtable.games.caravan.expert import ExpertBot  # it builds on this module
+
+    return ExpertBot(seat, rng)
+
+
+BOTS["expert"] = _expert
+
+
 def register_bot(name: str, factory: BotFactory) -> None:
     """Make a bot available to ``--bot NAME`` (names are lower-case)."""
     BOTS[name.lower()] = factory
