@@ -128,6 +128,10 @@ def _load_builtin(game: str) -> None:
         from cardtable.games.obsession import bots as obsession_bots
 
         obsession_bots.register_everywhere()
+    elif game == "austerity":
+        from cardtable.games.austerity import mcts
+
+        mcts.register_everywhere()
     from cardtable.agents.search_bots import register_search_bots
 
     register_search_bots(game)

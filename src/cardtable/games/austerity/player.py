@@ -27,8 +27,12 @@ from cardtable.games.austerity.codec import (
     parse_message,
     winners_text,
 )
-from cardtable.games.austerity.rules import COLOURS, MARKET_LIMIT, Table
+from cardtable.games.austerity.rules import COLOURS, MARKET_LIMIT, Action, Table
 from cardtable.games.austerity.strategies import banzai, ed, shenzi
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing would cost start-up time; mypy reads this block
+    from collections.abc import Callable
 
 COMMUNICATION_ERROR = 6
 
@@ -68,9 +72,12 @@ def status_block(table: Table) -> str:
     return "".join(lines)
 
 
-def play(name: str, count: int, me: int) -> int:
-    """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6)."""
-    choose = {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
+def play(name: str, count: int, me: int,
+         strategy: "Callable[[Table, int], Action] | None" = None) -> int:
+    """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6).
+
+    ``strategy`` (a search, say) answers instead of the program ``name``'s own."""
+    choose = strategy or {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
     table = Table(count)
     stdin = sys.stdin
     if stdin is None:
@@ -126,7 +133,8 @@ def play(name: str, count: int, me: int) -> int:
             _err(status_block(table))
 
 
-def main(name: str, args: list[str]) -> int:
+def main(name: str, args: list[str],
+         strategy: "Callable[[Table, int], Action] | None" = None) -> int:
     """``NAME pcount myid``: check the arguments in the documented order, then play."""
     # Die by SIGINT/SIGPIPE like a C program instead of raising KeyboardInterrupt/BrokenPipe.
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
@@ -142,4 +150,4 @@ def main(name: str, args: list[str]) -> int:
     if not 0 <= me < count:
         _err("Invalid player ID\n")
         return 3
-    return play(name, count, me)
+    return play(name, count, me, strategy)
