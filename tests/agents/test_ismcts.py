@@ -88,7 +88,7 @@ def test_search_statistics_are_consistent() -> None:
     chosen = state.action_index(move)
     most = max(root.items(), key=lambda item: item[1].visits)[0]
     assert state.action_index(state.index_action(chosen)) == chosen
-    assert move.code == most
+    assert bot.last_worlds.action(most) == move  # type: ignore[attr-defined]
     for edge in root.values():
         assert 0 <= edge.reward <= edge.visits <= edge.available
 
@@ -231,3 +231,40 @@ def test_obsession_command_seats_ismcts() -> None:
     refused = _script("obsession", "--players", "2", "--humans", "0", "--bot", "ismcts:c=x")
     assert refused.returncode == 1
     assert "Invalid value 'x' for the option 'c' of the bot 'ismcts'" in refused.stderr
+
+
+def test_a_single_choice_is_taken_without_search() -> None:
+    """Where every legal move plays the same card the same way, the move comes at once."""
+    from cardtable.agents.search_worlds import card_keys
+
+    game = cardtable.load_game("caravan")
+    found = 0
+    for seed in range(200):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while state.result is None:
+            if len(card_keys(state.legal_codes(), state.hands[state.turn])) == 1:
+                seat = state.to_move
+                bot = make_seat(game, "ismcts:iters=50", seat, seed)
+                assert bot.choose(state.observation(seat)) in state.legal_actions()
+                assert bot.last_worlds is None
+                found += 1
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if found == 2:
+            break
+    assert found == 2
+
+
+def test_card_keys_name_cards_not_hand_positions() -> None:
+    from cardtable.agents.search_worlds import card_keys
+    from cardtable.games.caravan.notation import pack
+
+    five_hearts, king = 5 | 1 << 4, 13 | 2 << 4
+    codes = [pack(0, 0, 1), pack(0, 0, 2), pack(0, 3, 2, 1), pack(1, 0, 1)]
+    one = card_keys(codes, [five_hearts, king])
+    two = card_keys([pack(0, 0, 2), pack(0, 0, 1), pack(0, 3, 1, 1), pack(1, 0, 2)],
+                    [king, five_hearts])
+    assert sorted(one) == sorted(two)  # the same moves, whatever the order of the hand
+    assert len(one) == 4
+    assert one[pack(0, 0, five_hearts + 1)] == pack(0, 0, 1)

@@ -225,6 +225,8 @@ class SearchSeat:
         self.seed = seed
         self.decisions = 0
         self.last_root: dict[Hashable, Edge] = {}
+        """The root's edges of the last search (for tests and tools)."""
+        self.last_worlds: Worlds | None = None
 
     def _seed(self) -> int:
         self.decisions += 1
@@ -237,6 +239,7 @@ class SearchSeat:
         if forced is not None:
             return forced
         key, self.last_root = search(worlds, self.options, seed)
+        self.last_worlds = worlds
         return worlds.action(key)
 
     def choose(self, observation: Any) -> Any:

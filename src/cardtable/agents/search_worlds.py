@@ -42,46 +42,82 @@ def outcome(winners: Sequence[str], seats: Sequence[str],
 
 # --- Caravan --------------------------------------------------------------------------------
 
-CARAVAN_ROLLOUTS = ("eval", "random")
-"""``eval`` (the default) scores the leaf with the expert's lane evaluation; ``random`` plays
-uniformly random moves to the end in the core."""
+CARAVAN_ROLLOUTS = ("eval", "reply", "random")
+"""``eval`` (the default) scores the leaf with the expert's lane evaluation; ``reply`` scores it
+with the best move of the seat to move there (one ply more, about five times the cost);
+``random`` plays uniformly random moves to the end in the core."""
+
+
+_HAND_FIELD = 0xFFFF << 5
+"""The hand position's bits in a packed Caravan move (``notation.pack``)."""
+
+
+def card_keys(codes: Sequence[int], hand: Sequence[int]) -> dict[int, int]:
+    """Tree keys for packed moves: the hand position replaced by the card's kind (rank and
+    suit), so that an edge means the same card in every world whatever its place in the hand
+    (the other seat's hand and the cards drawn differ between worlds). Maps key → code; two
+    copies of a card in one hand give one key (they play alike)."""
+    keys: dict[int, int] = {}
+    for code in codes:
+        position = (code >> 5) & 0xFFFF
+        key = (code & ~_HAND_FIELD) | ((hand[position - 1] & 0x7F) + 1) << 5 if position \
+            else code
+        keys.setdefault(key, code)
+    return keys
 
 
 class CaravanWorld:
-    """A compiled Caravan state played by packed move codes (one per action index)."""
+    """A compiled Caravan state; its tree keys are moves with the card in place of the hand
+    position (:func:`card_keys`)."""
 
-    __slots__ = ("evaluate", "rules", "state")
+    __slots__ = ("codes", "evaluate", "rules", "state")
 
     SEATS = ("ABC", "DEF")
 
-    def __init__(self, state: Any, rules: tuple[Any, Any], evaluate: bool) -> None:
+    def __init__(self, state: Any, rules: tuple[Any, Any], evaluate: str) -> None:
         self.state = state
         self.rules = rules
         self.evaluate = evaluate
+        self.codes: dict[int, int] = {}
 
     def mover(self) -> int:
         state = self.state
         return -1 if state.over else int(state.turn)
 
     def keys(self) -> Sequence[Hashable]:
-        codes: list[int] = self.state.legal_codes()
-        return codes
+        state = self.state
+        self.codes = card_keys(state.legal_codes(), state.export()[4][state.turn])
+        return list(self.codes)
 
     def play(self, key: Hashable) -> None:
-        self.state.apply(key)
+        self.state.apply(self.codes[key])  # type: ignore[index]
 
     def rollout(self, seed: int) -> None:
-        if not self.evaluate:
+        if self.evaluate == "random":
             self.state.playout(seed)
 
     def rewards(self) -> Sequence[float]:
-        if not self.evaluate:
-            return outcome(self.state.result[0], self.SEATS)
+        state = self.state
+        if self.evaluate == "random":
+            return outcome(state.result[0], self.SEATS)
         from cardtable.games.caravan.expert import win_chance
 
-        exported = self.state.export()
+        exported = state.export()
         chance = win_chance([summary[0] for summary in exported[1]], exported[12], 0,
                             *self.rules)
+        if self.evaluate == "reply" and exported[12] is None:
+            # The seat to move picks its best move by the same evaluation.
+            mover = int(state.turn)
+            best = -1.0
+            for code in state.legal_codes():
+                after = state.clone()
+                after.apply(code)
+                exported = after.export()
+                value = win_chance([summary[0] for summary in exported[1]], exported[12],
+                                   mover, *self.rules)
+                best = max(best, value)
+            if best >= 0.0:
+                chance = best if mover == 0 else 1.0 - best
         return (chance, 1.0 - chance)
 
 
@@ -101,8 +137,9 @@ class CaravanWorlds:
             start = game.sample_world(view, seed)
         self.omniscient = omniscient
         self.rules = (start.rules[0], start.rules[1])
-        self.evaluate = (options.rollout or "eval") == "eval"
+        self.evaluate = options.rollout or "eval"
         self.legal: list[int] = start.legal_codes()
+        self.root_codes = card_keys(self.legal, start.hands[self.seat])
         self.core = fast.from_game(start, seed)
 
     def sample(self, seed: int) -> World:
@@ -116,10 +153,14 @@ class CaravanWorlds:
         from cardtable.games.caravan.notation import Move
 
         assert isinstance(key, int)
-        return Move.from_code(self.seat, key)
+        return Move.from_code(self.seat, self.root_codes[key])
 
     def shortcut(self) -> Any | None:
-        return self.action(self.legal[0]) if len(self.legal) == 1 else None
+        if len(self.root_codes) == 1:
+            from cardtable.games.caravan.notation import Move
+
+            return Move.from_code(self.seat, self.legal[0])
+        return None
 
 
 # --- Obsession ------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import importlib
 from cardtable.cli.error_line import print_error
 
 GAMES = ("caravan", "obsession", "austerity")
+SEARCH = "ismcts"
+"""``cardtable bench ismcts``: the search bots' decision time (``agents/bench_search.py``)."""
 
 
 PROG = "cardtable bench"
@@ -18,10 +20,15 @@ def main(argv: list[str]) -> int:
         print_error(PROG, f"a game is needed: {', '.join(GAMES)} ({HINT})")
         return 1
     if argv[0] in ("-h", "--help"):
-        print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(GAMES)})")
+        print(f"usage: cardtable bench GAME [OPTIONS]   (GAME: {', '.join(GAMES)}, or "
+              f"{SEARCH} for the search bots)")
         print("Run 'cardtable bench GAME --help' for the options of one benchmark.")
         return 0
     game = argv[0]
+    if game == SEARCH:
+        from cardtable.agents.bench_search import main as search_main
+
+        return search_main(argv[1:])
     if game not in GAMES:
         print_error(PROG, f"unknown game '{game}' (allowed: {', '.join(GAMES)}; {HINT})")
         return 1

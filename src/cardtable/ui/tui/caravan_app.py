@@ -28,6 +28,7 @@ from cardtable.games.caravan.board import CARAVAN_NAMES
 from cardtable.games.caravan.bots import Bot, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
+from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.howto import howto_lines, preset_label, preset_short
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
@@ -276,7 +277,7 @@ class CaravanApp(TableApp):
         self.seated: int | None = None  # hot seat: whose hand the screen may show
         self.game = Game.new(rules, seed, first, decks)
         self.bots: dict[int, Bot] = {
-            seat: make_bot(kind.split(":", 1)[1], seat, seed)
+            seat: make_bot(kind.split(":", 1)[1], seat, seed, CaravanGame(rules, first))
             for seat, kind in enumerate(players) if kind != HUMAN
         }
 
@@ -660,14 +661,15 @@ class CaravanApp(TableApp):
 
 def parse_players(players: tuple[str, str]) -> tuple[str, str]:
     """Check ``human`` / ``bot:NAME`` seat kinds (lower-cased); raises ValueError otherwise."""
-    from cardtable.games.caravan.bots import BOTS
+    from cardtable.games.caravan.bots import BOTS, known_bot
 
     checked = []
     for kind in players:
         kind = kind.strip().lower()
         if kind != HUMAN:
             head, _, name = kind.partition(":")
-            if head != "bot" or name not in BOTS:
+            # Besides the rule bots, any registry spec (``bot:ismcts:iters=500``).
+            if head != "bot" or known_bot(name) is not None:
                 raise ValueError(f"Unknown player '{kind}' (allowed: human, "
                                  f"{', '.join('bot:' + bot for bot in BOTS)}).")
         checked.append(kind)
