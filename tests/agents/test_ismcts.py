@@ -118,7 +118,7 @@ def test_time_budget_stops_the_search() -> None:
     ("ismcts:time=-1", "Invalid value '-1' for the option 'time' of the bot 'ismcts' "
                        "(expected a number >= 0.001)."),
     ("ismcts:rollout=greedy", "Unknown rollout 'greedy' for the bot 'ismcts' "
-                              "(rollouts: eval, random)."),
+                              "(rollouts: eval, reply, random)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
                        "(options: iters, time, c, rollout)."),
 ])
