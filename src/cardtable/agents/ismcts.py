@@ -91,7 +91,7 @@ class SearchOptions:
 
     iterations: int = 1000
     seconds: float | None = None
-    exploration: float = 0.7
+    exploration: float = 0.4
     rollout: str = ""
     """The rollout policy's name; empty for the game's default."""
 

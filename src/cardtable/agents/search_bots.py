@@ -1,8 +1,9 @@
 """The search bots by name: ``ismcts`` and ``omniscient`` for Caravan and Obsession.
 
 ``ismcts:iters=1000`` (default 1000 iterations), ``ismcts:time=0.5`` (seconds per decision),
-``c=`` (UCB exploration, default 0.7) and ``rollout=NAME`` (Caravan: ``random``; Obsession:
-``obsessed``, the default, or ``random``). ``omniscient`` takes the same options and searches the
+``c=`` (UCB exploration, default 0.4 for Caravan, 0.7 for Obsession) and ``rollout=NAME``
+(Caravan: ``eval``, the default, ``reply`` or ``random``; Obsession: ``obsessed``, the default,
+or ``random``). ``omniscient`` takes the same options and searches the
 true state (calibration only; see :class:`cardtable.agents.ismcts.Omniscient`).
 """
 
@@ -19,12 +20,13 @@ from cardtable.agents.search_worlds import (
     obsession_worlds,
 )
 
-DEFAULT_C = 0.7
+DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
+"""UCB exploration by game: Caravan's leaf evaluations differ little, so it explores less."""
 
 
-def _factory(worlds: Any, rollouts: tuple[str, ...], omniscient: bool) -> Any:
+def _factory(worlds: Any, rollouts: tuple[str, ...], omniscient: bool, c: float) -> Any:
     def factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> SearchSeat:
-        options = parse_options(spec.name, spec.options, DEFAULT_C, rollouts)
+        options = parse_options(spec.name, spec.options, c, rollouts)
         kind = Omniscient if omniscient else SearchSeat
         return kind(worlds(game, omniscient), options, seed)
     return factory
@@ -39,7 +41,7 @@ def register_search_bots(game: str) -> None:
         worlds, rollouts = obsession_worlds, OBSESSION_ROLLOUTS
     else:
         return
-    register(game, "ismcts", _factory(worlds, rollouts, False),
+    register(game, "ismcts", _factory(worlds, rollouts, False, DEFAULT_C[game]),
              summary="information-set Monte Carlo tree search")
-    register(game, "omniscient", _factory(worlds, rollouts, True),
+    register(game, "omniscient", _factory(worlds, rollouts, True, DEFAULT_C[game]),
              summary="tree search that sees every card (calibration only)")

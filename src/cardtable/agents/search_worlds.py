@@ -42,11 +42,16 @@ def outcome(winners: Sequence[str], seats: Sequence[str],
 
 # --- Caravan --------------------------------------------------------------------------------
 
-CARAVAN_ROLLOUTS = ("eval", "reply", "random")
-"""``eval`` (the default) scores the leaf with the expert's lane evaluation; ``reply`` scores it
-with the best move of the seat to move there (one ply more, about five times the cost);
-``random`` plays uniformly random moves to the end in the core."""
+CARAVAN_ROLLOUTS = ("eval", "greedy", "reply", "random")
+"""How a Caravan leaf is scored, all in the compiled core: ``eval`` by the expert's lane
+evaluation (``State.evaluate``); ``greedy`` after a greedy playout of ``GREEDY_MOVES`` moves
+(each the move the evaluation likes best for the mover, a random one with probability
+``GREEDY_EPSILON``); ``reply`` after the best move of the seat to move (one ply more); ``random``
+by the result of uniformly random moves to the end."""
 
+GREEDY_MOVES = 8
+GREEDY_EPSILON = 0.1
+_PLAYOUT = {"greedy": (GREEDY_MOVES, GREEDY_EPSILON), "reply": (1, 0.0)}
 
 _HAND_FIELD = 0xFFFF << 5
 """The hand position's bits in a packed Caravan move (``notation.pack``)."""
@@ -70,15 +75,15 @@ class CaravanWorld:
     """A compiled Caravan state; its tree keys are moves with the card in place of the hand
     position (:func:`card_keys`)."""
 
-    __slots__ = ("codes", "evaluate", "rules", "state")
+    __slots__ = ("chance", "codes", "mode", "state")
 
     SEATS = ("ABC", "DEF")
 
-    def __init__(self, state: Any, rules: tuple[Any, Any], evaluate: str) -> None:
+    def __init__(self, state: Any, mode: str) -> None:
         self.state = state
-        self.rules = rules
-        self.evaluate = evaluate
+        self.mode = mode
         self.codes: dict[int, int] = {}
+        self.chance = -1.0
 
     def mover(self) -> int:
         state = self.state
@@ -93,31 +98,18 @@ class CaravanWorld:
         self.state.apply(self.codes[key])  # type: ignore[index]
 
     def rollout(self, seed: int) -> None:
-        if self.evaluate == "random":
+        mode = self.mode
+        if mode == "random":
             self.state.playout(seed)
+        elif mode != "eval":
+            moves, epsilon = _PLAYOUT[mode]
+            self.chance = self.state.greedy_playout(seed, moves, epsilon)
 
     def rewards(self) -> Sequence[float]:
         state = self.state
-        if self.evaluate == "random":
+        if self.mode == "random":
             return outcome(state.result[0], self.SEATS)
-        from cardtable.games.caravan.expert import win_chance
-
-        exported = state.export()
-        chance = win_chance([summary[0] for summary in exported[1]], exported[12], 0,
-                            *self.rules)
-        if self.evaluate == "reply" and exported[12] is None:
-            # The seat to move picks its best move by the same evaluation.
-            mover = int(state.turn)
-            best = -1.0
-            for code in state.legal_codes():
-                after = state.clone()
-                after.apply(code)
-                exported = after.export()
-                value = win_chance([summary[0] for summary in exported[1]], exported[12],
-                                   mover, *self.rules)
-                best = max(best, value)
-            if best >= 0.0:
-                chance = best if mover == 0 else 1.0 - best
+        chance = self.chance if self.chance >= 0.0 else state.evaluate()
         return (chance, 1.0 - chance)
 
 
@@ -136,8 +128,7 @@ class CaravanWorlds:
             self.seat = int(view.seat)
             start = game.sample_world(view, seed)
         self.omniscient = omniscient
-        self.rules = (start.rules[0], start.rules[1])
-        self.evaluate = options.rollout or "eval"
+        self.mode = options.rollout or "eval"
         self.legal: list[int] = start.legal_codes()
         self.root_codes = card_keys(self.legal, start.hands[self.seat])
         self.core = fast.from_game(start, seed)
@@ -146,8 +137,8 @@ class CaravanWorlds:
         if self.omniscient:
             world = self.core.clone()
             world.seed_random(seed)
-            return CaravanWorld(world, self.rules, self.evaluate)
-        return CaravanWorld(self.core.sample_world(self.seat, seed), self.rules, self.evaluate)
+            return CaravanWorld(world, self.mode)
+        return CaravanWorld(self.core.sample_world(self.seat, seed), self.mode)
 
     def action(self, key: Hashable) -> Any:
         from cardtable.games.caravan.notation import Move
