@@ -119,7 +119,7 @@ def test_time_budget_stops_the_search() -> None:
     ("ismcts:time=-1", "Invalid value '-1' for the option 'time' of the bot 'ismcts' "
                        "(expected a number >= 0.001)."),
     ("ismcts:rollout=smart", "Unknown rollout 'smart' for the bot 'ismcts' "
-                             "(rollouts: eval, greedy, reply, random)."),
+                             "(rollouts: greedy, eval, reply, random)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
                        "(options: iters, time, c, rollout)."),
 ])

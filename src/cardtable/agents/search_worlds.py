@@ -42,11 +42,12 @@ def outcome(winners: Sequence[str], seats: Sequence[str],
 
 # --- Caravan --------------------------------------------------------------------------------
 
-CARAVAN_ROLLOUTS = ("eval", "greedy", "reply", "random")
-"""How a Caravan leaf is scored, all in the compiled core: ``eval`` by the expert's lane
-evaluation (``State.evaluate``); ``greedy`` after a greedy playout of ``GREEDY_MOVES`` moves
+CARAVAN_ROLLOUTS = ("greedy", "eval", "reply", "random")
+"""How a Caravan leaf is scored, all in the compiled core: ``greedy`` (the default) after a
+greedy playout of ``GREEDY_MOVES`` moves
 (each the move the evaluation likes best for the mover, a random one with probability
-``GREEDY_EPSILON``); ``reply`` after the best move of the seat to move (one ply more); ``random``
+``GREEDY_EPSILON``) then the evaluation; ``eval`` by the expert's lane evaluation alone
+(``State.evaluate``); ``reply`` after the best move of the seat to move (one ply more); ``random``
 by the result of uniformly random moves to the end."""
 
 GREEDY_MOVES = 8
@@ -128,7 +129,7 @@ class CaravanWorlds:
             self.seat = int(view.seat)
             start = game.sample_world(view, seed)
         self.omniscient = omniscient
-        self.mode = options.rollout or "eval"
+        self.mode = options.rollout or "greedy"
         self.legal: list[int] = start.legal_codes()
         self.root_codes = card_keys(self.legal, start.hands[self.seat])
         self.core = fast.from_game(start, seed)

@@ -46,6 +46,7 @@ from cardtable.games.obsession.record import (
     ReplayMismatch,
     Script,
     header,
+    known_seat_kind,
     load,
 )
 from cardtable.games.obsession.rules import Rules
@@ -179,7 +180,7 @@ def parse_options(argv: Sequence[str]) -> Options | None:
         return None
     if args.seats is not None:
         kinds = tuple(kind.strip().lower() for kind in args.seats.split(","))
-        if any(kind not in SEAT_KINDS for kind in kinds):
+        if not all(map(known_seat_kind, kinds)):
             raise UsageError(f"--seats must list {', '.join(SEAT_KINDS)} separated by commas "
                              f"(got '{args.seats}')")
         if not 2 <= len(kinds) <= 10:
