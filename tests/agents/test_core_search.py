@@ -70,3 +70,26 @@ def test_greedy_playouts_are_legal_seeded_and_greedy(preset: str) -> None:
         whole = core.clone()
         whole.greedy_playout(index, 100_000, 0.1)
         assert whole.over
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_compiled_keys_are_card_keys(preset: str) -> None:
+    from cardtable.agents.search_worlds import card_keys
+
+    for state in _positions(preset, 30):
+        core = fast.from_game(state, 1)  # type: ignore[arg-type]
+        if core.over:
+            assert core.legal_keys() == []
+            continue
+        keys = card_keys(core.legal_codes(), state.hands[state.turn])  # type: ignore[attr-defined]
+        assert core.legal_keys() == list(keys)
+        for key, code in keys.items():
+            assert core.code_of_key(key) == code
+        assert core.code_of_key(-5) == -1
+        with pytest.raises(ValueError):
+            core.apply_key(-5)
+        key = next(iter(keys))
+        one, two = core.clone(), core.clone()
+        one.apply_key(key)
+        two.apply(keys[key])
+        assert one.export() == two.export()

@@ -74,16 +74,15 @@ def card_keys(codes: Sequence[int], hand: Sequence[int]) -> dict[int, int]:
 
 class CaravanWorld:
     """A compiled Caravan state; its tree keys are moves with the card in place of the hand
-    position (:func:`card_keys`)."""
+    position (:func:`card_keys`, computed in the core: ``State.legal_keys``)."""
 
-    __slots__ = ("chance", "codes", "mode", "state")
+    __slots__ = ("chance", "mode", "state")
 
     SEATS = ("ABC", "DEF")
 
     def __init__(self, state: Any, mode: str) -> None:
         self.state = state
         self.mode = mode
-        self.codes: dict[int, int] = {}
         self.chance = -1.0
 
     def mover(self) -> int:
@@ -91,12 +90,11 @@ class CaravanWorld:
         return -1 if state.over else int(state.turn)
 
     def keys(self) -> Sequence[Hashable]:
-        state = self.state
-        self.codes = card_keys(state.legal_codes(), state.export()[4][state.turn])
-        return list(self.codes)
+        keys: list[int] = self.state.legal_keys()  # card_keys, in C
+        return keys
 
     def play(self, key: Hashable) -> None:
-        self.state.apply(self.codes[key])  # type: ignore[index]
+        self.state.apply_key(key)
 
     def rollout(self, seed: int) -> None:
         mode = self.mode

@@ -113,7 +113,102 @@ static PyObject *State_greedy_playout(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(chance_of(s));
 }
 
+/* A search tree's key for a move: the packed code with the hand position replaced by the
+   card's kind (rank and suit) plus one, so that an edge names the same card in every world
+   (agents/search_worlds.py, card_keys, is the Python statement of it). */
+#define HAND_FIELD (((int64_t)0xFFFF) << 5)
+
+static int64_t key_of(const State *s, int64_t code) {
+    int64_t position = (code >> 5) & 0xFFFF;
+    if (!position) return code;
+    const uint32_t *hand = clist_of(s, L_HAND + s->turn);
+    return (code & ~HAND_FIELD) | ((int64_t)((hand[position - 1] & 0x7Fu) + 1u) << 5);
+}
+
+/* The legal moves as keys, in canonical order, each key once (two copies of a card play alike:
+   the first of them stands for both). Returns the number of keys; codes[i] plays keys[i]. */
+static size_t legal_keys(const State *s, int64_t *codes, int64_t *keys) {
+    size_t n = s->reason == R_NONE ? legal_moves(s, codes) : 0, kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t key = key_of(s, codes[i]);
+        size_t j = 0;
+        while (j < kept && keys[j] != key) j++;
+        if (j == kept) {
+            keys[kept] = key;
+            codes[kept] = codes[i];
+            kept++;
+        }
+    }
+    return kept;
+}
+
+static PyObject *State_legal_keys(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const State *s = (const State *)self;
+    size_t need = legal_bound(s);
+    int64_t *codes = PyMem_Malloc(2 * (need ? need : 1) * sizeof(int64_t));
+    if (!codes) return PyErr_NoMemory();
+    size_t n = legal_keys(s, codes, codes + need);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *item = PyLong_FromLongLong(codes[need + i]);
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    PyMem_Free(codes);
+    return list;
+}
+
+/* The legal code a key stands for (the first in canonical order), or -1. */
+static int64_t code_of_key(const State *s, int64_t key, int64_t *codes) {
+    size_t n = s->reason == R_NONE ? legal_moves(s, codes) : 0;
+    for (size_t i = 0; i < n; i++) {
+        if (key_of(s, codes[i]) == key) return codes[i];
+    }
+    return -1;
+}
+
+static PyObject *State_code_of_key(PyObject *self, PyObject *arg) {
+    const State *s = (const State *)self;
+    long long key = PyLong_AsLongLong(arg);
+    if (key == -1 && PyErr_Occurred()) return NULL;
+    size_t need = legal_bound(s);
+    int64_t *codes = PyMem_Malloc((need ? need : 1) * sizeof(int64_t));
+    if (!codes) return PyErr_NoMemory();
+    int64_t code = code_of_key(s, key, codes);
+    PyMem_Free(codes);
+    return PyLong_FromLongLong(code);
+}
+
+static PyObject *State_apply_key(PyObject *self, PyObject *arg) {
+    State *s = (State *)self;
+    long long key = PyLong_AsLongLong(arg);
+    if (key == -1 && PyErr_Occurred()) return NULL;
+    size_t need = legal_bound(s);
+    int64_t *codes = PyMem_Malloc((need ? need : 1) * sizeof(int64_t));
+    if (!codes) return PyErr_NoMemory();
+    int64_t code = code_of_key(s, key, codes);
+    PyMem_Free(codes);
+    if (code < 0) {
+        PyErr_SetString(PyExc_ValueError, "no legal move has this key");
+        return NULL;
+    }
+    Move m = unpack((uint64_t)code);
+    apply_move(s, &m);
+    Py_RETURN_NONE;
+}
+
 #define SEARCH_METHODS                                                                          \
+    {"legal_keys", State_legal_keys, METH_NOARGS,                                               \
+     "legal_keys()\n--\n\nThe legal moves as search keys (the hand position replaced by the "   \
+     "card's kind plus one), in canonical order, each once."},                                  \
+    {"code_of_key", State_code_of_key, METH_O,                                                  \
+     "code_of_key(key)\n--\n\nThe first legal move code with this key, or -1."},               \
+    {"apply_key", State_apply_key, METH_O,                                                      \
+     "apply_key(key)\n--\n\nApply the first legal move with this key; ValueError if none."},   \
     {"evaluate", State_evaluate, METH_NOARGS,                                                   \
      "evaluate()\n--\n\nABC's chance of winning by the expert's lane evaluation (1, 0 or 0.5 "  \
      "once the game is over)."},                                                                \
