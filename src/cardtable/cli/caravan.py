@@ -58,7 +58,8 @@ notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, 
 
 EPILOG = f"""\
 rules presets: {", ".join(PRESETS)} (see docs/caravan.md for the differences).
-bots: {", ".join(BOTS)}.
+bots: {", ".join(BOTS)}, ismcts (tree search: ismcts:iters=N, ismcts:time=SECONDS; see
+docs/bots-search.md).
 --record never replaces an existing file without --overwrite, nor a file it reads.
 exit status: 0 game finished or quit; 1 bad options, rules, deck or record files, or a
 record that does not replay; 3 input ended before the game was over; 130 interrupted;
