@@ -269,3 +269,26 @@ def test_card_keys_name_cards_not_hand_positions() -> None:
     assert sorted(one) == sorted(two)  # the same moves, whatever the order of the hand
     assert len(one) == 4
     assert one[pack(0, 0, five_hearts + 1)] == pack(0, 0, 1)
+
+
+def test_every_game_names_its_search_bots() -> None:
+    from cardtable.agents.registry import bot_names
+
+    assert {"expert", "ismcts", "omniscient"} <= set(bot_names("caravan"))
+    assert {"ismcts", "omniscient", "obsessed"} <= set(bot_names("obsession"))
+    assert {"mcts", "shenzi", "banzai", "ed"} <= set(bot_names("austerity"))
+
+
+def test_bench_ismcts_times_decisions() -> None:
+    import json
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from cardtable.cli.main import main; sys.exit(main())",
+         "bench", "ismcts", "--iters", "50", "--positions", "3", "--json"],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row["game"] for row in rows] == ["caravan", "obsession"]
+    for row in rows:
+        assert row["decisions"] == 3 and row["bot"] == "ismcts:iters=50"
+        assert 0 < row["q1_ms"] <= row["median_ms"] <= row["q3_ms"]
