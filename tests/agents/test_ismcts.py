@@ -292,3 +292,18 @@ def test_bench_ismcts_times_decisions() -> None:
     for row in rows:
         assert row["decisions"] == 3 and row["bot"] == "ismcts:iters=50"
         assert 0 < row["q1_ms"] <= row["median_ms"] <= row["q3_ms"]
+
+
+@pytest.mark.parametrize("preset", ["power", "nv", "foxon", "karavane"])
+def test_every_caravan_preset_ignores_hidden_cards(preset: str) -> None:
+    game = cardtable.load_game("caravan", rules=preset)
+    for seed in range(2):
+        # Early positions too: a simultaneous opening hides the other seat's numerals.
+        state = _played(game.new_state(seed=seed), 2 + 9 * seed, seed)
+        seat = state.to_move
+        worlds = [state.sample_world(seat, seed=20 + index) for index in range(2)]
+        assert worlds[0].observation(seat) == worlds[1].observation(seat)
+        moves = [make_seat(game, "ismcts:iters=80", seat, 3).choose(world.observation(seat))
+                 for world in worlds]
+        assert moves[0] == moves[1]
+        assert moves[0] in state.legal_actions()
