@@ -307,3 +307,15 @@ def test_every_caravan_preset_ignores_hidden_cards(preset: str) -> None:
                  for world in worlds]
         assert moves[0] == moves[1]
         assert moves[0] in state.legal_actions()
+
+
+def test_default_budget_grows_with_the_table() -> None:
+    from cardtable.agents.search_bots import default_iterations
+
+    assert default_iterations(cardtable.load_game("caravan")) == 1000
+    assert default_iterations(cardtable.load_game("obsession", players=2)) == 1000
+    assert default_iterations(cardtable.load_game("obsession", players=4)) == 3000
+    game = cardtable.load_game("obsession", players=4)
+    bot = make_seat(game, "ismcts", "P1", 0)
+    assert bot.options.iterations == 3000  # type: ignore[attr-defined]
+    assert make_seat(game, "ismcts:iters=10", "P1", 0).options.iterations == 10  # type: ignore[attr-defined]

@@ -187,12 +187,12 @@ def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> f
 
 
 def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
-                  rollouts: Sequence[str]) -> SearchOptions:
+                  rollouts: Sequence[str], default_iterations: int = 1000) -> SearchOptions:
     """``iters=``, ``time=``, ``c=``, ``rollout=`` of a bot spec, each checked (one-line
     :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
     from cardtable.agents.registry import UnknownBot
 
-    iterations = 1000
+    iterations = default_iterations
     seconds: float | None = None
     c = default_c
     rollout = ""
