@@ -27,7 +27,7 @@ from cardtable.engine.match import Seat
 from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
 from cardtable.engine.record_target import check_record_target
 from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
-from cardtable.games.caravan.bots import BOTS, make_bot
+from cardtable.games.caravan.bots import BOTS, known_bot, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (
     check_deck_size,
@@ -36,6 +36,7 @@ from cardtable.games.caravan.deck import (
     read_deck_file,
 )
 from cardtable.games.caravan.errors import DeckError, RulesError
+from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
@@ -59,7 +60,8 @@ notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, 
 
 EPILOG = f"""\
 rules presets: {", ".join(PRESETS)} (see docs/caravan.md for the differences).
-bots: {", ".join(BOTS)}.
+bots: {", ".join(BOTS)}, ismcts (tree search: ismcts:iters=N, ismcts:time=SECONDS; see
+docs/bots-search.md).
 --record never replaces an existing file without --overwrite, nor a file it reads.
 exit status: 0 game finished or quit; 1 bad options, rules, deck or record files, or a
 record that does not replay; 3 input ended before the game was over; 130 interrupted;
@@ -173,8 +175,9 @@ def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
 
 def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
     for name in (options.bot, options.bot_abc, options.bot_def):
-        if name is not None and name.lower() not in BOTS:
-            raise StartupError(f"Unknown bot name '{name.lower()}'.")
+        refusal = None if name is None else known_bot(name)
+        if refusal is not None:
+            raise StartupError(refusal)
     default = (options.bot or DEFAULT_BOT).lower()
     return ((options.bot_abc or default).lower(), (options.bot_def or default).lower())
 
@@ -272,7 +275,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             seats[SEATS[seat]] = shell.human(seat)
             players[SEATS[seat]] = "human"
         else:
-            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed))
+            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed,
+                                                         CaravanGame(rules, first)))
             players[SEATS[seat]] = f"bot:{bot_names[seat]}"
 
     recorder: GameRecorder | None = None

@@ -372,9 +372,25 @@ def _read_header(first: dict[str, Any]) -> tuple[int, Rules, tuple[str, ...], tu
         raise ValueError("bad seed")
     rules = Rules.from_json(first["rules"])
     seats = tuple(first["seats"])
-    if len(seats) != rules.players or any(kind not in SEAT_KINDS for kind in seats):
+    if len(seats) != rules.players or not all(map(known_seat_kind, seats)):
         raise ValueError("bad seats")
     return seed, rules, seats, deck_from_texts(first["deck"], rules.decks)
+
+
+def known_seat_kind(kind: object) -> bool:
+    """A seat kind of a record or ``--seats``: one of ``SEAT_KINDS`` or a bot of the registry
+    (``ismcts:iters=500``)."""
+    if kind in SEAT_KINDS:
+        return True
+    if not isinstance(kind, str):
+        return False
+    from cardtable.agents.registry import UnknownBot, parse_spec
+
+    try:
+        parse_spec("obsession", kind)
+    except UnknownBot:
+        return False
+    return True
 
 
 def deck_from_texts(names: Any, decks: int) -> tuple[int, ...]:

@@ -42,6 +42,9 @@ from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, reco
 from cardtable.ui.tui.result_lines import tally_entry
 from cardtable.ui.tui.tally import WinTally
 
+SEARCH_BOTS = ("ismcts",)
+"""Search bots the launcher offers besides each game's own (docs/bots-search.md)."""
+
 GAMES = ("caravan", "obsession", "austerity")
 FIELDS = {
     "caravan": ("abc", "def", "preset", "rules_file", "deck", "first"),
@@ -103,7 +106,8 @@ def check_record_path(path: str) -> None:
 
 
 def caravan_kinds() -> list[tuple[str, str]]:
-    return [("human", "human")] + [(f"bot: {name}", f"bot:{name}") for name in CARAVAN_BOTS]
+    return [("human", "human")] + [(f"bot: {name}", f"bot:{name}")
+                                   for name in (*CARAVAN_BOTS, *SEARCH_BOTS)]
 
 
 def small_count(value: object) -> int | None:
@@ -270,7 +274,7 @@ class LauncherApp(App[Choice | None]):
                         yield Label("Humans")
                         yield Input("1", id="humans", restrict=r"[0-9]*")
                         yield Label("Bots")
-                        yield Select([(name, name) for name in OBSESSION_BOTS],
+                        yield Select([(name, name) for name in (*OBSESSION_BOTS, *SEARCH_BOTS)],
                                      value="obsessed", allow_blank=False, id="bot")
                         yield Label("Run-kill")
                         yield Input("4", id="run_kill", restrict=r"[0-9]*")
