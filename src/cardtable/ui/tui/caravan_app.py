@@ -73,7 +73,7 @@ from cardtable.ui.tui.common import (
     error_text,
     guarded,
 )
-from cardtable.ui.tui.screen_match import Answer, ScreenMatch
+from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
 
 
@@ -491,7 +491,7 @@ class CaravanApp(TableApp):
         """Once the screen is mounted, play begins: seat the players and run the engine's
         match loop (see :mod:`screen_match`). A replay shows its record instead."""
         seats: dict[str, AsyncSeat] = {
-            SEATS[seat]: ScreenHuman(self, seat) if kind == HUMAN else ScreenBot(self, seat)
+            SEATS[seat]: ScreenHuman(self) if kind == HUMAN else ScreenBot(self, seat)
             for seat, kind in enumerate(self.players)
         }
         listeners: tuple[MatchListener, ...] = (
@@ -574,6 +574,10 @@ class CaravanApp(TableApp):
             return
         if move is not None and self.human_answer is not None and self.match is not None:
             self.match.give(self.human_answer, move)
+
+    def refuse(self, error: IllegalAction) -> None:
+        """The game refused the human's move."""
+        self.refused(error.message)
 
     def refused(self, message: str) -> None:
         """The human's command is no move, or the game refused it."""
@@ -677,41 +681,6 @@ class CaravanApp(TableApp):
         self.exit(0)
 
 
-
-
-class ScreenHuman:
-    """A person at the screen: the move arrives through the command box (or the mouse)."""
-
-    def __init__(self, app: CaravanApp, seat: int) -> None:
-        self.app = app
-        self.seat = seat
-
-    async def choose(self, observation: Observation) -> Move:
-        answer: Answer[Move] = Answer()
-        self.app.human_answer = answer
-        try:
-            return await answer
-        finally:
-            self.app.human_answer = None
-
-    def rejected(self, error: IllegalAction) -> None:
-        self.app.refused(error.message)
-
-
-class ScreenBot:
-    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering."""
-
-    def __init__(self, app: CaravanApp, seat: int) -> None:
-        self.app = app
-        self.seat = seat
-
-    async def choose(self, observation: Observation) -> Move:
-        answer: Answer[Move] = Answer()
-        self.app.think(self.seat, observation, answer)
-        return await answer
-
-    def rejected(self, error: IllegalAction) -> None:
-        self.app.bots[self.seat].rejected(error)
 
 
 class CaravanScreen(MatchListener):

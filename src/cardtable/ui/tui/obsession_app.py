@@ -66,7 +66,7 @@ from cardtable.ui.tui.common import (
     error_text,
     guarded,
 )
-from cardtable.ui.tui.screen_match import Answer, ScreenMatch
+from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import Theme, make_theme
 
 HUMAN = "human"
@@ -567,10 +567,10 @@ class ObsessionApp(TableApp):
         if answer is None or self.match is None:
             return
         self.offered = (obs, action)
-        self.match.give(answer, action)  # a refusal comes back through ``refused``
+        self.match.give(answer, action)  # a refusal comes back through ``refuse``
         command.value = ""
 
-    def refused(self, error: IllegalAction) -> None:
+    def refuse(self, error: IllegalAction) -> None:
         """The game refused the human's selection: say why, in the words of the table."""
         if self.offered is None:
             self.error(error.message)
@@ -690,40 +690,6 @@ class ObsessionApp(TableApp):
             self.writer = None
 
 
-
-
-class ScreenHuman:
-    """A person at the screen: the selection arrives through the command line (or clicks)."""
-
-    def __init__(self, app: ObsessionApp) -> None:
-        self.app = app
-
-    async def choose(self, observation: Observation) -> Action:
-        answer: Answer[Action] = Answer()
-        self.app.human_answer = answer
-        try:
-            return await answer
-        finally:
-            self.app.human_answer = None
-
-    def rejected(self, error: IllegalAction) -> None:
-        self.app.refused(error)
-
-
-class ScreenBot:
-    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering."""
-
-    def __init__(self, app: ObsessionApp, seat: int) -> None:
-        self.app = app
-        self.seat = seat
-
-    async def choose(self, observation: Observation) -> Action:
-        answer: Answer[Action] = Answer()
-        self.app.think(self.seat, observation, answer)
-        return await answer
-
-    def rejected(self, error: IllegalAction) -> None:
-        self.app.bots[self.seat].rejected(error)
 
 
 class ObsessionScreen(MatchListener):

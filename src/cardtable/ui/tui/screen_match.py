@@ -12,10 +12,11 @@ moved on.)
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Generator
-from typing import Any, Generic, TypeVar
+from collections.abc import Coroutine, Generator, Mapping
+from typing import Any, Generic, Protocol, TypeVar
 
-from cardtable.engine.match import MatchAbandoned
+from cardtable.engine.errors import IllegalAction
+from cardtable.engine.match import MatchAbandoned, Seat
 from cardtable.engine.protocol import Result
 
 T = TypeVar("T")
@@ -109,3 +110,51 @@ class ScreenMatch:
             self._done = True
             raise TypeError(f"a screen's seat awaited {waited!r}, not an Answer")
         self.waiting = waited
+
+
+class SeatsScreen(Protocol[T]):
+    """What a full-screen app offers its seats: where a person's answer is awaited, the bots,
+    a worker to think in, and a place to show a refusal."""
+
+    human_answer: Answer[T] | None
+
+    @property
+    def bots(self) -> Mapping[int, Seat]: ...
+
+    def think(self, seat: int, observation: Any, answer: Answer[T]) -> None: ...
+
+    def refuse(self, error: IllegalAction) -> None: ...
+
+
+class ScreenHuman(Generic[T]):
+    """A person at the screen: the move arrives through the command line (or the mouse)."""
+
+    def __init__(self, app: SeatsScreen[T]) -> None:
+        self.app = app
+
+    async def choose(self, observation: Any) -> T:
+        answer: Answer[T] = Answer()
+        self.app.human_answer = answer
+        try:
+            return await answer
+        finally:
+            self.app.human_answer = None
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.app.refuse(error)
+
+
+class ScreenBot(Generic[T]):
+    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering."""
+
+    def __init__(self, app: SeatsScreen[T], seat: int) -> None:
+        self.app = app
+        self.seat = seat
+
+    async def choose(self, observation: Any) -> T:
+        answer: Answer[T] = Answer()
+        self.app.think(self.seat, observation, answer)
+        return await answer
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.app.bots[self.seat].rejected(error)
