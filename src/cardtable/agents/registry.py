@@ -120,6 +120,11 @@ def no_options(spec: BotSpec) -> None:
 
 def _load_builtin(game: str) -> None:
     """Import the game's bot module, which registers its bots (kept lazy for fast start-up)."""
+    if ANY_GAME not in _loaded:
+        _loaded.add(ANY_GAME)
+        from cardtable.agents import external
+
+        external.register_everywhere()
     if game == "caravan":
         from cardtable.games.caravan import bots as caravan_bots
 
