@@ -37,8 +37,14 @@ FORFEIT = "forfeit"
 def forfeit_result(state: GameState[Any, Any], forfeit: Forfeit) -> Result:
     """The result of ``state`` when ``forfeit.seat`` forfeits: the other seats win."""
     winners = tuple(seat for seat in state.seats if seat != forfeit.seat)
-    return Result(winners, FORFEIT, {"seat": forfeit.seat, "why": forfeit.why,
-                                     "message": f"{forfeit.seat} forfeits: {forfeit.why}"})
+    return Result(winners, FORFEIT, {"seat": forfeit.seat, "why": forfeit.why})
+
+
+def forfeit_message(result: Result) -> str | None:
+    """``"DEF forfeits: WHY"`` for the result of a forfeited game, else None."""
+    if result.reason != FORFEIT:
+        return None
+    return f"{result.details.get('seat')} forfeits: {result.details.get('why')}"
 
 
 class Seat(Protocol):
