@@ -17,13 +17,20 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from cardtable import __version__
+from cardtable.agents.external_cli import bot_spec, external_seat, is_exec
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
-from cardtable.engine.errors import GameParamsError, RecordError
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.errors import GameError, GameParamsError, RecordError
+from cardtable.engine.match import (
+    MatchAbandoned,
+    MatchListener,
+    Seat,
+    forfeit_message,
+    play_match,
+)
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import (
     RecordWriteError,
@@ -35,7 +42,7 @@ from cardtable.engine.record import (
 )
 from cardtable.engine.record_target import check_record_target
 from cardtable.games.obsession.bots import BOT_NAMES, make_bot
-from cardtable.games.obsession.game import integer_option, kill_order_option
+from cardtable.games.obsession.game import ObsessionGame, integer_option, kill_order_option
 from cardtable.games.obsession.record import (
     SEAT_KINDS,
     Checker,
@@ -107,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--humans", metavar="K", default="1",
         help="human seats, 0..N; humans take seats 1..K, bots the rest (default 1)")
     add("--bot", metavar="NAME", default="obsessed",
-        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)} (default obsessed)")
+        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)}, or exec:COMMAND for a "
+        "program (docs/bots.md) (default obsessed)")
     add("--seats", metavar="LIST",
         help="explicit comma list such as human,obsessed,random; overrides the three above")
     add("--run-kill", metavar="L", default="4",
@@ -165,8 +173,8 @@ def parse_options(argv: Sequence[str]) -> Options | None:
     if args.version:
         return None
     if args.seats is not None:
-        kinds = tuple(kind.strip().lower() for kind in args.seats.split(","))
-        if any(kind not in SEAT_KINDS for kind in kinds):
+        kinds = tuple(bot_spec(kind.strip()) for kind in args.seats.split(","))
+        if any(kind not in SEAT_KINDS and not is_exec(kind) for kind in kinds):
             raise UsageError(f"--seats must list {', '.join(SEAT_KINDS)} separated by commas "
                              f"(got '{args.seats}')")
         if not 2 <= len(kinds) <= 10:
@@ -175,9 +183,9 @@ def parse_options(argv: Sequence[str]) -> Options | None:
     else:
         players = _integer("--players", args.players, 2, 10)
         humans = _integer("--humans", args.humans, 0, players)
-        if args.bot not in BOT_NAMES:
+        if args.bot not in BOT_NAMES and not is_exec(args.bot):
             raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{args.bot}')")
-        kinds = ("human",) * humans + (args.bot,) * (players - humans)
+        kinds = ("human",) * humans + (bot_spec(args.bot),) * (players - humans)
     try:
         kill_order_option(args.kill_order)
     except GameParamsError as error:
@@ -224,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if options.replay is not None:
             return replay(options)
-        if _full_screen(options):
+        if _full_screen(options) and not any(map(is_exec, options.seats)):
             return play_full_screen(options)
         return play(options)
     except BrokenPipeError:
@@ -294,6 +302,13 @@ def play(options: Options) -> int:
         if kind == "human":
             seats[seat_name(index)] = HumanSeat(console, pass_screens=pass_screens,
                                                 legal=game.legal_actions)
+        elif is_exec(kind):
+            try:
+                seats[seat_name(index)] = external_seat(
+                    ObsessionGame(options.rules, sum(humans)), kind, seat_name(index),
+                    options.seed, options.record)
+            except GameError as error:
+                return _fail(error.message)
         else:
             seats[seat_name(index)] = BotSeat(make_bot(kind, options.seed, index), delay)
     try:
@@ -323,7 +338,10 @@ def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], cons
         console.say(f"@@@ Starting a new game with {game.players} players")
     try:
         with stop_signals():
-            play_match(game, seats, tuple(listeners))
+            result = play_match(game, seats, tuple(listeners))
+        forfeited = forfeit_message(result)
+        if forfeited is not None:
+            console.say(f"!!! {forfeited}")
     except MatchAbandoned as abandoned:
         if replaying:
             # The record of an unfinished game has been shown to its end: as in Caravan.
