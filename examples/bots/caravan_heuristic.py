@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A simple Caravan bot for the cardtable bot protocol (docs/bots.md).
 
-It reads only the observation and the legal list it is sent (it keeps no state):
-  1. a numeral that brings one of its own caravans into the selling range (21..26 by default)
-     without going over it;
-  2. otherwise a numeral onto its own caravan with the lowest value that stays at or below 26;
-  3. otherwise discard its highest-valued card (a face card when it has one).
+It reads only the observation and the legal list it is sent (it keeps no state). It only
+plays numerals onto its own caravans and never goes over the selling range (21..26 by
+default):
+  1. a numeral that sells one of its caravans, or outbids the other seat's caravan opposite;
+  2. otherwise a numeral onto its lowest caravan that is not already winning its lane;
+  3. otherwise it discards its highest card (face cards first).
 """
 
 import json
@@ -25,23 +26,32 @@ def choose(observation, legal):
     rules = message_rules.get(me, {})
     low, high = rules.get("sold_min", 21), rules.get("sold_max", 26)
     hand = observation["hand"]
-    mine = {c["name"]: c for c in observation["caravans"] if c["owner"] == me}
-    plays = []
+    caravans = {c["name"]: c for c in observation["caravans"]}
+    opposite = dict(zip("ABCDEF", "DEFABC"))
+    best = None
     for move in legal:
         found = re.fullmatch(r"P(\d+)([A-F])", move)
         if not found:
             continue
         card = hand[int(found.group(1)) - 1]
-        lane = mine.get(found.group(2))
-        if lane is None or value(card) == 0 or lane["value"] is None:
+        lane = caravans[found.group(2)]
+        if lane["owner"] != me or value(card) == 0 or lane["value"] is None:
             continue
-        plays.append((lane["value"] + value(card), move))
-    selling = [item for item in plays if low <= item[0] <= high]
-    if selling:
-        return max(selling)[1]
-    safe = [item for item in plays if item[0] <= high]
-    if safe:
-        return min(safe)[1]
+        total = lane["value"] + value(card)
+        if total > high:
+            continue
+        theirs = caravans[opposite[found.group(2)]]["value"] or 0
+        sold_before = low <= lane["value"] <= high and lane["value"] > theirs
+        if low <= total and total > theirs or (low <= total and not low <= theirs <= high):
+            score = (3, total)  # sells the lane, or outbids the other seat on it
+        elif sold_before:
+            continue  # already winning this lane: leave it alone
+        else:
+            score = (2, -lane["value"])  # build the lowest lane
+        if best is None or score > best[0]:
+            best = (score, move)
+    if best is not None:
+        return best[1]
     discards = [move for move in legal if re.fullmatch(r"D\d+", move)]
     if discards:
         return max(discards, key=lambda move: value(hand[int(move[1:]) - 1]) or 11)

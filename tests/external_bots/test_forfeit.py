@@ -1,0 +1,127 @@
+"""Every way an external program forfeits, with real misbehaving programs: the game ends with
+the reason ``forfeit`` naming the seat and why, and the program is ended."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.agents.external import ExternalSeat, Limits
+from cardtable.agents.registry import make_seat
+from cardtable.engine.match import Forfeit, play_match
+
+from .helpers import SCRIPTS, command, gone, pids_in, wait_gone
+
+FAST = Limits(startup_s=5, move_ms=150, hard_ms=1500, warnings=3)
+
+
+def caravan_forfeit(tmp_path: Path, how: str, limits: Limits = FAST,
+                    env: dict[str, str] | None = None) -> tuple[Any, int]:
+    """A Caravan game where DEF is the misbehaving program ``how``; the result and its pid."""
+    game = cardtable.load_game("caravan")
+    state = game.new_state(seed=3)
+    pid_file = tmp_path / f"{how}.pid"
+    old = {key: os.environ.get(key) for key in (env or {})}
+    os.environ.update(env or {})
+    try:
+        bad = ExternalSeat(game, "DEF", command(SCRIPTS / "misbehave.py", how, pid_file),
+                           limits=limits, stderr_path=tmp_path / "def.stderr")
+    finally:
+        for key, value in old.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    seats = {"ABC": make_seat(game, "random", "ABC", 3), "DEF": bad}
+    result = play_match(state, seats)
+    (pid,) = pids_in(pid_file, 1)
+    return result, pid
+
+
+@pytest.mark.parametrize(("how", "why"), [
+    ("crash", "its program exited with status 3"),
+    ("eof", "its program closed its output (EOF)"),
+    ("junk", "a line that is not JSON: no json here"),
+    ("wrong_type", "a message of type 'ready' where 'move' was expected"),
+    ("no_move", "its move message has no 'move' string"),
+    ("very_slow", "no answer to a move within 1.5 s"),
+])
+def test_forfeit(tmp_path: Path, how: str, why: str) -> None:
+    result, pid = caravan_forfeit(tmp_path, how)
+    assert result.reason == "forfeit"
+    assert result.winners == ("ABC",)
+    assert result.details == {"seat": "DEF", "why": why}
+    assert wait_gone([pid]) == []
+
+
+def test_two_refused_moves_forfeit(tmp_path: Path) -> None:
+    result, pid = caravan_forfeit(tmp_path, "refused")
+    assert result.reason == "forfeit" and result.winners == ("ABC",)
+    assert result.details["why"].startswith("a second refused move (")
+    assert wait_gone([pid]) == []
+
+
+def test_one_refused_move_is_answered_once_more(tmp_path: Path) -> None:
+    result, pid = caravan_forfeit(tmp_path, "refused_once")
+    assert result.reason != "forfeit"
+    assert wait_gone([pid]) == []
+
+
+def test_three_slow_moves_forfeit(tmp_path: Path) -> None:
+    result, pid = caravan_forfeit(tmp_path, "slow", env={"SLOW_SECONDS": "0.3"})
+    assert result.reason == "forfeit"
+    assert result.details["why"] == "over the move time limit 3 times (150 ms)"
+    log = (tmp_path / "def.stderr").read_text()
+    assert "warning 1 of 3" in log and "warning 2 of 3" in log
+    assert wait_gone([pid]) == []
+
+
+def test_one_move_over_the_hard_limit_forfeits(tmp_path: Path) -> None:
+    limits = Limits(startup_s=5, move_ms=100, hard_ms=300, warnings=3)
+    result, pid = caravan_forfeit(tmp_path, "slow", limits, env={"SLOW_SECONDS": "0.6"})
+    assert result.details["why"] == "no answer to a move within 0.3 s"
+    assert wait_gone([pid]) == []
+
+
+def test_startup_timeout_forfeits(tmp_path: Path) -> None:
+    limits = Limits(startup_s=0.5, move_ms=1000, hard_ms=3000, warnings=3)
+    result, pid = caravan_forfeit(tmp_path, "silent_start", limits)
+    assert result.details == {"seat": "DEF", "why": "no answer to hello within 0.5 s"}
+    assert wait_gone([pid]) == []
+
+
+def test_stderr_goes_to_the_log_not_the_screen(tmp_path: Path,
+                                               capfd: pytest.CaptureFixture[str]) -> None:
+    caravan_forfeit(tmp_path, "crash")
+    out, err = capfd.readouterr()
+    assert "about to crash" not in out + err
+    assert "about to crash" in (tmp_path / "def.stderr").read_text()
+
+
+def test_a_command_that_cannot_start_is_refused_before_the_game(tmp_path: Path) -> None:
+    game = cardtable.load_game("caravan")
+    with pytest.raises(Exception, match="Cannot start '/nonexistent/bot' for DEF"):
+        make_seat(game, "exec:/nonexistent/bot --fast", "DEF", 1)
+
+
+def test_forfeit_is_a_match_abandoned_with_its_own_cause() -> None:
+    forfeit = Forfeit("P2", "its program exited with status 1")
+    assert forfeit.cause == "forfeit" and str(forfeit) == "P2 forfeits: its program exited with status 1"
+
+
+def test_obsession_forfeit_names_the_seat(tmp_path: Path) -> None:
+    game = cardtable.load_game("obsession", players=3)
+    state = game.new_state(seed=2)
+    seats = {seat: make_seat(game, "random", seat, 2) for seat in game.seats}
+    pid_file = tmp_path / "pid"
+    seats["P2"] = ExternalSeat(game, "P2", command(SCRIPTS / "misbehave.py", "junk", pid_file),
+                               limits=FAST)
+    result = play_match(state, seats)
+    assert result.reason == "forfeit"
+    assert result.winners == ("P1", "P3")
+    assert result.details["seat"] == "P2"
+    assert gone(pids_in(pid_file, 1)[0]) or wait_gone(pids_in(pid_file, 1)) == []
