@@ -27,7 +27,7 @@ def choose(observation, legal):
     low, high = rules.get("sold_min", 21), rules.get("sold_max", 26)
     hand = observation["hand"]
     caravans = {c["name"]: c for c in observation["caravans"]}
-    opposite = dict(zip("ABCDEF", "DEFABC"))
+    opposite = dict(zip("ABCDEF", "DEFABC", strict=True))
     best = None
     for move in legal:
         found = re.fullmatch(r"P(\d+)([A-F])", move)
@@ -42,7 +42,7 @@ def choose(observation, legal):
             continue
         theirs = caravans[opposite[found.group(2)]]["value"] or 0
         sold_before = low <= lane["value"] <= high and lane["value"] > theirs
-        if low <= total and total > theirs or (low <= total and not low <= theirs <= high):
+        if low <= total and (total > theirs or not low <= theirs <= high):
             score = (3, total)  # sells the lane, or outbids the other seat on it
         elif sold_before:
             continue  # already winning this lane: leave it alone

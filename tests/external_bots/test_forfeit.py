@@ -110,7 +110,8 @@ def test_a_command_that_cannot_start_is_refused_before_the_game(tmp_path: Path) 
 
 def test_forfeit_is_a_match_abandoned_with_its_own_cause() -> None:
     forfeit = Forfeit("P2", "its program exited with status 1")
-    assert forfeit.cause == "forfeit" and str(forfeit) == "P2 forfeits: its program exited with status 1"
+    assert forfeit.cause == "forfeit"
+    assert str(forfeit) == "P2 forfeits: its program exited with status 1"
 
 
 def test_obsession_forfeit_names_the_seat(tmp_path: Path) -> None:

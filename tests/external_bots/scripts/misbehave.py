@@ -20,6 +20,7 @@ def send(message):
 
 
 turns = 0
+message_legal = ["D1"]
 for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]

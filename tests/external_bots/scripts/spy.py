@@ -10,7 +10,7 @@ import random
 import subprocess
 import sys
 
-log = open(sys.argv[1], "a", encoding="utf-8")
+log = open(sys.argv[1], "a", encoding="utf-8")  # noqa: SIM115 - open for the whole run
 rng = random.Random(7)
 if len(sys.argv) > 2:
     with open(sys.argv[2], "w", encoding="utf-8") as pids:
