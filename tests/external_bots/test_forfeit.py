@@ -126,3 +126,23 @@ def test_obsession_forfeit_names_the_seat(tmp_path: Path) -> None:
     assert result.winners == ("P1", "P3")
     assert result.details["seat"] == "P2"
     assert gone(pids_in(pid_file, 1)[0]) or wait_gone(pids_in(pid_file, 1)) == []
+
+
+def test_a_program_kept_open_hears_new_game_and_plays_again(tmp_path: Path) -> None:
+    from .helpers import EXAMPLES
+
+    game = cardtable.load_game("caravan")
+    log = tmp_path / "spy.jsonl"
+    spy = ExternalSeat(game, "DEF", command(SCRIPTS / "spy.py", log), keep_open=True)
+    try:
+        for seed in (1, 2):
+            seats = {"ABC": ExternalSeat(game, "ABC",
+                                         command(EXAMPLES / "caravan_random.py", seed)),
+                     "DEF": spy}
+            assert play_match(game.new_state(seed=seed), seats).reason != "forfeit"
+    finally:
+        spy.close()
+    kinds = [line.split('"type":"')[1].split('"')[0] for line in log.read_text().splitlines()]
+    assert kinds[0] == "hello" and kinds.count("result") == 2
+    assert kinds.count("new_game") == 1 and kinds[-1] == "quit"
+    assert kinds.index("new_game") == kinds.index("result") + 1

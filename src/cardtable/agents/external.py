@@ -121,7 +121,7 @@ class ExternalSeat:
 
     def __init__(self, game: Any, seat: str, command: list[str], *,
                  limits: Limits | None = None, stderr_path: str | Path | None = None,
-                 info_path: str | Path | None = None) -> None:
+                 info_path: str | Path | None = None, keep_open: bool = False) -> None:
         found = adapter(game.name)
         if found is None:
             raise UnknownBot(f"exec: seats cannot play {game.name} at this table.")
@@ -132,6 +132,9 @@ class ExternalSeat:
         self.seat = seat
         self.command = command
         self.limits = limits or Limits()
+        self.keep_open = keep_open
+        """Keep the program after a game's result, for the next game (``new_game``); the
+        owner then calls :meth:`close` (the table's exit does too)."""
         self.name = command[0]
         self.warnings = 0
         self.refused = False
@@ -233,6 +236,8 @@ class ExternalSeat:
     def choose(self, observation: Any) -> Any:
         if self._over:
             self._over = False
+            self.warnings = 0
+            self.refused = False
             self._send({"type": "new_game", "game": self.game.name, "seat": self.seat,
                         "seats": list(self.game.seats),
                         "rules": self.adapter.rules_json(self.game), "clock": self._clock()})
@@ -258,7 +263,8 @@ class ExternalSeat:
             self._send({"type": "update", "observation": view}, quiet=True)
 
     def match_over(self, observation: Any, result: Result | None) -> None:
-        """Send the result (when the game has one), then end the program."""
+        """Send the result (when the game has one), then end the program (unless it is kept
+        open for another game and the game was not cut short)."""
         self._over = True
         try:
             if result is not None and not self.closed and self._alive():
@@ -268,7 +274,8 @@ class ExternalSeat:
                             "observation": self.adapter.observation_json(observation)},
                            quiet=True)
         finally:
-            self.close()
+            if not self.keep_open or result is None:
+                self.close()
 
     # -- the protocol ---------------------------------------------------------------------------
 
