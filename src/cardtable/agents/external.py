@@ -124,7 +124,8 @@ class ExternalSeat:
                  info_path: str | Path | None = None, keep_open: bool = False) -> None:
         found = adapter(game.name)
         if found is None:
-            raise UnknownBot(f"exec: seats cannot play {game.name} at this table.")
+            raise UnknownBot(f"exec: seats do not play {game.name} (its player programs speak "
+                             "their own protocol).")
         if not command:
             raise UnknownBot("The bot 'exec' needs a command after 'exec:'.")
         self.adapter: GameAdapter = found
