@@ -154,3 +154,21 @@ def test_bad_limit_in_the_environment_is_one_line() -> None:
                           text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert done.returncode != 0
     assert done.stderr.strip() == "caravan: CARDTABLE_BOT_MOVE_MS must be a number (got 'fast')."
+
+
+def test_sigterm_of_an_obsession_table_ends_its_programs(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pids"
+    env = {**os.environ, "SPY_DELAY": "0.2"}
+    bot = spec(SCRIPTS / "spy.py", tmp_path / "log", pid_file, "child")
+    record = tmp_path / "o.jsonl"
+    table = subprocess.Popen([str(OBSESSION), "--humans", "0", "--players", "2", "--delay", "0",
+                              "--bot", bot, "--record", str(record)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=env)
+    pids = pids_in(pid_file, 2)
+    time.sleep(0.5)
+    table.send_signal(signal.SIGTERM)
+    table.wait(30)
+    assert table.returncode == 143
+    assert wait_gone(pids) == []
+    assert last_line(record)["cause"] == "sigterm"

@@ -146,3 +146,19 @@ def test_a_program_kept_open_hears_new_game_and_plays_again(tmp_path: Path) -> N
     assert kinds[0] == "hello" and kinds.count("result") == 2
     assert kinds.count("new_game") == 1 and kinds[-1] == "quit"
     assert kinds.index("new_game") == kinds.index("result") + 1
+
+
+def test_the_async_loop_ends_a_forfeited_game_the_same_way(tmp_path: Path) -> None:
+    import asyncio
+
+    from cardtable.engine.match import AwaitedSeat, play_match_async
+
+    game = cardtable.load_game("caravan")
+    pid_file = tmp_path / "pid"
+    bad = ExternalSeat(game, "ABC", command(SCRIPTS / "misbehave.py", "wrong_type", pid_file),
+                       limits=FAST)
+    seats = {"ABC": AwaitedSeat(bad), "DEF": AwaitedSeat(make_seat(game, "normal", "DEF", 1))}
+    result = asyncio.run(play_match_async(game.new_state(seed=1), seats))
+    assert result.winners == ("DEF",)
+    assert result.details["why"] == "a message of type 'ready' where 'move' was expected"
+    assert bad.closed and wait_gone(pids_in(pid_file, 1)) == []

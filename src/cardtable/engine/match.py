@@ -163,7 +163,8 @@ def _seats_over(state: GameState[Any, Any], seats: Mapping[str, object],
     (``result`` None when it stopped unfinished): an external program hears the result and is
     ended, whatever way the match ended."""
     for name, player in seats.items():
-        _tell_over(player, state.observation(name), result)
+        if getattr(player, "match_over", None) is not None:
+            _tell_over(player, state.observation(name), result)
 
 
 def _finish(state: GameState[Any, Any], listeners: tuple[MatchListener, ...]) -> Result:
