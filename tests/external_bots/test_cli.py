@@ -172,3 +172,24 @@ def test_sigterm_of_an_obsession_table_ends_its_programs(tmp_path: Path) -> None
     assert table.returncode == 143
     assert wait_gone(pids) == []
     assert last_line(record)["cause"] == "sigterm"
+
+
+def test_a_killed_table_takes_its_program_with_it(tmp_path: Path) -> None:
+    if not sys.platform.startswith("linux"):
+        import pytest
+
+        pytest.skip("the kernel ends a program whose table was killed only on Linux")
+    pid_file = tmp_path / "pids"
+    # The program sleeps on its first turn (it does not read its input, so only the kernel
+    # can end it), and the table would wait for it a long time.
+    env = {**os.environ, "CARDTABLE_BOT_HARD_MS": "100000"}
+    bot = spec(SCRIPTS / "misbehave.py", "very_slow", pid_file)
+    table = subprocess.Popen([str(CARAVAN), "--bvb", "--plain", "--delay", "0",
+                              "--bot-abc", bot, "--bot-def", "random"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL, env=env)
+    pids = pids_in(pid_file, 1)
+    time.sleep(0.5)
+    table.kill()
+    table.wait(30)
+    assert wait_gone(pids) == []

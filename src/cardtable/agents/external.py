@@ -85,15 +85,26 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
+def _prctl() -> Any:
+    """Linux's ``prctl``, looked up before any fork (the child must not import anything)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
+_PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
     """On Linux, have the kernel kill the program if the table dies without ending it."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
 
 
 class _Reader(threading.Thread):
@@ -166,7 +177,8 @@ class ExternalSeat:
         try:
             self._process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                process_group=0, preexec_fn=_die_with_parent, close_fds=True)
+                process_group=0, close_fds=True,
+                preexec_fn=_die_with_parent if _PRCTL is not None else None)
         except OSError as error:
             raise UnknownBot(f"Cannot start '{self.command[0][:60]}' for {self.seat}: "
                              f"{error.strerror or error}.") from None
@@ -221,7 +233,14 @@ class ExternalSeat:
                 continue
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(5)
-        for stream in (process.stdin, process.stdout):
+        if self._reader is not None:
+            # The reader sees the end of the output once the group is gone; closing the
+            # stream under a reader still blocked in it would wait for that reader.
+            self._reader.join(1.0)
+        streams = [process.stdin]
+        if self._reader is None or not self._reader.is_alive():
+            streams.append(process.stdout)
+        for stream in streams:
             try:
                 if stream is not None:
                     stream.close()
