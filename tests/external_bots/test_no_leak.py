@@ -65,7 +65,7 @@ def check_messages(log: Path, game: Any, seat: str, expected: Expected, state: A
     assert set(kinds) <= {"hello", "turn", "result", "quit"}
 
 
-@pytest.mark.parametrize(("rules", "seed"), [("nv", 1), ("foxon", 2), ("power", 3)])
+@pytest.mark.parametrize(("rules", "seed"), [("nv", 1), ("karavane", 2), ("power", 3)])
 def test_caravan_messages_hold_only_the_seats_view(tmp_path: Path, rules: str,
                                                     seed: int) -> None:
     game = cardtable.load_game("caravan", rules=rules)
