@@ -162,3 +162,21 @@ def test_the_async_loop_ends_a_forfeited_game_the_same_way(tmp_path: Path) -> No
     assert result.winners == ("DEF",)
     assert result.details["why"] == "a message of type 'ready' where 'move' was expected"
     assert bad.closed and wait_gone(pids_in(pid_file, 1)) == []
+
+
+@pytest.mark.parametrize("how", ["illegal", "illegal_once"])
+def test_obsession_refused_move_gets_one_more_answer(tmp_path: Path, how: str) -> None:
+    game = cardtable.load_game("obsession", players=2)
+    pid_file = tmp_path / "pid"
+    seats = {"P1": ExternalSeat(game, "P1", command(SCRIPTS / "misbehave.py", how, pid_file),
+                                limits=FAST),
+             "P2": make_seat(game, "obsessed", "P2", 1)}
+    result = play_match(game.new_state(seed=1), seats)
+    if how == "illegal":
+        assert result.details == {"seat": "P1",
+                                  "why": "a second refused move (Invalid selection)"}
+    else:
+        # Each turn its first move is refused and its answer to the error is legal: one
+        # refusal a turn never forfeits, and the game plays to its end.
+        assert result.reason in ("out", "cap", "repetition")
+    assert wait_gone(pids_in(pid_file, 1)) == []

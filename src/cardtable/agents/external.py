@@ -155,7 +155,7 @@ class ExternalSeat:
         self._info_path = Path(info_path) if info_path is not None else self._log_path
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: _Reader | None = None
-        self._observation: Any = None
+        self._retry = False
         self._over = False
         self._ready = False
         self._started = 0.0
@@ -257,24 +257,26 @@ class ExternalSeat:
         if self._over:
             self._over = False
             self.warnings = 0
-            self.refused = False
+            self.refused = self._retry = False
             self._send({"type": "new_game", "game": self.game.name, "seat": self.seat,
                         "seats": list(self.game.seats),
                         "rules": self.adapter.rules_json(self.game), "clock": self._clock()})
         if not self._ready:
             self._await_ready()
-        if self.refused and observation == self._observation:
-            # The match loop asks again after a refusal: the error went out in ``rejected``.
-            return self._move(observation, again=True)
+        if self._retry:
+            # The match loop asks again after a refusal: the error went out in ``rejected``,
+            # and the program's answer to it is the move.
+            self._retry = False
+            return self._move(observation)
         self.refused = False
-        self._observation = observation
         legal = self.adapter.legal(self.game, observation)
         self._send({"type": "turn", "observation": self.adapter.observation_json(observation),
                     "legal": list(legal), "clock": self._clock()})
-        return self._move(observation, again=False)
+        return self._move(observation)
 
     def rejected(self, error: IllegalAction) -> None:
         self._refuse(str(error))
+        self._retry = True
 
     def update(self, observation: Any) -> None:
         """Tell the program the table as it now stands (after another seat's move)."""
@@ -305,7 +307,7 @@ class ExternalSeat:
         self.refused = True
         self._send({"type": "error", "message": message})
 
-    def _move(self, observation: Any, *, again: bool) -> Any:
+    def _move(self, observation: Any) -> Any:
         started = time.monotonic()
         reply = self._read(self.limits.hard_ms / 1000, "move", "a move")
         elapsed_ms = (time.monotonic() - started) * 1000
@@ -323,7 +325,7 @@ class ExternalSeat:
             return self.adapter.parse(self.game, observation, text)
         except (GameError, ValueError) as error:
             self._refuse(str(error))
-            return self._move(observation, again=True)
+            return self._move(observation)
 
     def _read(self, timeout_s: float, wanted: str, what: str,
               shown_s: float | None = None) -> dict[str, Any]:

@@ -55,6 +55,10 @@ for line in sys.stdin:
         send({"type": "move", "move": 17})
     elif how == "refused":  # an illegal move, then another after the error
         send({"type": "move", "move": "D1" if kind == "turn" else "X9"})
+    elif how == "illegal":  # Obsession: a move the notation reads and the rules refuse, twice
+        send({"type": "move", "move": "blind 1"})
+    elif how == "illegal_once":
+        send({"type": "move", "move": "blind 1" if kind == "turn" else message_legal[0]})
     elif how == "refused_once":  # an illegal move, then a legal one after the error
         send({"type": "move", "move": "D1" if kind == "turn" else message_legal[0]})
     if kind == "turn":
