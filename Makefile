@@ -4,18 +4,22 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit bench clean
+.PHONY: play serve test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
           $(wildcard src/cardtable/games/*/_*.h) \
           src/cardtable/engine/xoshiro.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,tournament,dist]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,tournament,dist,rl]'
 	touch $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/caravan $(ARGS)
+
+# Starts the web server (lobby at http://127.0.0.1:8000/); ARGS='--port 9000 --db URL'.
+serve: $(STAMP)
+	$(BIN)/cardtable serve $(ARGS)
 
 test: lint typecheck unit
 

@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,17 +61,16 @@ def caravan_record(path: Path, preset: str, seed: int, bots: tuple[str, str],
     from cardtable.games.caravan.bots import make_bot
     from cardtable.games.caravan.record import GameRecorder
     from cardtable.games.caravan.rules import SeatRules
-    from cardtable.games.caravan.stalemate import IdleWatch
     from cardtable.games.caravan.state import Game
 
-    game = Game.new(SeatRules.preset(preset), seed, first)
+    game = Game.new(replace(SeatRules.preset(preset), stuck_plies=200), seed, first)
     players = {"ABC": f"bot:{bots[0]}", "DEF": f"bot:{bots[1]}"}
     with RecordWriter(path) as writer:
         recorder = GameRecorder(writer, str(path), players, ("random", "random"))
         recorder.start(game)
         seats = {"ABC": make_bot(bots[0], 0, seed), "DEF": make_bot(bots[1], 1, seed)}
         try:
-            play_match(game, seats, (recorder, IdleWatch(200)))
+            play_match(game, seats, (recorder,))
         except MatchAbandoned as stopped:
             game.abandon(stopped.cause)  # as the command line does
     return game

@@ -501,3 +501,36 @@ def test_players_start_with_default_signal_dispositions(tmp_path: Path) -> None:
     ignored = int(log.read_text().split()[1], 16)
     assert not ignored & (1 << (signal.SIGPIPE - 1))
     assert not ignored & (1 << (signal.SIGINT - 1))
+
+
+def test_each_player_receives_every_message_in_order_whatever_the_batching(
+        tmp_path: Path) -> None:
+    """The hub writes a player's broadcasts together with its next dowhat (or eog); what each
+    player reads is still every message the record says was sent to it, in order."""
+    import json
+
+    from austerity_support import DECKS
+
+    logs = [tmp_path / f"{name}.log" for name in "abc"]
+    fakes = [make_fake(tmp_path, f"fake-{name}", replies=[], log=str(log))
+             for name, log in zip("abc", logs, strict=True)]
+    record = tmp_path / "game.jsonl"
+    result = hub("--record", record, "4", "12", DECKS / "medium.deck", *fakes)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    for letter, log in zip("ABC", logs, strict=True):
+        sent = [event["msg"].rstrip("\n") for event in events
+                if event.get("event") == "send" and event["to"] in ("*", letter)]
+        assert read_log(log) == sent, letter
+        assert sent.count("dowhat") > 5 and sent[-1] == "eog"
+
+
+def test_hub_started_with_its_standard_descriptors_closed_still_plays(tmp_path: Path) -> None:
+    """Pipe ends and /dev/null then land on 0, 1 and 2 in the hub; the players (run in forks of
+    the hub, or started as programs) must still get the right three descriptors."""
+    deck = tmp_path / "deck"
+    deck.write_text("P:1:1,0,0,0\nB:2:0,1,1,0\nY:1:0,0,2,1\nR:3:1,1,1,1\n")
+    script = f"exec <&- >&- 2>&-; exec {HUB} 3 4 {deck} {SHENZI} {PLAYERS['ed']} {SHENZI}"
+    result = subprocess.run(["/bin/sh", "-c", script], capture_output=True, timeout=TIMEOUT,
+                            check=False)
+    assert result.returncode == 0

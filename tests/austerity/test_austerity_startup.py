@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from austerity_support import CARDTABLE, DECKS, PLAYERS, TIMEOUT, run
 
+import cardtable
 from cardtable.games.austerity import hub
 
 # What the player path must never load (each costs milliseconds on every player start).
@@ -17,12 +19,19 @@ FORBIDDEN = {"argparse", "re", "json", "dataclasses", "enum", "typing", "logging
              "pathlib", "importlib.metadata", "signal", "contextlib", "collections"}
 
 
-def imported_by(statement: str) -> dict[str, int]:
+def imported_by(statement: str, isolated: bool = False) -> dict[str, int]:
     """Modules imported by ``statement`` beyond the interpreter's own start-up, with their
-    cumulative import time in microseconds."""
-    result = subprocess.run([sys.executable, "-X", "importtime", "-c", statement],
+    cumulative import time in microseconds; ``isolated``: as the hub starts its own players,
+    without site (``-I -S``) and the package's path given."""
+    flags = ["-X", "importtime"]
+    prefix = ""
+    if isolated:
+        flags += ["-I", "-S"]
+        package = str(Path(cardtable.__file__).parent.parent)
+        prefix = f"import sys; sys.path.insert(0, {package!r}); "
+    result = subprocess.run([sys.executable, *flags, "-c", prefix + statement],
                             capture_output=True, text=True, timeout=TIMEOUT, check=True)
-    baseline = subprocess.run([sys.executable, "-X", "importtime", "-c", "pass"],
+    baseline = subprocess.run([sys.executable, *flags, "-c", prefix + "pass"],
                               capture_output=True, text=True, timeout=TIMEOUT, check=True)
 
     def modules(stderr: str) -> dict[str, int]:
@@ -49,7 +58,15 @@ def test_player_entry_point_imports_only_small_modules() -> None:
         "cardtable", "cardtable.cli", "cardtable.cli.austerity_player", "cardtable.games",
         "cardtable.games.austerity", "cardtable.games.austerity.player",
         "cardtable.games.austerity.codec", "cardtable.games.austerity.rules",
-        "cardtable.games.austerity.strategies"}
+        "cardtable.games.austerity.strategies", "cardtable.games.austerity.state"}
+
+
+def test_player_started_by_the_hub_does_not_even_import_os() -> None:
+    # Without site nothing has loaded os yet; the players take what they need from its C core.
+    new = imported_by("import cardtable.cli.austerity_player as p; "
+                      "import cardtable.games.austerity.player", isolated=True)
+    assert not {"os", "posixpath", "_collections_abc", "stat"} & set(new), sorted(new)
+    assert {name for name in new if not name.startswith("cardtable")} <= {"_signal"}
 
 
 def test_package_roots_import_nothing() -> None:
@@ -62,27 +79,53 @@ def test_hub_entry_point_imports_only_small_modules() -> None:
     assert not FORBIDDEN & set(new), sorted(FORBIDDEN & set(new))
     ours = {name for name in new if name.startswith("cardtable")}
     # Besides the game's own modules, only C modules of the standard library.
-    assert set(new) - ours <= {"errno", "fcntl", "select", "_signal"}, sorted(set(new) - ours)
+    assert set(new) - ours <= {"errno", "select", "_signal"}, sorted(set(new) - ours)
 
 
-def test_hub_starts_this_installations_players_isolated_and_without_site() -> None:
+def _signal_mask(status: str, field: str) -> int:
+    line = next(line for line in status.splitlines() if line.startswith(field + ":"))
+    return int(line.split()[1], 16)
+
+
+def test_hub_runs_this_installations_players_in_a_fork_of_itself() -> None:
     script = PLAYERS["ed"]
     with open(script, "rb") as file:
         if file.readline() != b"#!" + os.fsencode(sys.executable) + b"\n":
             pytest.skip("the installed ed script runs another interpreter")
-    quick = hub._quick_start(script, [script, "3", "1"])
-    assert quick is not None
-    interpreter, argv = quick
-    assert interpreter == sys.executable
-    assert argv[:4] == [sys.executable, "-I", "-S", "-c"] and argv[-2:] == ["3", "1"]
-    assert "from cardtable.cli.austerity_player import ed;" in argv[4]
-    # The same conversation as the installed script gives.
-    messages = b"tokens2\nnewcardP:1:1,0,0,0\ndowhat\ntookA:1,1,1,0\ndowhat\neog\n"
-    quick_run = run(argv, stdin=messages)
-    installed = run([script, "3", "1"], stdin=messages)
-    assert (quick_run.returncode, quick_run.stdout, quick_run.stderr) == (
-        installed.returncode, installed.stdout, installed.stderr)
-    assert quick_run.returncode == 0 and quick_run.stdout
+    assert hub._own_player(script) == "ed"
+    messages = [b"tokens2\nnewcardP:1:1,0,0,0\ndowhat\n", b"tookA:1,1,1,0\ndowhat\neog\n"]
+    child_in, to_child = os.pipe()
+    from_child, child_out = os.pipe()
+    process = hub._spawn(script, [script, "3", "1"], child_in, child_out)
+    os.close(child_in)
+    os.close(child_out)
+    try:
+        os.write(to_child, messages[0])
+        first = os.read(from_child, 4096)
+        # A fork of this process, not a program of its own.
+        assert (Path(f"/proc/{process.pid}/cmdline").read_bytes()
+                == Path("/proc/self/cmdline").read_bytes())
+        # Started as the console script would be: only its three standard descriptors, and
+        # SIGINT, SIGPIPE and SIGXFSZ neither ignored nor caught.
+        assert sorted(os.listdir(f"/proc/{process.pid}/fd")) == ["0", "1", "2"]
+        assert os.path.samefile(f"/proc/{process.pid}/fd/2", os.devnull)
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        for field in ("SigIgn", "SigCgt"):
+            mask = _signal_mask(status, field)
+            for number in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
+                assert not mask & (1 << (number - 1)), (field, number)
+        os.write(to_child, messages[1])
+        rest = b""
+        while chunk := os.read(from_child, 4096):
+            rest += chunk
+    finally:
+        os.close(to_child)
+        os.close(from_child)
+    assert process.wait() == 0
+    # The same conversation as the installed script gives, run as a program of its own.
+    installed = run([script, "3", "1"], stdin=b"".join(messages))
+    assert installed.returncode == 0
+    assert first + rest == installed.stdout and installed.stdout.count(b"\n") == 2
 
 
 def test_other_programs_start_as_they_are(tmp_path: Path) -> None:
@@ -90,16 +133,16 @@ def test_other_programs_start_as_they_are(tmp_path: Path) -> None:
     other.write_text(f"#!/bin/sh\nexec {sys.executable} -c pass\n"
                      "from cardtable.cli.austerity_player import ed\n")
     other.chmod(0o755)
-    assert hub._quick_start(str(other), [str(other), "2", "0"]) is None
+    assert hub._own_player(str(other)) is None
     foreign = tmp_path / "shenzi"
     foreign.write_text(f"#!{sys.executable}\nfrom elsewhere import shenzi\n")
     foreign.chmod(0o755)
-    assert hub._quick_start(str(foreign), [str(foreign), "2", "0"]) is None
+    assert hub._own_player(str(foreign)) is None
     unreadable = tmp_path / "banzai"
     unreadable.write_text(f"#!{sys.executable}\n"
                           "from cardtable.cli.austerity_player import banzai\n")
     unreadable.chmod(0o644)  # not executable: execvp would refuse it, and so does the hub
-    assert hub._quick_start(str(unreadable), [str(unreadable), "2", "0"]) is None
+    assert hub._own_player(str(unreadable)) is None
 
 
 def test_bench_times_a_whole_game_and_each_players_start() -> None:
@@ -132,3 +175,30 @@ def test_player_answers_alike_when_its_stderr_is_discarded() -> None:
         assert shown.returncode == quiet.returncode == 0, name
         assert shown.stdout == quiet.stdout and shown.stdout.count(b"\n") == 3, name
         assert b"Player A:" in shown.stderr
+
+
+def test_a_hub_inside_a_threaded_program_starts_its_players_as_programs() -> None:
+    import threading
+
+    script = PLAYERS["shenzi"]
+    release = threading.Event()
+    helper = threading.Thread(target=release.wait)
+    helper.start()
+    child_in, to_child = os.pipe()
+    from_child, child_out = os.pipe()
+    try:
+        process = hub._spawn(script, [script, "2", "0"], child_in, child_out)
+        os.close(child_in)
+        os.close(child_out)
+        os.write(to_child, b"tokens2\ndowhat\n")
+        assert os.read(from_child, 4096) == b"take1,1,1,0\n"
+        # A program of its own (the script's interpreter), not a fork of this process.
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+        assert os.fsencode(script) in command
+        os.write(to_child, b"eog\n")
+        assert process.wait() == 0
+    finally:
+        release.set()
+        helper.join()
+        os.close(to_child)
+        os.close(from_child)

@@ -36,7 +36,7 @@ def test_version() -> None:
     (["--kill-order", "late"], "--kill-order must be effect-first or kill-first"),
     (["--max-plays", "0"], "--max-plays must be an integer >= 1 (got '0')"),
     (["--repeat-limit", "-1"], "--repeat-limit must be an integer >= 0 (got '-1')"),
-    (["--seed", "abc"], "--seed must be an integer (got 'abc')"),
+    (["--seed", "abc"], "--seed must be an integer >= 0 (got 'abc')"),
     (["--delay", "-2"], "--delay must be a number of seconds >= 0 (got '-2')"),
     (["--delay", "nan"], "--delay must be a number of seconds >= 0 (got 'nan')"),
     (["--quiet"], "--quiet is for bots-only games"),

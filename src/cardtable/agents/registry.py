@@ -119,11 +119,13 @@ def no_options(spec: BotSpec) -> None:
 
 
 def _load_builtin(game: str) -> None:
-    """Import the game's bot module, which registers its bots (kept lazy for fast start-up)."""
+    """Import the game's bot module, which registers its bots (kept lazy for fast start-up),
+    and, once, the bots of this package that work for any game."""
     if ANY_GAME not in _loaded:
         _loaded.add(ANY_GAME)
-        from cardtable.agents import external
+        from cardtable.agents import external, random_bot
 
+        random_bot.register_everywhere()
         external.register_everywhere()
     if game == "caravan":
         from cardtable.games.caravan import bots as caravan_bots
@@ -133,3 +135,7 @@ def _load_builtin(game: str) -> None:
         from cardtable.games.obsession import bots as obsession_bots
 
         obsession_bots.register_everywhere()
+    elif game == "austerity":
+        from cardtable.games.austerity import bots as austerity_bots
+
+        austerity_bots.register_everywhere()

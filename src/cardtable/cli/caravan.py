@@ -22,6 +22,7 @@ from cardtable.agents.external_cli import ForfeitNotice, bot_spec, external_seat
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
+from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import GameError, RecordError
 from cardtable.engine.match import Seat
@@ -40,6 +41,7 @@ from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules
+from cardtable.games.caravan.stalemate import table_rules
 from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.caravan import PlainCaravan
 from cardtable.ui.plain.console import Console
@@ -78,12 +80,9 @@ class StartupError(Exception):
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        value = -1
-    if value < 0 or not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, not '{text}'")
+    value = seed_value(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"seed must be {SEED_ALLOWED}, not '{text}'")
     return value
 
 
@@ -268,7 +267,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         return run_caravan(rules, (kinds[0], kinds[1]), options.seed, first,
                            1.0 if options.delay is None else options.delay,
                            (decks[0], decks[1]), options.record, options.ascii)
-    game = Game.new(rules, options.seed, first, decks)
+    game = Game.new(table_rules(rules, humans), options.seed, first, decks)
     shell = PlainCaravan(console, humans, options.delay or 0.0)
     seats: dict[str, Seat] = {}
     players: dict[str, str] = {}

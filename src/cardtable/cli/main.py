@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench GAME"),
     "austerity": ("cardtable.cli.austerity", "main",
                   "Austerity tools: cardtable austerity simulate ..."),
+    "serve": ("cardtable.cli.serve", "main", "the web server: play in the browser"),
 }
 
 USAGE = "usage: cardtable COMMAND [ARGS ...]"

@@ -21,10 +21,12 @@ from cardtable.agents.external_cli import bot_spec, external_seat, is_exec
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
+from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import GameError, GameParamsError, RecordError
 from cardtable.engine.match import (
+    BotPause,
     MatchAbandoned,
     MatchListener,
     Seat,
@@ -53,13 +55,13 @@ from cardtable.games.obsession.record import (
     Script,
     header,
     load,
+    not_a_record,
 )
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import (
     QUIT_CAUSE,
-    BotSeat,
     HumanSeat,
     ReplayConsole,
     ReplaySeat,
@@ -79,9 +81,9 @@ EPILOG = """Selections are card numbers separated by anything that is not a digi
 'moves' lists your legal moves (F2 on the full screen), 'help' or '?' shows how to play
 (? or F1 on the full screen), 'quit' or 'exit' leaves the game.
 --record never replaces an existing file without --overwrite, nor the --replay file.
-Exit status: 0 game over or quit, 1 invalid option, 3 input ended first, 4 replay mismatch or a
-record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (recorded like
-Ctrl-C). See docs/obsession.md for the rules."""
+Exit status: 0 game over or quit, 1 invalid option or file, 3 input ended first, 4 replay
+mismatch or a record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP
+(recorded like Ctrl-C). See docs/obsession.md for the rules."""
 
 
 class UsageError(Exception):
@@ -129,7 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--repeat-limit", metavar="R", default="3",
         help="bots-only games: end as a stalemate when a position repeats R times; 0 = off "
              "(default 3)")
-    add("--seed", metavar="S", help="integer seed of the shuffle and the bots (default: random)")
+    add("--seed", metavar="S",
+        help="integer >= 0 seeding the shuffle and the bots (default: random)")
     add("--plain", action="store_true",
         help="plain line mode even on a terminal (the full screen is the default there)")
     add("--ascii", action="store_true",
@@ -195,12 +198,9 @@ def parse_options(argv: Sequence[str]) -> Options | None:
                   kill_order=args.kill_order,
                   max_plays=_integer("--max-plays", args.max_plays, 1, None),
                   repeat_limit=_integer("--repeat-limit", args.repeat_limit, 0, None))
-    seed = fresh_seed()
-    if args.seed is not None:
-        try:
-            seed = int(args.seed.strip())
-        except ValueError:
-            raise UsageError(f"--seed must be an integer (got '{args.seed}')") from None
+    seed = fresh_seed() if args.seed is None else seed_value(args.seed)
+    if seed is None:
+        raise UsageError(f"--seed must be {SEED_ALLOWED} (got '{args.seed}')")
     delay = None
     if args.delay is not None:
         try:
@@ -310,7 +310,7 @@ def play(options: Options) -> int:
             except GameError as error:
                 return _fail(error.message)
         else:
-            seats[seat_name(index)] = BotSeat(make_bot(kind, options.seed, index), delay)
+            seats[seat_name(index)] = make_bot(kind, options.seed, index)
     try:
         writer = _open_record(options.record)
     except UsageError as error:
@@ -321,6 +321,8 @@ def play(options: Options) -> int:
             listeners.append(RecordListener(writer.write,
                                             header(game, options.seed, options.seats)))
         listeners.append(Table(console, humans, quiet=options.quiet))
+        bots = [seat_name(index) for index, human in enumerate(humans) if not human]
+        listeners.append(BotPause(bots, delay))  # after the table has shown whose turn it is
         return run(game, seats, listeners, console, options.quiet)
     except RecordWriteError as error:
         # What was written stays in the file; the game cannot go on unrecorded.
@@ -381,7 +383,7 @@ def replay(options: Options) -> int:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         print_error(PROG, f"--replay: cannot read '{path}' ({reason or error})")
         return EXIT_USAGE
-    other = other_game_message(path, lines, "obsession")
+    other = other_game_message(path, lines, "obsession") or not_a_record(path, lines)
     if other is not None:
         return _fail(other)
     try:

@@ -4,6 +4,11 @@ A game may ship a C extension ``_core`` beside its Python engine for the hot loo
 search bots and benchmarks need. The extension is optional (the install skips it when no C
 compiler is present) and can be turned off with ``CARDTABLE_PURE=1``; callers then use the
 pure Python engine.
+
+A core reads a Python game only through the game's one export, ``Game.export_core()``: a flat
+tuple whose fields are named, in order, by ``games/<game>/core_export.CORE_FIELDS`` and mirrored
+by the core's ``EXPORT_FIELDS`` (a test checks that both agree). Nothing else crosses the
+language boundary into C.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from cardtable.engine.errors import IllegalAction
@@ -77,6 +78,21 @@ class MatchListener:
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
         """A seat abandoned the game before it was over."""
+
+
+class BotPause(MatchListener):
+    """Waits ``delay`` seconds before each of ``seats`` is asked, so that people can follow the
+    bots. Put it after the listeners that show the turn. ``sleep`` is replaceable in tests."""
+
+    def __init__(self, seats: Collection[str], delay: float,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.seats = frozenset(seats)
+        self.delay = delay
+        self.sleep = sleep
+
+    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
+        if self.delay > 0 and seat in self.seats:
+            self.sleep(self.delay)
 
 
 class AsyncSeat(Protocol):

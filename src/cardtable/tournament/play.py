@@ -46,13 +46,14 @@ class MoveCounter(MatchListener):
         self.moves += 1
 
 
-def _length_caps(game: str) -> tuple[MatchListener, ...]:
-    """The game's own guard against games that cannot end (Obsession's is in its rules)."""
-    if game == "caravan":
-        from cardtable.games.caravan.stalemate import IdleWatch
+def _with_length_caps(game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The game's own guard against games that cannot end, as the shells set it for bots:
+    Caravan's ``stuck_plies`` rule unless given (Obsession's guard is on by default)."""
+    if game == "caravan" and "stuck_plies" not in params:
+        from cardtable.games.caravan.stalemate import STUCK_PLIES
 
-        return (IdleWatch(),)
-    return ()
+        return {**params, "stuck_plies": STUCK_PLIES}
+    return params
 
 
 def ranks(game: str, result: Result, chairs: tuple[str, ...]) -> list[int]:
@@ -75,7 +76,7 @@ def play(config: Config, task: Task) -> dict[str, Any]:
     """Play ``task`` and return its results line."""
     from cardtable.agents.registry import make_seat
 
-    game = load(config.game, dict(config.params))
+    game = load(config.game, _with_length_caps(config.game, dict(config.params)))
     state = game.new_state(task.seed)
     chairs = tuple(state.seats)
     seats: dict[str, Seat] = {
@@ -85,7 +86,7 @@ def play(config: Config, task: Task) -> dict[str, Any]:
     counter = MoveCounter(MOVE_CAP)
     started = time.perf_counter()
     try:
-        result = play_match(state, seats, (counter, *_length_caps(config.game)))
+        result = play_match(state, seats, (counter,))
     except MatchAbandoned as abandoned:
         result = Result((), "stalemate", {"cause": abandoned.cause})
     elapsed = time.perf_counter() - started

@@ -6,7 +6,9 @@ warm-up run:
 * **whole game**: the wall time of the ``austerity`` program playing one game with its player
   programs (``austerity TOKENS POINTS DECK PLAYER ...``), from start to exit;
 * **player ready**: for each player program, the time from the hub's spawn call (the very
-  function the hub uses) to the player's first reply, a ``dowhat`` being sent at once.
+  function the hub uses) to the player's first reply, a ``dowhat`` being sent at once. For this
+  installation's own players that call forks (see ``hub._fork_player``), so the figure is the
+  fork's and the first answer's, not an interpreter's start-up.
 
 The programs are looked up where this Python installs its console scripts first, then on
 ``PATH``, as the hub does for its players.

@@ -5,24 +5,32 @@ each with its exit status), starting players (execvp semantics, failures detecte
 the turn loop (one re-prompt per turn), the endings and the shutdown procedure (``eog``, up to
 two seconds of grace, then SIGKILL, then one status line per player that did not exit with 0).
 
-All protocol I/O is done on raw descriptors so that nothing is buffered behind the players'
-backs, and a player's pipe is read only while its reply is awaited.
+All protocol I/O is done on raw descriptors, and a player's pipe is read only while its reply is
+awaited. The game itself is an :class:`~cardtable.games.austerity.state.AusterityState`: every
+reply is validated and applied by ``state.apply``.
+
+What a player is told goes to it in one write when the hub next turns to it: the broadcasts since
+its last turn together with its ``dowhat`` (or with ``eog``). Each player receives exactly the
+same bytes in the same order as if every broadcast were written at once, but a turn wakes only
+the player who moves instead of every player, which is most of the cost of a turn.
 
 Start-up time matters (a whole game takes a few tens of milliseconds), so this module imports
 only C modules besides the small Austerity ones: players are started with ``posix_spawn``
 rather than ``subprocess`` (which loads threading, signal, contextlib, locale and re), and
-signals are set with the C core of ``signal`` (the ``signal`` module loads enum).
+signals are set with the C core of ``signal`` (the ``signal`` module loads enum). This
+installation's own players (``shenzi``, ``banzai``, ``ed`` run by the hub's interpreter) run
+in forks of the hub instead, which spares each of them the interpreter's start-up.
 """
 
 # The C core of the signal module is loaded by the interpreter at start-up anyway.
 import _signal  # type: ignore[import-not-found]
 import errno
-import fcntl
 import os
 import select
 import sys
 import time
 
+from cardtable.engine.errors import IllegalAction
 from cardtable.games.austerity.codec import (
     DISCONNECT_LINE,
     LINE_LIMIT,
@@ -36,7 +44,8 @@ from cardtable.games.austerity.codec import (
 )
 from cardtable.games.austerity.deck import DeckError, load_deck
 from cardtable.games.austerity.record import RECORD_VERSION, Recorder, message_text
-from cardtable.games.austerity.rules import Card, Game, letter
+from cardtable.games.austerity.rules import Card, letter
+from cardtable.games.austerity.state import AusterityState
 
 USAGE = "Usage: austerity tokens points deck player player [player ...]\n"
 BAD_ARGUMENT = "Bad argument\n"
@@ -123,7 +132,7 @@ class _Process:
 class _Seat:
     """One started player: its process, both pipe ends and the bytes read but not yet used."""
 
-    __slots__ = ("buffer", "head", "letter", "pidfd", "process", "reader", "writer")
+    __slots__ = ("buffer", "head", "letter", "pending", "pidfd", "process", "reader", "writer")
 
     def __init__(self, player: int, process: _Process, writer: int, reader: int) -> None:
         self.letter = letter(player)
@@ -131,6 +140,8 @@ class _Seat:
         self.writer = writer
         self.reader = reader
         self.buffer = bytearray()
+        # Broadcasts not yet written: they go out with the player's next dowhat (or eog).
+        self.pending = bytearray()
         # The first bytes of a line that grew past LINE_LIMIT; the rest is dropped up to "\n".
         self.head: bytes | None = None
         self.pidfd = -1
@@ -164,6 +175,8 @@ def _above_standard(fd: int) -> int:
     2, where the child's own redirections would overwrite it."""
     if fd > 2:
         return fd
+    import fcntl  # only here: a shared library to load, for a rare case
+
     moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
     os.close(fd)
     return moved
@@ -200,15 +213,18 @@ def _start(path: str, argv: list[str], stdin: int, stdout: int) -> _Process:
 PLAYER_SCRIPT = b"from cardtable.cli.austerity_player import "
 """How the installed console scripts ``shenzi``, ``banzai`` and ``ed`` call their player."""
 
+_LAST_FD = 1 << 20
+"""Above any descriptor a process here can have open (``closerange`` closes up to it)."""
 
-def _quick_start(candidate: str, argv: list[str]) -> tuple[str, list[str]] | None:
-    """For a console script of this installation's own players, a faster way to start it.
 
-    The installed script runs the interpreter with its site start-up (the site-packages and
-    their ``.pth`` files) only to import the player. When the script's interpreter is the
-    hub's own, the hub starts that interpreter isolated and without site (``-I -S``), with
-    the player's package path given: the same player, a few milliseconds sooner. Anything
-    else (another interpreter, another program, an unreadable file) starts as it is.
+def _own_player(candidate: str) -> str | None:
+    """``shenzi``, ``banzai`` or ``ed`` when ``candidate`` is this installation's own console
+    script of that player (run by the hub's own interpreter), else None.
+
+    Such a script would start the interpreter with its site start-up only to import the very
+    player code the hub has at hand, so the hub runs it in a fork of itself (see
+    :func:`_fork_player`). Anything else (another interpreter's script, another program, an
+    unreadable file) starts as it is.
     """
     if not os.access(candidate, os.X_OK):
         return None
@@ -227,12 +243,51 @@ def _quick_start(candidate: str, argv: list[str]) -> tuple[str, list[str]] | Non
     if start < 0:
         return None
     name = head[start + len(PLAYER_SCRIPT):].partition(b"\n")[0].decode("ascii", "replace")
-    if name not in ("shenzi", "banzai", "ed"):
-        return None
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    boot = (f"import sys;sys.path.insert(0,{package!r});"
-            f"from cardtable.cli.austerity_player import {name};sys.exit({name}())")
-    return interpreter, [interpreter, "-I", "-S", "-c", boot, *argv[1:]]
+    return name if name in ("shenzi", "banzai", "ed") else None
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs one thread only: a fork taken while another thread holds a
+    lock could leave the child stuck, so a hub run inside a threaded program (a server, say)
+    starts its players as programs."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() <= 1
+
+
+def _fork_player(name: str, argv: list[str], stdin: int, stdout: int) -> _Process:
+    """Run this installation's player ``name`` with ``argv`` in a fork of the hub.
+
+    The child is what the console script would be once started, without the interpreter's
+    start-up (most of a player's start): its standard descriptors are the two pipes and
+    ``/dev/null``, it keeps no other descriptor of the hub, SIGINT, SIGPIPE and SIGXFSZ are
+    back to their defaults, and it runs the player's main loop and leaves with its status.
+    """
+    # Imported by the hub once, before the first fork: every player then has it at hand.
+    from cardtable.games.austerity.player import main as player_main
+
+    # Above the standard descriptors, which the child's own redirections would overwrite.
+    null = _above_standard(os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC))
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(null)
+        raise
+    if pid == 0:  # the player; nothing here may return into the hub
+        status = 1
+        try:
+            for number in (_signal.SIGINT, *_RESTORED_SIGNALS):
+                _signal.signal(number, _signal.SIG_DFL)
+            os.dup2(stdin, 0)
+            os.dup2(stdout, 1)
+            os.dup2(null, 2)
+            os.closerange(3, _LAST_FD)
+            # The hub's own sys.stdin may be None (started with descriptor 0 closed).
+            reader = open(0, "rb", closefd=False)  # noqa: SIM115 (the process ends below)
+            status = player_main(name, argv[1:], reader.readline)
+        finally:
+            os._exit(status)
+    os.close(null)
+    return _Process(pid)
 
 
 def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
@@ -242,10 +297,10 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     denied: OSError | None = None
     last: OSError = FileNotFoundError(errno.ENOENT, "not found", program)
     for candidate in _spawn_candidates(program):
-        quick = _quick_start(candidate, argv)
-        if quick is not None:
+        own = _own_player(candidate) if _single_threaded() else None
+        if own is not None:
             try:
-                return _start(quick[0], quick[1], stdin, stdout)
+                return _fork_player(own, argv, stdin, stdout)
             except OSError:
                 pass  # started as it is below
         try:
@@ -268,7 +323,7 @@ class Hub:
 
     def __init__(self, guard: _SigintGuard) -> None:
         self.guard = guard
-        self.game: Game | None = None
+        self.state: AusterityState | None = None
         self.programs: list[str] = []
         self.seats: list[_Seat] = []
         self.timeout: float | None = None
@@ -294,15 +349,30 @@ class Hub:
             pass
 
     def _send_to(self, seat: _Seat, data: bytes) -> None:
+        """``data`` to one player, after the broadcasts it has not been sent yet."""
         if self.recorder is not None:
             self.recorder.write("send", to=seat.letter, msg=message_text(data))
+        pending = seat.pending
+        if pending:
+            pending += data
+            data = bytes(pending)
+            pending.clear()
         self._send(seat, data)
 
     def _broadcast(self, data: bytes) -> None:
+        """``data`` to every player: kept until the hub next writes to each (see above)."""
         if self.recorder is not None and self.seats:
             self.recorder.write("send", to="*", msg=message_text(data))
         for seat in self.seats:
-            self._send(seat, data)
+            seat.pending += data
+
+    def _deliver_all(self) -> None:
+        """Write every player's pending broadcasts, in id order."""
+        for seat in self.seats:
+            if seat.pending:
+                data = bytes(seat.pending)
+                seat.pending.clear()
+                self._send(seat, data)
 
     def _new_card(self, card: Card) -> None:
         self._out(newcard_line(card))
@@ -374,6 +444,7 @@ class Hub:
     def _shutdown(self) -> None:
         """``eog`` to everyone, up to two seconds to exit, then SIGKILL; reap every player."""
         self._broadcast(b"eog\n")
+        self._deliver_all()
         deadline = time.monotonic() + GRACE_SECONDS
         waiting = list(self.seats)
         while True:
@@ -421,10 +492,10 @@ class Hub:
         if self.recorder is not None:
             winners = []
             points: list[int] = []
-            if self.game is not None:
-                points = list(self.game.table.points)
+            if self.state is not None:
+                points = list(self.state.table.points)
                 if reason == "normal":
-                    winners = [letter(p) for p in self.game.table.winners()]
+                    winners = [letter(p) for p in self.state.table.winners()]
             statuses: list[str | None] = [None] * len(self.programs)
             for index, seat in enumerate(self.seats):
                 code = seat.process.returncode
@@ -438,16 +509,19 @@ class Hub:
     # --- the game -------------------------------------------------------------------------------
 
     def play(self, tokens: int) -> int:
-        game = self.game
-        assert game is not None
+        state = self.state
+        assert state is not None
+        game = state.game
         seats = self.seats
         recorder = self.recorder
         self._broadcast(b"tokens%d\n" % tokens)
-        for card in game.opening():
+        # The state turned the market up when it was made; the players hear of it now.
+        for card in list(state.table.market):
             self._new_card(card)
         while True:
             player = game.current
             seat = seats[player]
+            drawn: Card | None = None
             for _attempt in range(2):
                 self._send_to(seat, b"dowhat\n")
                 line = self._read_reply(seat)
@@ -460,7 +534,14 @@ class Hub:
                     return self.finish("disconnect", EXIT_DISCONNECT, "Client disconnected\n",
                                        DISCONNECT_LINE)
                 action = parse_action(line) if len(line) <= LINE_LIMIT else None
-                valid = action is not None and game.is_valid(action)
+                valid = False
+                if action is not None:
+                    # The state's refusal is never shown: the only answer is another dowhat.
+                    try:
+                        drawn = state.apply(action)
+                        valid = True
+                    except IllegalAction:
+                        pass
                 if recorder is not None:
                     recorder.write("recv", **{"from": seat.letter}, msg=line.decode("latin-1"),
                                    valid=valid)
@@ -469,7 +550,6 @@ class Hub:
             else:
                 return self.finish("protocol", EXIT_PROTOCOL, "Protocol error by client\n")
             assert action is not None
-            drawn = game.play(action)
             self._out(action_line(player, action))
             self._broadcast(action_message(player, action))
             if drawn is not None:
@@ -532,7 +612,7 @@ def run(hub: Hub, argv: list[str]) -> int:
             return EXIT_RECORD
         hub.recorder.write("start", version=RECORD_VERSION, tokens=tokens, points=points,
                            deck=[card.text() for card in deck], players=hub.programs)
-    hub.game = Game(deck, tokens, points, len(hub.programs))
+    hub.state = AusterityState(deck, tokens, points, len(hub.programs))
     if not hub.start_players():
         return hub.finish("badstart", EXIT_BAD_START, "Bad start\n")
     return hub.play(tokens)

@@ -1,17 +1,20 @@
 """The player programs ``shenzi``, ``banzai`` and ``ed``: one main loop, three strategies.
 
-A player keeps its own model of the table, updated blindly from the hub's messages (it checks
-their structure, never their legality), prints a status block on stderr after each update and
-answers ``dowhat`` on stdout with one action line.
+A player keeps its own view of the game, an ``AusterityState`` (``state.py``) made by
+``AusterityState.watching`` and updated blindly from the hub's messages (it checks their
+structure, never their legality), prints a status block on stderr after each update and answers
+``dowhat`` on stdout with one action line.
 
 Start-up time matters (every game starts several players), so this module imports only
-``os``, ``sys``, the C core of ``signal`` and the small shared modules.
+``sys``, ``posix`` (the C core of ``os``, built into the interpreter: ``os`` itself costs most
+of a millisecond when the interpreter starts without ``site``, as the hub starts its players),
+the C core of ``signal`` and the small shared modules.
 """
 
 # The C core of the signal module is loaded by the interpreter at start-up anyway; the
 # ``signal`` module itself would pull in ``enum`` and cost several milliseconds per player.
 import _signal  # type: ignore[import-not-found]
-import os
+import posix
 import sys
 
 from cardtable.games.austerity.codec import (
@@ -27,8 +30,17 @@ from cardtable.games.austerity.codec import (
     parse_message,
     winners_text,
 )
-from cardtable.games.austerity.rules import COLOURS, MARKET_LIMIT, Table
+from cardtable.games.austerity.rules import COLOURS, PURCHASE, TAKE, WILD_ACTION, Table
+from cardtable.games.austerity.state import AusterityState
 from cardtable.games.austerity.strategies import banzai, ed, shenzi
+
+# Not ``typing.TYPE_CHECKING``: importing typing costs every player start (mypy reads any
+# constant of this name as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Readline = Callable[[int], bytes]
 
 COMMUNICATION_ERROR = 6
 
@@ -38,7 +50,7 @@ def _err(text: str) -> None:
     data = text.encode()
     while data:
         try:
-            written = os.write(2, data)
+            written = posix.write(2, data)
         except OSError:
             return
         data = data[written:]
@@ -47,9 +59,11 @@ def _err(text: str) -> None:
 def _discarded(fd: int) -> bool:
     """Whether ``fd`` is ``/dev/null`` (where the hub sends its players' stderr)."""
     try:
-        return os.path.samestat(os.fstat(fd), os.stat(os.devnull))
+        mine = posix.fstat(fd)
+        null = posix.stat("/dev/null")
     except OSError:
         return False
+    return (mine.st_dev, mine.st_ino) == (null.st_dev, null.st_ino)
 
 
 def status_block(table: Table) -> str:
@@ -68,16 +82,20 @@ def status_block(table: Table) -> str:
     return "".join(lines)
 
 
-def play(name: str, count: int, me: int) -> int:
-    """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6)."""
+def play(name: str, count: int, me: int, readline: "Readline | None" = None) -> int:
+    """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6).
+
+    ``readline(limit)`` reads stdin (``sys.stdin.buffer.readline`` when not given)."""
     choose = {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
-    table = Table(count)
-    stdin = sys.stdin
-    if stdin is None:
-        # Started with descriptor 0 closed: nothing can ever be read.
-        _err("Communication Error\n")
-        return COMMUNICATION_ERROR
-    readline = stdin.buffer.readline
+    view = AusterityState.watching(count)
+    table = view.table
+    if readline is None:
+        stdin = sys.stdin
+        if stdin is None:
+            # Started with descriptor 0 closed: nothing can ever be read.
+            _err("Communication Error\n")
+            return COMMUNICATION_ERROR
+        readline = stdin.buffer.readline
     # The status blocks and notes on stderr cost more than the rest of a turn; when stderr is
     # /dev/null nobody can read them, so they are not even formatted.
     quiet = _discarded(2)
@@ -98,7 +116,7 @@ def play(name: str, count: int, me: int) -> int:
             if not quiet:
                 _err("Received dowhat\n")
             try:
-                os.write(1, format_action(choose(table, me)))
+                posix.write(1, format_action(choose(table, me)))
             except OSError:
                 # A closed stdout: the hub will see EOF; a broken pipe kills us by SIGPIPE.
                 continue
@@ -107,26 +125,25 @@ def play(name: str, count: int, me: int) -> int:
             _err(f"Game over. Winners are {winners_text(table.winners())}\n")
             return 0
         if kind == TOKENS:
-            table.piles = [number, number, number, number]
+            view.fill_piles(number)
+            known = True
         elif kind == NEWCARD:
-            if len(table.market) >= MARKET_LIMIT or card is None:
-                _err("Communication Error\n")
-                return COMMUNICATION_ERROR
-            table.market.append(card)
+            known = card is not None and view.turn_up(card)
         elif kind == PURCHASED:
-            if number >= len(table.market):
-                _err("Communication Error\n")
-                return COMMUNICATION_ERROR
-            table.record_purchase(player, number, values)
+            known = view.record(player, (PURCHASE, number, values))
         elif kind == TOOK:
-            table.record_take(player, values)
+            known = view.record(player, (TAKE, 0, values))
         else:
-            table.record_wild(player)
+            known = view.record(player, WILD_ACTION)
+        if not known:
+            # A card beyond the market's eight, or the purchase of a card it does not have.
+            _err("Communication Error\n")
+            return COMMUNICATION_ERROR
         if not quiet:
             _err(status_block(table))
 
 
-def main(name: str, args: list[str]) -> int:
+def main(name: str, args: list[str], readline: "Readline | None" = None) -> int:
     """``NAME pcount myid``: check the arguments in the documented order, then play."""
     # Die by SIGINT/SIGPIPE like a C program instead of raising KeyboardInterrupt/BrokenPipe.
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
@@ -142,4 +159,4 @@ def main(name: str, args: list[str]) -> int:
     if not 0 <= me < count:
         _err("Invalid player ID\n")
         return 3
-    return play(name, count, me)
+    return play(name, count, me, readline)

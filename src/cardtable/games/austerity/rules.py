@@ -309,17 +309,18 @@ class Game:
             return True
         table = self.table
         if kind == TAKE:
-            if sorted(values) != [0, 1, 1, 1]:
+            # Three 1s and one 0 (written out: this runs on every turn of every simulated game).
+            if len(values) != 4 or values.count(1) != 3 or values.count(0) != 1:
                 return False
             piles = table.piles
-            return all(piles[colour] > 0 for colour in range(4) if values[colour])
+            return not ((values[0] and piles[0] <= 0) or (values[1] and piles[1] <= 0)
+                        or (values[2] and piles[2] <= 0) or (values[3] and piles[3] <= 0))
         if not 0 <= index < len(table.market):
             return False
-        card = table.market[index]
         player = self.current
-        if not table.can_afford(player, card):
-            return False
-        return values == table.payment(player, card)
+        # The payment's wilds are the shortfall: affordable exactly when they are at hand.
+        payment = table.payment(player, table.market[index])
+        return payment[4] <= table.wilds[player] and tuple(values) == payment
 
     def play(self, action: Action) -> Card | None:
         """Apply a valid action for the current player and pass the turn.

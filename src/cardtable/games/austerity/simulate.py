@@ -1,9 +1,17 @@
-"""Many Austerity games in one process: the hub's rules with the players' strategies, no pipes.
+"""Many Austerity games in one process: the hub's game state with the players' strategies, no
+pipes.
 
-Every player's model of the table equals the hub's table (the model is updated from the very
-broadcasts the hub derives from its own state), so the strategies can be asked directly on the
-hub's :class:`~cardtable.games.austerity.rules.Table`. A game here therefore ends exactly as the
-same game run by ``austerity`` with the player programs; the tests compare the transcripts.
+A game is an :class:`~cardtable.games.austerity.state.AusterityState`, the hub's own, and every
+move goes through ``state.apply`` (so it is checked as the hub checks it). Every player's view of
+the table equals the state's table (the view is updated from the very broadcasts the hub derives
+from its state), so the strategies are asked directly on the state's
+:class:`~cardtable.games.austerity.rules.Table`. A game here therefore ends exactly as the same
+game run by ``austerity`` with the player programs; the tests compare the transcripts.
+
+The loop is this module's own rather than the engine's ``play_match``, for speed: the match
+loop builds each seat's observation and the seat a table from it on every turn, which cost
+about 2 to 5 times a turn here and grows with the number of players (docs/austerity.md); the
+bots in ``bots.py`` play through ``play_match`` and end every game as this loop does (tested).
 """
 
 from __future__ import annotations
@@ -13,8 +21,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.engine.errors import IllegalAction
 from cardtable.games.austerity.codec import action_line, newcard_line, winners_text
-from cardtable.games.austerity.rules import Card, Game
+from cardtable.games.austerity.rules import Card
+from cardtable.games.austerity.state import AusterityState
 from cardtable.games.austerity.strategies import STRATEGIES
 
 DEFAULT_MAX_TURNS = 100_000
@@ -45,26 +55,31 @@ def play_game(
 ) -> GameResult:
     """Play one game; append the hub's stdout lines to ``transcript`` when given.
 
-    ``check`` validates every move as the hub would (slower; used by tests).
+    Every move is applied with ``state.apply``, which checks it as the hub does; a refused move
+    raises :class:`InvalidMove` (``check`` is kept for callers that asked for the check, which
+    is now always made).
     """
     count = len(lineup)
-    game = Game(deck, tokens, points, count)
-    table = game.table
+    state = AusterityState(deck, tokens, points, count)
+    game = state.game
+    table = state.table
     # The strategies ask who can afford which market card: the table's index answers without
     # a scan of the players, so a turn costs the same at 2 or 26 players (see
     # ``Table.track_affordability``).
     table.track_affordability()
     choosers = [STRATEGIES[name] for name in lineup]
-    opening = game.opening()
     if transcript is not None:
-        transcript.extend(newcard_line(card) for card in opening)
+        transcript.extend(newcard_line(card) for card in table.market)
+    apply = state.apply
     turns = 0
     while turns < max_turns:
         player = game.current
         action = choosers[player](table, player)
-        if check and not game.is_valid(action):
-            raise InvalidMove(f"{lineup[player]} as player {player}: {action!r}")
-        drawn = game.play(action)
+        try:
+            drawn = apply(action)
+        except IllegalAction as error:
+            raise InvalidMove(f"{lineup[player]} as player {player}: {action!r}: {error}") \
+                from None
         turns += 1
         if transcript is not None:
             transcript.append(action_line(player, action))

@@ -5,22 +5,21 @@ Actions are the protocol's tuples and their text is the protocol's reply line wi
 break: ``wild``, ``take1,0,1,1``, ``purchase2:1,0,0,0,1``. Seats are the player letters ``A``,
 ``B``, ... The game has no chance: the deck order is given, so a state is fixed by its
 parameters and the actions so far.
+
+Every Austerity program runs on this state: the hub validates and applies each reply with
+:meth:`AusterityState.apply`, the player programs keep their own view of the table as a state
+made by :meth:`AusterityState.watching` and updated from the hub's broadcasts, and the
+simulator plays its games on it. So this module is on their start-up path: it imports only the
+small Austerity modules; the engine's parts (its exception types, results, seat names, one-line
+messages) are imported on first use.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import combinations
-
-from cardtable.engine.errors import IllegalAction, NotationError
-from cardtable.engine.one_line import one_line
-from cardtable.engine.protocol import Result
-from cardtable.engine.seats import seat_number
 from cardtable.games.austerity.codec import format_action, parse_action, vector_text
 from cardtable.games.austerity.rules import (
+    MARKET_LIMIT,
     PURCHASE,
     TAKE,
+    WILD,
     WILD_ACTION,
     Action,
     Card,
@@ -29,19 +28,27 @@ from cardtable.games.austerity.rules import (
     letter,
 )
 
+# Not ``typing.TYPE_CHECKING``: importing typing costs every player start (mypy reads any
+# constant of this name as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from cardtable.engine.protocol import Result
+
 COLOUR_NAMES = ("Purple", "Brown", "Yellow", "Red")
-_TAKES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(1 if colour in chosen else 0 for colour in range(4))
-    for chosen in combinations(range(4), 3)
-)
-"""Every take of one token from each of three colours, in a fixed order."""
+_TAKES: tuple[tuple[int, ...], ...] = ((1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1))
+"""Every take of one token from each of three colours, in a fixed order (the colour left out:
+Red, Yellow, Brown, Purple)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Observation:
     """What a player program is told: everything on the table (the game hides nothing but the
-    order of the deck), its own letter and whose turn it is. Compares equal when it shows the
-    same."""
+    order of the deck), its own letter and whose turn it is. A plain value: it compares equal
+    when it shows the same, and :meth:`table` gives the strategies' view of it."""
+
+    __slots__ = ("discounts", "market", "piles", "points", "seat", "target", "to_move",
+                 "tokens", "wilds")
 
     seat: int
     to_move: int | None
@@ -52,6 +59,81 @@ class Observation:
     points: tuple[int, ...]
     market: tuple[Card, ...]
     target: int
+
+    def __init__(self, seat: int, to_move: int | None, piles: tuple[int, ...],
+                 tokens: tuple[tuple[int, ...], ...], wilds: tuple[int, ...],
+                 discounts: tuple[tuple[int, ...], ...], points: tuple[int, ...],
+                 market: tuple[Card, ...], target: int) -> None:
+        # Frozen: fields are set past ``__setattr__``, which refuses any later change.
+        define = object.__setattr__
+        define(self, "seat", seat)
+        define(self, "to_move", to_move)
+        define(self, "piles", piles)
+        define(self, "tokens", tokens)
+        define(self, "wilds", wilds)
+        define(self, "discounts", discounts)
+        define(self, "points", points)
+        define(self, "market", market)
+        define(self, "target", target)
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.seat, self.to_move, self.piles, self.tokens, self.wilds, self.discounts,
+                self.points, self.market, self.target)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field '{name}'")
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in (
+            "seat", "to_move", "piles", "tokens", "wilds", "discounts", "points", "market",
+            "target"))
+        return f"Observation({fields})"
+
+    def table(self) -> Table:
+        """A fresh :class:`Table` showing what this observation shows (the strategies'
+        argument)."""
+        table = Table.__new__(Table)
+        table.count = len(self.points)
+        table.affordable = None
+        table.shortfalls = []
+        table.piles = list(self.piles)
+        table.tokens = [list(held) for held in self.tokens]
+        table.wilds = list(self.wilds)
+        table.discounts = [list(held) for held in self.discounts]
+        table.points = list(self.points)
+        table.market = list(self.market)
+        return table
+
+    def legal_actions(self) -> list[Action]:
+        """The seat's legal actions, as the state lists them; empty when it is not to move (the
+        observation shows everything legality depends on)."""
+        if self.to_move != self.seat:
+            return []
+        return legal_actions_on(self.table(), self.seat)
+
+
+def legal_actions_on(table: Table, player: int) -> list[Action]:
+    """``player``'s legal actions on ``table``: takes (three non-empty colours), affordable
+    purchases (market order), then ``wild``."""
+    piles = table.piles
+    actions: list[Action] = [
+        (TAKE, 0, values)
+        for values in _TAKES
+        if all(piles[colour] > 0 for colour in range(4) if values[colour])
+    ]
+    for index, card in enumerate(table.market):
+        if table.can_afford(player, card):
+            actions.append((PURCHASE, index, table.payment(player, card)))
+    actions.append(WILD_ACTION)
+    return actions
 
 
 class AusterityState:
@@ -72,6 +154,14 @@ class AusterityState:
         """The game's parameters: the whole deck (top card first, never changed), the tokens
         of each pile, the target and the number of players. Positions carry a fingerprint."""
 
+    @classmethod
+    def watching(cls, count: int) -> "AusterityState":
+        """A player program's view of a game of ``count`` players before the hub's first
+        message: no deck (the hub announces each card as it turns it up), empty piles (until
+        ``tokens``) and no target (the players are never told it). Keep it up to date with
+        :meth:`fill_piles`, :meth:`turn_up` and :meth:`record`."""
+        return cls([], 0, 0, count)
+
     # --- the engine protocol -----------------------------------------------------------------
 
     @property
@@ -83,7 +173,24 @@ class AusterityState:
         return None if self.game.finished else letter(self.game.current)
 
     @property
-    def result(self) -> Result | None:
+    def table(self) -> Table:
+        """Everything public: piles, market and every player's holdings (do not change it)."""
+        return self.game.table
+
+    @property
+    def result(self) -> "Result | None":
+        """Winners, the ending (``points``: a round ended with the target reached;
+        ``market_empty``) and each player's points and the number of turns as details."""
+        if self._result is None and self.game.finished:
+            # Imported here, once per game: the engine's dataclasses would slow every start.
+            from cardtable.engine.protocol import Result
+
+            table = self.game.table
+            self._result = Result(
+                tuple(letter(player) for player in table.winners()),
+                "market_empty" if not table.market else "points",
+                {"points": list(table.points), "turns": self.turns},
+            )
         return self._result
 
     def legal_actions(self) -> list[Action]:
@@ -91,53 +198,36 @@ class AusterityState:
         game = self.game
         if game.finished:
             return []
-        table = game.table
-        piles = table.piles
-        actions: list[Action] = [
-            (TAKE, 0, values)
-            for values in _TAKES
-            if all(piles[colour] > 0 for colour in range(4) if values[colour])
-        ]
-        player = game.current
-        for index, card in enumerate(table.market):
-            if table.can_afford(player, card):
-                actions.append((PURCHASE, index, table.payment(player, card)))
-        actions.append(WILD_ACTION)
-        return actions
+        return legal_actions_on(game.table, game.current)
 
     def apply(self, action: Action) -> Card | None:
-        """Apply ``action`` for the seat to move; returns the card turned up after a purchase."""
+        """Apply ``action`` for the seat to move; returns the card turned up after a purchase.
+
+        Raises :class:`IllegalAction` (state unchanged) for anything the hub refuses."""
         game = self.game
-        problem = self.refusal(action)
-        if problem is not None:
-            raise IllegalAction(problem)
+        if game.finished or not game.is_valid(action):
+            from cardtable.engine.errors import IllegalAction
+
+            raise IllegalAction(self.refusal(action) or "That is not an action.")
         drawn = game.play(action)
         self.turns += 1
-        if game.finished:
-            table = game.table
-            reason = "market_empty" if not table.market else "points"
-            self._result = Result(
-                tuple(letter(player) for player in table.winners()),
-                reason,
-                {"points": list(table.points), "turns": self.turns},
-            )
         return drawn
 
     def observation(self, seat: str | int) -> Observation:
         table = self.game.table
         return Observation(
-            seat=self.seat_number(seat),
-            to_move=None if self.game.finished else self.game.current,
-            piles=tuple(table.piles),
-            tokens=tuple(map(tuple, table.tokens)),
-            wilds=tuple(table.wilds),
-            discounts=tuple(map(tuple, table.discounts)),
-            points=tuple(table.points),
-            market=tuple(table.market),
-            target=self.game.target,
+            self.seat_number(seat),
+            None if self.game.finished else self.game.current,
+            tuple(table.piles),
+            tuple(map(tuple, table.tokens)),
+            tuple(table.wilds),
+            tuple(map(tuple, table.discounts)),
+            tuple(table.points),
+            tuple(table.market),
+            self.game.target,
         )
 
-    def clone(self) -> AusterityState:
+    def clone(self) -> "AusterityState":
         other = AusterityState.__new__(AusterityState)
         game = self.game
         copy = Game.__new__(Game)
@@ -163,6 +253,40 @@ class AusterityState:
         other._result = self._result
         other.setup = self.setup
         return other
+
+    # --- a player program's view: the hub's broadcasts, applied blindly -------------------
+
+    def fill_piles(self, tokens: int) -> None:
+        """``tokensT``: every coloured pile holds ``tokens``."""
+        self.game.table.piles = [tokens, tokens, tokens, tokens]
+
+    def turn_up(self, card: Card) -> bool:
+        """``newcard``: ``card`` joins the market; False (nothing changed) when it is full."""
+        table = self.game.table
+        if len(table.market) >= MARKET_LIMIT:
+            return False
+        table.add_to_market(card)
+        return True
+
+    def record(self, player: int, action: Action) -> bool:
+        """``purchased``, ``took`` or ``wild``: ``player`` did ``action``, as the hub says.
+
+        Applied without any check of the rules (values may go negative: the hub is trusted,
+        as the protocol says), then the turn passes to the next player. False (nothing
+        changed) only for a purchase of a card the market does not have."""
+        kind, index, values = action
+        table = self.game.table
+        if kind == PURCHASE:
+            if index >= len(table.market):
+                return False
+            table.record_purchase(player, index, values)
+        elif kind == TAKE:
+            table.record_take(player, values)
+        elif kind == WILD:
+            table.record_wild(player)
+        self.game.current = (player + 1) % table.count
+        self.turns += 1
+        return True
 
     # --- refusals --------------------------------------------------------------------------
 
@@ -198,6 +322,13 @@ class AusterityState:
 
     def seat_number(self, seat: str | int) -> int:
         """The index of ``seat`` (``A``, ``B``, ... or 0, 1, ...); ``UnknownSeat`` otherwise."""
+        if type(seat) is str and len(seat) == 1:
+            # The match loop's question on every turn: a seat letter as ``to_move`` gives it.
+            number = ord(seat) - 65
+            if 0 <= number < self.game.table.count:
+                return number
+        from cardtable.engine.seats import seat_number
+
         return seat_number(seat, self.seats)
 
     def parse_action(self, text: str) -> Action:
@@ -205,6 +336,9 @@ class AusterityState:
         ``purchaseC:P,B,Y,R,W``; raises :class:`NotationError` for anything else."""
         action = parse_action(text.strip().encode("utf-8", "replace"))
         if action is None:
+            from cardtable.engine.errors import NotationError
+            from cardtable.engine.one_line import one_line
+
             shown = one_line(text.strip())
             shown = shown if len(shown) <= 40 else shown[:40] + "..."
             raise NotationError(

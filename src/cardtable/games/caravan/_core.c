@@ -415,30 +415,61 @@ static int discard_mulligan(const State *s, int seat) {
 
 /* ------------------------------------------------------------------ legality (legality.py) */
 
-static const char E_INVALID[] = "Invalid move.";
-static const char E_HAND[] = "The chosen hand position is out of range.";
-static const char E_NUMERAL_OWN[] = "A numeral card can only be played on a player's own caravan.";
-static const char E_NUMERAL_START[] =
-    "A numeral card must be played on an empty caravan during the Start round.";
-static const char E_NUMERAL_CAP[] = "The caravan is at its maximum numeral card capacity.";
-static const char E_SAME_RANK[] =
-    "A numeral card must not have same rank as the most recent card in the caravan.";
-static const char E_DIRECTION[] =
-    "The numeral card must follow the caravan's direction or match the caravan's suit.";
-static const char E_FACE_START[] = "A face card cannot be played during the Start round.";
-static const char E_FACE_OWN[] = "A face card can only be played on a player's own caravan.";
-static const char E_SLOT[] = "The chosen card position is out of range.";
-static const char E_NO_SLOT[] = "Face cards are played on a card: give its slot, e.g. P4A2.";
-static const char E_QUEEN[] = "A QUEEN can only be played on the latest numeral card in a caravan.";
-static const char E_MATCH[] = "A JACK or KING must match the suit of the numeral card it is played on.";
-static const char E_FACE_CAP[] = "The caravan is at its maximum face card capacity.";
-static const char E_DISCARD_START[] = "A player cannot discard a card during the Start round.";
-static const char E_CLEAR_START[] = "A player cannot clear a caravan during the Start round.";
-static const char E_CLEAR_OPPONENT[] = "A player cannot clear their opponent's caravans.";
-static const char E_CLEAR_DISABLED[] = "Caravans cannot be cleared under the current rules.";
-static const char E_CLEAR_EMPTY[] = "Cannot clear empty caravan.";
-static const char E_RESTART[] = "A new caravan must be started with a numeral card.";
-static const char E_OVER[] = "The game has already been won.";
+/* The refusal messages, stated once in legality.py and read from there when the module loads
+   (legality.MESSAGES by constant name); the strings live as long as `messages` holds them. */
+static const char *E_INVALID, *E_HAND, *E_NUMERAL_OWN, *E_NUMERAL_START, *E_NUMERAL_CAP, *E_SAME_RANK, *E_DIRECTION;
+static const char *E_FACE_START, *E_FACE_OWN, *E_SLOT, *E_NO_SLOT, *E_QUEEN, *E_MATCH, *E_FACE_CAP;
+static const char *E_DISCARD_START, *E_CLEAR_START, *E_CLEAR_OPPONENT, *E_CLEAR_DISABLED, *E_CLEAR_EMPTY, *E_RESTART, *E_OVER;
+static PyObject *messages; /* legality.MESSAGES */
+
+static const struct {
+    const char **message;
+    const char *name;
+} MESSAGE_NAMES[] = {
+    {&E_INVALID, "INVALID_MOVE"},
+    {&E_HAND, "HAND_OUT_OF_RANGE"},
+    {&E_NUMERAL_OWN, "NUMERAL_NOT_OWN"},
+    {&E_NUMERAL_START, "NUMERAL_START_NOT_EMPTY"},
+    {&E_NUMERAL_CAP, "NUMERAL_CAP"},
+    {&E_SAME_RANK, "NUMERAL_SAME_RANK"},
+    {&E_DIRECTION, "NUMERAL_DIRECTION"},
+    {&E_FACE_START, "FACE_START"},
+    {&E_FACE_OWN, "FACE_NOT_OWN"},
+    {&E_SLOT, "SLOT_OUT_OF_RANGE"},
+    {&E_NO_SLOT, "FACE_NEEDS_SLOT"},
+    {&E_QUEEN, "QUEEN_NOT_LAST"},
+    {&E_MATCH, "FACE_SUIT"},
+    {&E_FACE_CAP, "FACE_CAP"},
+    {&E_DISCARD_START, "DISCARD_START"},
+    {&E_CLEAR_START, "CLEAR_START"},
+    {&E_CLEAR_OPPONENT, "CLEAR_NOT_OWN"},
+    {&E_CLEAR_DISABLED, "CLEAR_DISABLED"},
+    {&E_CLEAR_EMPTY, "CLEAR_EMPTY"},
+    {&E_RESTART, "RESTART_NUMERAL"},
+    {&E_OVER, "GAME_OVER"},
+};
+
+static int load_messages(void) {
+    PyObject *legality = PyImport_ImportModule("cardtable.games.caravan.legality");
+    if (!legality) return -1;
+    Py_XSETREF(messages, PyObject_GetAttrString(legality, "MESSAGES"));
+    Py_DECREF(legality);
+    if (!messages) return -1;
+    if (!PyDict_Check(messages)) {
+        PyErr_SetString(PyExc_TypeError, "legality.MESSAGES must be a dict");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof MESSAGE_NAMES / sizeof MESSAGE_NAMES[0]; i++) {
+        PyObject *text = PyDict_GetItemString(messages, MESSAGE_NAMES[i].name);
+        if (!text || !PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_ImportError, "legality.MESSAGES has no message %s",
+                         MESSAGE_NAMES[i].name);
+            return -1;
+        }
+        if (!(*MESSAGE_NAMES[i].message = PyUnicode_AsUTF8(text))) return -1;
+    }
+    return 0;
+}
 
 /* A packed move code, unpacked as notation.unpack does. */
 typedef struct {
@@ -1106,10 +1137,28 @@ static int as_card(PyObject *value, const char *where, uint32_t *out) {
     return 0;
 }
 
-/* A sequence of `count` items from attribute `name` of `game`, as a new reference to a
+/* The fields of Game.export_core(), in order: core_export.CORE_FIELDS in Python, written
+   once there and here; the module's EXPORT_FIELDS lets a test check that both agree. The core
+   reads a game only through this tuple, never through the game's attributes. */
+static const char *const EXPORT_FIELDS[] = {
+    "rules", "caravans", "held", "hands", "decks", "piles", "placed", "moves_made", "turn",
+    "plies", "jack_as_joker", "result",
+};
+#define N_EXPORT_FIELDS ((Py_ssize_t)(sizeof EXPORT_FIELDS / sizeof EXPORT_FIELDS[0]))
+
+/* Field `name` of an export tuple (checked by State.from_export), as a new reference. */
+static PyObject *field(PyObject *exported, const char *name) {
+    for (Py_ssize_t i = 0; i < N_EXPORT_FIELDS; i++) {
+        if (strcmp(EXPORT_FIELDS[i], name) == 0) return Py_NewRef(PyTuple_GET_ITEM(exported, i));
+    }
+    PyErr_Format(PyExc_SystemError, "the export has no field %s", name);
+    return NULL;
+}
+
+/* A sequence of `count` items from field `name` of the export, as a new reference to a
    list or tuple (PySequence_Fast). */
 static PyObject *fast_attr(PyObject *game, const char *name, Py_ssize_t count) {
-    PyObject *value = PyObject_GetAttrString(game, name);
+    PyObject *value = field(game, name);
     if (!value) return NULL;
     char what[80];
     PyOS_snprintf(what, sizeof what, "game.%s must be a sequence", name);
@@ -1126,7 +1175,7 @@ static PyObject *fast_attr(PyObject *game, const char *name, Py_ssize_t count) {
 /* Card lists of the game, in State list order: decks, hands, piles (each a pair). */
 static const char *const PAIR_NAMES[3] = {"decks", "hands", "piles"};
 
-/* Count the cards of a Game (first pass of from_game), validating shapes. */
+/* Count the cards of a Game (first pass of from_export), validating shapes. */
 static int count_cards(PyObject *pairs[3], PyObject *caravans, Py_ssize_t *total) {
     Py_ssize_t n = 0;
     for (int p = 0; p < 3; p++) {
@@ -1243,8 +1292,9 @@ static int fill_pair_ints(PyObject *game, const char *name, int64_t high, int64_
     return 0;
 }
 
+/* The result field: None while the game runs, else (winners, reason). */
 static int fill_result(State *s, PyObject *game) {
-    PyObject *result = PyObject_GetAttrString(game, "result");
+    PyObject *result = field(game, "result");
     if (!result) return -1;
     s->reason = R_NONE;
     s->winners = 0;
@@ -1252,10 +1302,14 @@ static int fill_result(State *s, PyObject *game) {
         Py_DECREF(result);
         return 0;
     }
-    PyObject *winners = NULL, *reason = NULL, *fast = NULL;
+    PyObject *winners, *reason, *fast = NULL;
     int rc = -1;
-    if (get_attr(result, "winners", &winners) < 0 || get_attr(result, "reason", &reason) < 0)
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 2) {
+        PyErr_SetString(PyExc_TypeError, "game.result must be None or (winners, reason)");
         goto done;
+    }
+    winners = PyTuple_GET_ITEM(result, 0);
+    reason = PyTuple_GET_ITEM(result, 1);
     if (!PyUnicode_Check(reason)) {
         PyErr_SetString(PyExc_TypeError, "game.result.reason must be a str");
         goto done;
@@ -1285,8 +1339,6 @@ static int fill_result(State *s, PyObject *game) {
     rc = 0;
 done:
     Py_XDECREF(fast);
-    Py_XDECREF(winners);
-    Py_XDECREF(reason);
     Py_DECREF(result);
     return rc;
 }
@@ -1335,14 +1387,14 @@ static int fill_state(State *s, PyObject *game, PyObject *pairs[3], PyObject *ca
     Py_DECREF(held);
     if (fill_pair_ints(game, "placed", INT64_MAX / 2, s->placed) < 0) return -1;
     if (fill_pair_ints(game, "moves_made", INT64_MAX / 2, s->moves_made) < 0) return -1;
-    PyObject *value = PyObject_GetAttrString(game, "turn");
+    PyObject *value = field(game, "turn");
     int64_t v;
     if (!value) return -1;
     int rc = as_int64(value, "game.turn", 0, 1, 0, 0, &v);
     Py_DECREF(value);
     if (rc < 0) return -1;
     s->turn = (int)v;
-    value = PyObject_GetAttrString(game, "plies");
+    value = field(game, "plies");
     if (!value) return -1;
     rc = as_int64(value, "game.plies", 0, INT64_MAX / 2, 0, 0, &s->plies);
     Py_DECREF(value);
@@ -1486,12 +1538,18 @@ static void reshuffle_mulligans(State *s, Mersenne *mt) {
 
 /* ------------------------------------------------------------------ Python methods */
 
-static PyObject *State_from_game(PyObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"game", "seed", NULL};
+static PyObject *State_from_export(PyObject *cls, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"exported", "seed", NULL};
     PyObject *game, *seed_obj = NULL;
     (void)cls;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:from_game", keywords, &game, &seed_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:from_export", keywords, &game, &seed_obj))
         return NULL;
+    if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != N_EXPORT_FIELDS) {
+        PyErr_Format(PyExc_TypeError,
+                     "from_export takes the tuple of Game.export_core() (%zd fields: "
+                     "see EXPORT_FIELDS)", N_EXPORT_FIELDS);
+        return NULL;
+    }
     uint64_t seed = 0;
     if (seed_obj) {
         if (!PyLong_Check(seed_obj)) {
@@ -1667,6 +1725,99 @@ static PyObject *State_legal_codes(PyObject *self, PyObject *unused) {
         PyList_SET_ITEM(list, (Py_ssize_t)i, item);
     }
     PyMem_Free(codes);
+    return list;
+}
+
+/* The legal moves of a legality.Table outside the Start round (legality.legal_parts takes
+   them from here when the core is built): the table's caravans, summaries and crowding, the
+   mover's hand and rules go into a scratch state, whose legal walk is the core's own. */
+static PyObject *State_legal_of_table(PyObject *cls, PyObject *args) {
+    PyObject *caravans, *summaries, *crowding, *rules, *hand, *list = NULL;
+    int mover, jack_as_joker;
+    (void)cls;
+    if (!PyArg_ParseTuple(args, "OOOOiOp:legal_of_table", &caravans, &summaries, &crowding,
+                          &rules, &mover, &hand, &jack_as_joker))
+        return NULL;
+    if (mover < 0 || mover > 1) {
+        PyErr_SetString(PyExc_ValueError, "mover must be 0 or 1");
+        return NULL;
+    }
+    if (!PyTuple_Check(caravans) || PyTuple_GET_SIZE(caravans) != 6 || !PyTuple_Check(summaries) ||
+        PyTuple_GET_SIZE(summaries) != 6 || !PyTuple_Check(crowding) ||
+        PyTuple_GET_SIZE(crowding) != 6 || !PyTuple_Check(rules) || PyTuple_GET_SIZE(rules) != 2) {
+        PyErr_SetString(PyExc_TypeError, "caravans, summaries, crowding (6 each) and rules (2) "
+                                         "must be tuples");
+        return NULL;
+    }
+    Py_ssize_t total = PyObject_Length(hand);
+    if (total < 0) return NULL;
+    for (int k = 0; k < 6; k++) {
+        PyObject *slots = PyTuple_GET_ITEM(caravans, k);
+        if (!PyTuple_Check(slots)) {
+            PyErr_SetString(PyExc_TypeError, "a caravan must be a tuple of slots");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(slots); i++) {
+            PyObject *slot = PyTuple_GET_ITEM(slots, i);
+            if (!PyTuple_Check(slot) || PyTuple_GET_SIZE(slot) != 2 ||
+                !PyTuple_Check(PyTuple_GET_ITEM(slot, 1))) {
+                PyErr_SetString(PyExc_TypeError, "a caravan slot must be a (numeral, faces) tuple");
+                return NULL;
+            }
+            total += 1 + PyTuple_GET_SIZE(PyTuple_GET_ITEM(slot, 1));
+        }
+    }
+    if (total > MAX_CARDS) {
+        PyErr_Format(PyExc_ValueError, "the compiled core takes at most %d cards", MAX_CARDS);
+        return NULL;
+    }
+    State *s = new_state(total > 0 ? (int)total : 1);
+    if (!s) return NULL;
+    for (int seat = 0; seat < 2; seat++) {
+        if (convert_rules(PyTuple_GET_ITEM(rules, seat), &s->rules[seat]) < 0) goto done;
+        s->placed[seat] = 3; /* outside the Start round */
+    }
+    s->turn = mover;
+    s->jack_as_joker[mover] = (unsigned char)jack_as_joker;
+    s->reason = R_NONE;
+    if (fill_list(s, L_HAND + mover, hand, "hand card") < 0) goto done;
+    for (int k = 0; k < 6; k++) {
+        if (fill_caravan(s, k, PyTuple_GET_ITEM(caravans, k)) < 0) goto done;
+        PyObject *summary = PyTuple_GET_ITEM(summaries, k);
+        long values[5];
+        if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
+            PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
+            goto done;
+        }
+        for (int i = 0; i < 5; i++) {
+            values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
+            if (values[i] == -1 && PyErr_Occurred()) goto done;
+        }
+        long most = PyLong_AsLong(PyTuple_GET_ITEM(crowding, k));
+        if (most == -1 && PyErr_Occurred()) goto done;
+        Summary *m = &s->summary[k];
+        m->value = values[0];
+        m->size = (int)values[1];
+        m->last_rank = (int)values[2];
+        m->suit = (int)values[3];
+        m->direction = (int)values[4];
+        m->crowding = (int)most;
+    }
+    size_t n;
+    int64_t *codes = legal_buffer(s, &n);
+    if (!codes) goto done;
+    list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *item = PyLong_FromLongLong(codes[i]);
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    PyMem_Free(codes);
+done:
+    Py_DECREF(s);
     return list;
 }
 
@@ -1898,10 +2049,14 @@ static PyObject *State_get_over(PyObject *self, void *closure) {
 #include "_worlds.h"
 
 static PyMethodDef State_methods[] = {
-    {"from_game", (PyCFunction)(void (*)(void))State_from_game,
+    {"from_export", (PyCFunction)(void (*)(void))State_from_export,
      METH_CLASS | METH_VARARGS | METH_KEYWORDS,
-     "from_game(game, seed=0)\n--\n\nImport a Python Game at any point of play; seed seeds "
-     "the generator used for reshuffles and playouts."},
+     "from_export(exported, seed=0)\n--\n\nImport a Python Game at any point of play from "
+     "the tuple of Game.export_core() (fields EXPORT_FIELDS); seed seeds the generator used "
+     "for reshuffles and playouts."},
+    {"legal_of_table", (PyCFunction)State_legal_of_table, METH_CLASS | METH_VARARGS,
+     "legal_of_table(caravans, summaries, crowding, rules, mover, hand, jack_as_joker)\n--\n\n"
+     "The legal codes of a legality.Table outside the Start round, in canonical order."},
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_CLASS | METH_VARARGS | METH_KEYWORDS,
      "deal(abc, def_, seed, first=0)\n--\n\nA new game with random decks, dealt exactly as "
      "Game.new deals it from the same int seed (decks, deal, mulligans); seed also seeds the "
@@ -1944,7 +2099,7 @@ static PyTypeObject StateType = {
     .tp_itemsize = sizeof(uint32_t),
     .tp_dealloc = State_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A Caravan game in play, imported from a Python Game with State.from_game.",
+    .tp_doc = "A Caravan game in play, imported from a Python Game with State.from_export.",
     .tp_methods = State_methods,
     .tp_getset = State_getset,
 };
@@ -1956,6 +2111,7 @@ static void core_free(void *module) {
     Py_CLEAR(rules_cache_key[0]);
     Py_CLEAR(rules_cache_key[1]);
     Py_CLEAR(IllegalMove);
+    Py_CLEAR(messages);
 }
 
 static struct PyModuleDef core_module = {
@@ -1974,6 +2130,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_XSETREF(IllegalMove, PyObject_GetAttrString(errors, "IllegalMove"));
     Py_DECREF(errors);
     if (!IllegalMove) return NULL;
+    if (load_messages() < 0) return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (!module) return NULL;
     if (PyModule_AddObjectRef(module, "State", (PyObject *)&StateType) < 0 ||
@@ -1981,5 +2138,17 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(module);
         return NULL;
     }
+    PyObject *fields = PyTuple_New(N_EXPORT_FIELDS);
+    for (Py_ssize_t i = 0; fields && i < N_EXPORT_FIELDS; i++) {
+        PyObject *name = PyUnicode_FromString(EXPORT_FIELDS[i]);
+        if (!name) Py_CLEAR(fields);
+        else PyTuple_SET_ITEM(fields, i, name);
+    }
+    if (!fields || PyModule_AddObjectRef(module, "EXPORT_FIELDS", fields) < 0) {
+        Py_XDECREF(fields);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_DECREF(fields);
     return module;
 }

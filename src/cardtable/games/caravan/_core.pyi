@@ -20,10 +20,15 @@ Exported = tuple[
 ]
 
 MAX_CARDS: int
+EXPORT_FIELDS: tuple[str, ...]
 
 class State:
     @classmethod
-    def from_game(cls, game: object, seed: int = 0) -> State: ...
+    def from_export(cls, exported: tuple[object, ...], seed: int = 0) -> State: ...
+    @classmethod
+    def legal_of_table(cls, caravans: tuple[tuple[Slot, ...], ...], summaries: tuple[Summary, ...],
+                       crowding: tuple[int, ...], rules: tuple[object, object], mover: int,
+                       hand: object, jack_as_joker: bool, /) -> list[int]: ...
     @classmethod
     def deal(cls, abc: object, def_: object, seed: int, first: int = 0) -> State: ...
     @property

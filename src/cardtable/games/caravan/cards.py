@@ -27,6 +27,10 @@ RANK_OF_TEXT = {text: rank for rank, text in enumerate(RANK_TEXT) if text and te
 FACE_NAMES = {JACK: "JACK", QUEEN: "QUEEN", KING: "KING", JOKER: "JOKER"}
 
 RANK_MASK = 15
+SUIT_SHIFT, SUIT_MASK = 4, 7
+"""``suit_of(card)`` is ``(card >> SUIT_SHIFT) & SUIT_MASK`` (for hot loops that inline it)."""
+NUMERAL_MAX = 10
+"""The highest numeral rank (Ten); every higher rank is a face card or the Joker."""
 KIND_MASK = 0x7F  # rank and suit: what decides how a card plays
 
 
@@ -39,7 +43,7 @@ def rank_of(card: int) -> int:
 
 
 def suit_of(card: int) -> int:
-    return (card >> 4) & 7
+    return (card >> SUIT_SHIFT) & SUIT_MASK
 
 
 def copy_of(card: int) -> int:
@@ -55,7 +59,7 @@ def sample_of(card: int) -> int:
 
 
 def is_numeral(card: int) -> bool:
-    return (card & RANK_MASK) <= 10
+    return (card & RANK_MASK) <= NUMERAL_MAX
 
 
 def value_of(card: int) -> int:

@@ -3,7 +3,8 @@ pure Python equivalents used when it is not there.
 
 The core (``_core.c``) plays the play phase of a game in C: legal moves in canonical order,
 moves, draws, reshuffles (with its own random generator), the end of the game and whole
-random playouts. It takes a game over in two ways: :func:`new_state` deals a new game with
+random playouts. It reads a Python game only through ``Game.export_core()`` (the layout is
+in ``core_export``). It takes a game over in two ways: :func:`new_state` deals a new game with
 random decks in C, the very game :meth:`Game.new` deals from the same seed (the core
 reproduces Python's Mersenne Twister and ``random.shuffle`` for the deal); :func:`from_game`
 imports a Python game at any point of play. :func:`sample_world` samples a world of a
@@ -19,6 +20,7 @@ from cardtable.engine.compiled import load_core
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.seats import seat_number
 from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.core_export import export_core
 from cardtable.games.caravan.deck import random_deck_problem
 from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.legality import count_legal, legal_parts, nth_legal
@@ -49,7 +51,7 @@ def from_game(game: Game, seed: int = 0) -> State:
     generator (reshuffles, playouts). Raises RuntimeError when the core is not available."""
     if _CORE is None:
         raise RuntimeError(f"Caravan's compiled core is not available ({PURE}).")
-    return cast("State", _CORE.State.from_game(game, seed))
+    return cast("State", _CORE.State.from_export(export_core(game), seed))
 
 
 _checked: list[tuple[SeatRules, str | None]] = []

@@ -10,7 +10,7 @@ Parameters are assembled by :mod:`rules_assembly`, the code behind the command l
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.engine.errors import GameParamsError, UnknownSeat
@@ -46,6 +46,20 @@ def _override(target: str, value: object) -> str:
     return f"{target}={text}"
 
 
+def _stuck_plies(value: object) -> int | None:
+    """The ``stuck_plies`` parameter: a number of moves (at least 1), or None (``none``)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
+        return None
+    try:
+        number = int(str(value).strip()) if not isinstance(value, bool) else 0
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise GameParamsError(f"Invalid value '{_text(value)}' for parameter 'stuck_plies' "
+                              "(allowed: integer >= 1 or none).")
+    return number
+
+
 @dataclass(frozen=True, slots=True)
 class CaravanGame:
     """Caravan with fixed rules: ``new_state(seed)`` deals the same game as
@@ -59,10 +73,13 @@ class CaravanGame:
     def load(cls, **params: Any) -> CaravanGame:
         """The game for ``params``: ``rules`` (a preset), ``rules_file``, any rule field for both
         seats, ``abc.FIELD``/``def.FIELD`` (or ``abc={...}``/``def={...}``) for one seat, and
-        ``first`` (``ABC``/``DEF`` or 0/1). Raises :class:`GameParamsError`."""
+        ``first`` (``ABC``/``DEF`` or 0/1) and ``stuck_plies`` (stop the game, abandoned as a
+        ``stalemate``, once no caravan has changed for that many moves; None, the default,
+        never). Raises :class:`GameParamsError`."""
         preset = params.pop("rules", None)
         rules_file = params.pop("rules_file", None)
         first = params.pop("first", 0)
+        stuck_plies = _stuck_plies(params.pop("stuck_plies", None))
         overrides: list[str] = []
         try:
             for seat in SEAT_NAMES:
@@ -92,7 +109,7 @@ class CaravanGame:
             raise GameParamsError(
                 "First player must be either ABC or DEF (or the index 0 or 1)."
             ) from None
-        return cls(rules, first_seat)
+        return cls(replace(rules, stuck_plies=stuck_plies), first_seat)
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -23,13 +23,23 @@ _SHOWN_DIGITS = 12
 """How many digits of a refused position a message repeats."""
 
 
+_CARAVAN_SHIFT, _HAND_SHIFT, _SLOT_SHIFT = 2, 5, 21
+"""Where each field of a packed move starts (the compiled core packs moves the same way)."""
+
+
 def pack(kind: int, caravan: int = 0, hand: int = 0, slot: int = 0) -> int:
-    return kind | caravan << 2 | hand << 5 | slot << 21
+    return kind | caravan << _CARAVAN_SHIFT | hand << _HAND_SHIFT | slot << _SLOT_SHIFT
 
 
 def unpack(code: int) -> tuple[int, int, int, int]:
     """``(kind, caravan, hand, slot)`` of a packed move."""
-    return code & 3, (code >> 2) & 7, (code >> 5) & 0xFFFF, code >> 21
+    return (code & 3, (code >> _CARAVAN_SHIFT) & 7, (code >> _HAND_SHIFT) & 0xFFFF,
+            code >> _SLOT_SHIFT)
+
+
+def with_slot(code: int, slot: int) -> int:
+    """Packed move ``code`` (which names no slot) played on ``slot``."""
+    return code | slot << _SLOT_SHIFT
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,3 +119,5 @@ class Observation:
 
     def legal_moves(self) -> list[Move]:
         return [Move.from_code(self.seat, code) for code in self.legal_codes()]
+
+    legal_actions = legal_moves

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 QueenPlacement = Literal["last", "any"]
@@ -122,10 +122,18 @@ DEFAULT_PRESET = "power"
 
 @dataclass(frozen=True, slots=True)
 class SeatRules:
-    """The rules of both seats; under a preset they are equal."""
+    """The rules of both seats; under a preset they are equal.
+
+    ``stuck_plies`` is a rule of the whole table: the game stops (abandoned, cause
+    ``stalemate``) once no caravan has changed for that many moves in a row; None never
+    stops it (see :mod:`cardtable.games.caravan.stalemate`). It limits how long a game may run
+    rather than how it is played, so it is left out of the rules a record or a position's
+    fingerprint shows.
+    """
 
     abc: Rules
     def_: Rules
+    stuck_plies: int | None = field(default=None, repr=False)
 
     @classmethod
     def both(cls, rules: Rules) -> SeatRules:

@@ -21,11 +21,28 @@ from cardtable.games.caravan.board import (
     most_faces,
     summarize,
 )
-from cardtable.games.caravan.cards import ACE, JACK, JOKER, QUEEN, RANK_MASK, SEATS
+from cardtable.games.caravan.cards import (
+    ACE,
+    JACK,
+    JOKER,
+    QUEEN,
+    SEATS,
+    is_numeral,
+    owner_of,
+    rank_of,
+    suit_of,
+)
+from cardtable.games.caravan.core_export import CoreExport, export_core
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
 from cardtable.games.caravan.events import HistoryEntry, MoveEvent
 from cardtable.games.caravan.history import CaravanHistory, History
-from cardtable.games.caravan.legality import Table, has_legal_move, legal_codes, move_error
+from cardtable.games.caravan.legality import (
+    GAME_OVER,
+    Table,
+    has_legal_move,
+    legal_codes,
+    move_error,
+)
 from cardtable.games.caravan.notation import (
     CLEAR,
     DISCARD,
@@ -37,6 +54,7 @@ from cardtable.games.caravan.notation import (
 )
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import Rules, SeatRules
+from cardtable.games.caravan.stalemate import STALEMATE, idle_plies
 
 
 class Shuffler(Protocol):
@@ -46,7 +64,7 @@ class Shuffler(Protocol):
 
 
 def _numerals(cards: Sequence[int]) -> int:
-    return sum(1 for card in cards if card & RANK_MASK <= 10)
+    return sum(1 for card in cards if is_numeral(card))
 
 
 def seat_index(seat: str | int) -> int:
@@ -119,7 +137,7 @@ class Game:
                 no_jokers.append(seat_rules.jokers_per_sample == 0)
             else:
                 built.append(deck_building.shuffle_file_deck(list(given), seat_rules, rng))
-                no_jokers.append(not any(card & RANK_MASK == JOKER for card in given))
+                no_jokers.append(not any(rank_of(card) == JOKER for card in given))
         return cls.start(rules, seed, seat_index(first), built, (no_jokers[0], no_jokers[1]), rng)
 
     @classmethod
@@ -245,7 +263,7 @@ class Game:
 
     def play(self, move: Move) -> MoveEvent:
         if self.result is not None:
-            raise IllegalMove("The game has already been won.")
+            raise IllegalMove(GAME_OVER)
         if move.seat != self.turn:
             raise IllegalMove(f"It is not {SEATS[move.seat]}'s turn.")
         return self.apply_code(move.code)
@@ -257,7 +275,7 @@ class Game:
         """Apply packed move ``code`` for the seat to move; raises ``IllegalMove`` and changes
         nothing if the rules refuse it."""
         if self.result is not None:
-            raise IllegalMove("The game has already been won.")
+            raise IllegalMove(GAME_OVER)
         mover = self.turn
         table = self.table()
         error = move_error(table, code)
@@ -272,7 +290,7 @@ class Game:
         card: int | None
         if kind == PLAY:
             card = hand.pop(position - 1)
-            if card & RANK_MASK <= 10:
+            if is_numeral(card):
                 self.caravans[caravan] += ((card, ()),)
                 self.held[caravan] = None
                 self._refresh(caravan)
@@ -290,7 +308,7 @@ class Game:
             old = self.caravans[caravan]
             removed = tuple(c for numeral, faces in old for c in (numeral, *faces))
             for removed_card in removed:
-                self.piles[(removed_card >> 9) & 1].append(removed_card)
+                self.piles[owner_of(removed_card)].append(removed_card)
             self.held[caravan] = None
             if rules.clear_policy == "destroy_restart":
                 card = hand.pop(position - 1)
@@ -331,6 +349,10 @@ class Game:
                 self.table()
             ):
                 self._finish((SEATS[1 - self.turn],), "no_legal_move")
+        if (kind == DISCARD and self.result is None
+                and (limit := self.seat_rules.stuck_plies) is not None
+                and idle_plies(self._history, self.plies, limit) >= limit):
+            self.abandon(STALEMATE)
         return MoveEvent(mover, code, card, target, removed, tuple(shuffles))
 
     def _refresh(self, caravan: int) -> None:
@@ -339,7 +361,7 @@ class Game:
         self.crowding[caravan] = most_faces(slots)
 
     def _play_face(self, mover: int, card: int, caravan: int, slot: int) -> tuple[int, ...]:
-        rank = card & RANK_MASK
+        rank = rank_of(card)
         before = self.summaries[:]
         rules = self.rules[mover]
         if rank == JACK and self.jack_as_joker[mover]:
@@ -350,7 +372,7 @@ class Game:
             removed = (target_slot[0], *target_slot[1])
             self.caravans[caravan] = slots[: slot - 1] + slots[slot:]
             for gone in removed:
-                self.piles[(gone >> 9) & 1].append(gone)
+                self.piles[owner_of(gone)].append(gone)
             self.piles[mover].append(card)
             self._after_removal((caravan,), before)
             return removed
@@ -365,10 +387,10 @@ class Game:
             return ()
         # Joker: remove every matching numeral on all six caravans at once.
         target = target_slot[0]
-        target_rank = target & RANK_MASK
+        target_rank = rank_of(target)
         by_suit = target_rank == ACE and rules.joker_ace_mode == "suit"
         effective = rules.joker_ace_suit_test == "effective"
-        target_suit = (target >> 4) & 7
+        target_suit = suit_of(target)
         survives = rules.joker_target_survives
         removed_cards: list[int] = []
         changed: list[int] = []
@@ -385,10 +407,10 @@ class Game:
                     kept.append(each)
                     continue
                 if by_suit:
-                    suit = effective_suit(each, suit_rules) if effective else (numeral >> 4) & 7
+                    suit = effective_suit(each, suit_rules) if effective else suit_of(numeral)
                     match = suit == target_suit
                 else:
-                    match = numeral & RANK_MASK == target_rank
+                    match = rank_of(numeral) == target_rank
                 if match or is_target:
                     removed_cards.append(numeral)
                     removed_cards.extend(each[1])
@@ -398,7 +420,7 @@ class Game:
                 self.caravans[index] = tuple(kept)
                 changed.append(index)
         for gone in removed_cards:
-            self.piles[(gone >> 9) & 1].append(gone)
+            self.piles[owner_of(gone)].append(gone)
         if caravan not in changed:
             self._refresh(caravan)
         self._after_removal(tuple(changed), before)
@@ -479,7 +501,10 @@ class Game:
     # --------------------------------------------------------- observation
 
     def observation(self, seat: str | int) -> Observation:
-        return Observation.of(self, seat_index(seat))
+        # Seat numbers 0 and 1 skip the name lookup (the match loop asks every move).
+        number = seat if isinstance(seat, int) and seat.__class__ is int and 0 <= seat <= 1 \
+            else seat_index(seat)
+        return Observation.of(self, number)
 
     def clone(self) -> Game:
         other = Game.__new__(Game)
@@ -507,6 +532,13 @@ class Game:
         other.mulligans = self.mulligans
         return other
 
+
+    # --- the compiled core's door
+
+    def export_core(self) -> CoreExport:
+        """The game as the compiled core imports it: a flat tuple with the fields
+        ``core_export.CORE_FIELDS`` in order (the core reads nothing else)."""
+        return export_core(self)
 
     # --- game API: positions
 

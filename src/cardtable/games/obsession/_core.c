@@ -5,15 +5,15 @@
  * plays of sets of one face, blind attempts, forced pick-ups (3s leave the game), refill,
  * runs and kills in either order, 8/10 extra plays, joker reversal and transparency, going
  * out and the next seat in either direction, the play cap and the repetition guard.
- * The deal and the swaps stay in Python: ``State.from_game`` takes a ``Game`` whose swaps
- * are done (play phase or over) and copies it; ``export`` gives the whole state back as
+ * The deal and the swaps stay in Python: ``State.from_export`` takes ``Game.export_core()``
+ * of a game whose swaps are done (play phase or over) and copies it; ``export`` gives the whole state back as
  * plain tuples, in the same shape as ``fast.export_game`` builds from a ``Game``.
  *
  * Cards are the ids of ``cards.py``: ``(face_index * 4 + suit) * 8 + deck`` for suited cards
  * and ``416 + deck * 2 + copy`` for jokers, so sorted ids are the display order. The piles
  * live in the state object itself, sized by the game: each pile that can grow (hands, draw,
  * discard, removed, killed) has room for every card of the game's decks, the visible and
- * hidden rows for their 3 cards. ``from_game`` refuses any card that is not a real id or that
+ * hidden rows for their 3 cards. ``from_export`` refuses any card that is not a real id or that
  * appears twice, and a game holding more cards than its decks, so no pile can ever overflow.
  *
  * The legality matrix is read from ``legality.LEGAL`` when the module is imported (rules are
@@ -681,9 +681,33 @@ static void state_dealloc(StateObject *self)
 
 /* --- reading a Python Game ---------------------------------------------------------------- */
 
+/* The fields of Game.export_core(), in order: core_export.CORE_FIELDS in Python, written once
+   there and here; the module's EXPORT_FIELDS lets a test check that both agree. The core reads
+   a game only through this tuple (and the public fields of its rules object). */
+static const char *const EXPORT_FIELDS[] = {
+    "players", "phase", "rules", "current", "direction", "active", "top_face", "run",
+    "remaining", "plays", "turns", "humans", "out", "placings", "stalemate", "hands",
+    "visible", "hidden", "draw", "pile", "removed", "killed", "seen",
+};
+#define N_EXPORT_FIELDS ((Py_ssize_t)(sizeof EXPORT_FIELDS / sizeof EXPORT_FIELDS[0]))
+
+/* Field `name` of an export tuple (its size checked by State.from_export), or attribute
+   `name` of any other object (the rules), as a new reference. */
+static PyObject *field(PyObject *obj, const char *name)
+{
+    if (!PyTuple_CheckExact(obj))
+        return PyObject_GetAttrString(obj, name);
+    for (Py_ssize_t i = 0; i < N_EXPORT_FIELDS; i++) {
+        if (strcmp(EXPORT_FIELDS[i], name) == 0)
+            return Py_NewRef(PyTuple_GET_ITEM(obj, i));
+    }
+    PyErr_Format(PyExc_SystemError, "the export has no field %s", name);
+    return NULL;
+}
+
 static int get_long(PyObject *obj, const char *name, long long lo, long long hi, long long *out)
 {
-    PyObject *value = PyObject_GetAttrString(obj, name);
+    PyObject *value = field(obj, name);
     if (value == NULL)
         return -1;
     if (!PyLong_Check(value)) {
@@ -765,7 +789,7 @@ static int read_sorted(PyObject *seq, const char *what, Pile *pile, uint8_t *use
 
 static int read_card_attr(PyObject *game, const char *name, Pile *pile, uint8_t *used)
 {
-    PyObject *value = PyObject_GetAttrString(game, name);
+    PyObject *value = field(game, name);
     if (value == NULL)
         return -1;
     int status = read_cards(value, name, pile, used);
@@ -777,7 +801,7 @@ static int read_card_attr(PyObject *game, const char *name, Pile *pile, uint8_t 
 static int read_rows(PyObject *game, const char *name, Pile *rows, int players, int sorted,
                      uint8_t *used)
 {
-    PyObject *value = PyObject_GetAttrString(game, name);
+    PyObject *value = field(game, name);
     if (value == NULL)
         return -1;
     int status = -1;
@@ -796,14 +820,14 @@ done:
     return status;
 }
 
-/* ``Game._seen``: {(seat, direction, pile faces, *parts): count} into the packed table. */
+/* ``seen``: {(seat, direction, pile faces, *parts): count} into the packed table. */
 static int read_seen(PyObject *game, Core *g)
 {
-    PyObject *seen = PyObject_GetAttrString(game, "_seen");
+    PyObject *seen = field(game, "seen");
     if (seen == NULL)
         return -1;
     if (!PyDict_Check(seen)) {
-        PyErr_SetString(PyExc_TypeError, "_seen must be a dict of position keys");
+        PyErr_SetString(PyExc_TypeError, "seen (Game._seen) must be a dict of position keys");
         Py_DECREF(seen);
         return -1;
     }
@@ -848,7 +872,8 @@ static int read_seen(PyObject *game, Core *g)
     Py_DECREF(seen);
     return 0;
 bad:
-    PyErr_SetString(PyExc_ValueError, "_seen holds a key or count that is not a position count");
+    PyErr_SetString(PyExc_ValueError,
+                    "seen (Game._seen) holds a key or count that is not a position count");
 fail:
     Py_DECREF(seen);
     return -1;
@@ -872,7 +897,7 @@ static int read_game(PyObject *game, Core *g)
         return -1;
     }
     int players = g->players;
-    PyObject *rules = PyObject_GetAttrString(game, "rules");
+    PyObject *rules = field(game, "rules");
     if (rules == NULL)
         return -1;
     PyObject *order = PyObject_GetAttrString(rules, "kill_order");
@@ -917,10 +942,10 @@ rules_done:
     }
 
     /* Seats: humans, out, placings. */
-    PyObject *humans = PyObject_GetAttrString(game, "humans");
-    PyObject *out = humans ? PyObject_GetAttrString(game, "out") : NULL;
-    PyObject *placings = out ? PyObject_GetAttrString(game, "placings") : NULL;
-    PyObject *ended = placings ? PyObject_GetAttrString(game, "stalemate") : NULL;
+    PyObject *humans = field(game, "humans");
+    PyObject *out = humans ? field(game, "out") : NULL;
+    PyObject *placings = out ? field(game, "placings") : NULL;
+    PyObject *ended = placings ? field(game, "stalemate") : NULL;
     status = -1;
     if (ended == NULL)
         goto seats_done;
@@ -1006,9 +1031,15 @@ seats_done:
     return read_seen(game, g);
 }
 
-static PyObject *State_from_game(PyObject *cls, PyObject *game)
+static PyObject *State_from_export(PyObject *cls, PyObject *game)
 {
     (void)cls;
+    if (!PyTuple_CheckExact(game) || PyTuple_GET_SIZE(game) != N_EXPORT_FIELDS) {
+        PyErr_Format(PyExc_TypeError,
+                     "from_export takes the tuple of Game.export_core() (%zd fields: "
+                     "see EXPORT_FIELDS)", N_EXPORT_FIELDS);
+        return NULL;
+    }
     int players;
     if (get_int(game, "players", 2, MAX_PLAYERS, &players) < 0)
         return NULL;
@@ -1562,8 +1593,9 @@ static PyObject *State_sizeof(StateObject *self, PyObject *Py_UNUSED(ignored))
 static PyMethodDef State_methods[] = {
     {"__sizeof__", (PyCFunction)State_sizeof, METH_NOARGS,
      "Bytes of the state: the object with its piles, and the repetition guard's table."},
-    {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
-     "from_game(game) -> State\n\nA copy of a Python Game whose swaps are done."},
+    {"from_export", (PyCFunction)State_from_export, METH_O | METH_CLASS,
+     "from_export(exported) -> State\n\nA copy of a Python Game whose swaps are done, from "
+     "the tuple of Game.export_core() (fields EXPORT_FIELDS)."},
     {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
     SAMPLE_WORLD_METHOD
     {"legal", (PyCFunction)State_legal, METH_NOARGS,
@@ -1592,7 +1624,7 @@ static PyTypeObject StateType = {
     .tp_itemsize = sizeof(uint16_t),
     .tp_dealloc = (destructor)state_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "An Obsession game in its play phase, played in C (see State.from_game).",
+    .tp_doc = "An Obsession game in its play phase, played in C (see State.from_export).",
     .tp_methods = State_methods,
     .tp_getset = State_getset,
 };
@@ -1733,5 +1765,19 @@ PyMODINIT_FUNC PyInit__core(void)
         Py_DECREF(module);
         return NULL;
     }
+    PyObject *fields = PyTuple_New(N_EXPORT_FIELDS);
+    for (Py_ssize_t i = 0; fields != NULL && i < N_EXPORT_FIELDS; i++) {
+        PyObject *name = PyUnicode_FromString(EXPORT_FIELDS[i]);
+        if (name == NULL)
+            Py_CLEAR(fields);
+        else
+            PyTuple_SET_ITEM(fields, i, name);
+    }
+    if (fields == NULL || PyModule_AddObjectRef(module, "EXPORT_FIELDS", fields) < 0) {
+        Py_XDECREF(fields);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_DECREF(fields);
     return module;
 }

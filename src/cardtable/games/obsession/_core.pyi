@@ -4,15 +4,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction as IllegalAction
-from cardtable.games.obsession.state import Game
 
 MAX_CARDS: int
+EXPORT_FIELDS: tuple[str, ...]
 
 class State:
     """An Obsession game in its play phase (or over), played in C."""
 
     @classmethod
-    def from_game(cls, game: Game) -> State: ...
+    def from_export(cls, exported: tuple[object, ...]) -> State: ...
     def clone(self) -> State: ...
     def sample_world(self, seat: int, seed: int, /) -> State: ...
     def legal(self) -> list[tuple[int, ...] | int]: ...

@@ -1,13 +1,14 @@
 """The compiled core of Obsession behind a Python face; nothing else imports ``_core``.
 
 ``FastGame.from_game(game)`` copies a ``Game`` whose swaps are done (the deal and the swaps
-stay in Python) and plays on in C with the same rules, the same legal actions in the same
-order, the same refusals and the same result. ``playout(seed)`` plays the ``random`` policy
-for every seat to the end with the core's own generator: the choices are drawn like
-``RandomBot``'s (a uniform legal card, the first copies of its face up to it; a uniform
-hidden position) but from a different generator, so the games are not ``RandomBot``'s games.
-``playout_obsessed(draws)`` plays the ``obsessed`` policy with the bots' own generators, so
-those games are exactly ``ObsessedBot``'s games.
+stay in Python) through the game's one export, ``Game.export_core()`` (layout in
+``core_export``; the core reads nothing else), and plays on in C with the same rules, the
+same legal actions in the same order, the same refusals and the same result.
+``playout(seed)`` plays the ``random`` policy for every seat to the end with the core's own
+generator: the choices are drawn like ``RandomBot``'s (a uniform legal card, the first copies
+of its face up to it; a uniform hidden position) but from a different generator, so the games
+are not ``RandomBot``'s games. ``playout_obsessed(draws)`` plays the ``obsessed`` policy with
+the bots' own generators, so those games are exactly ``ObsessedBot``'s games.
 
 ``available()`` tells whether the core is built and allowed (``CARDTABLE_PURE=1`` turns it
 off); without it ``FastGame`` cannot be made and callers use ``Game``. ``sample_world(seat,
@@ -25,6 +26,7 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.engine.protocol import Result
 from cardtable.engine.seats import seat_number
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.games.obsession.core_export import CORE_FIELDS
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
 from cardtable.games.obsession.state import Game, seat_name
 
@@ -55,7 +57,7 @@ class FastGame:
         game does not hold a consistent state, RuntimeError when the core is not available."""
         if _core is None:
             raise RuntimeError("the compiled Obsession core is not built or is switched off")
-        return cls(_core.State.from_game(game), game)
+        return cls(_core.State.from_export(game.export_core()), game)
 
     def clone(self) -> FastGame:
         other = FastGame.__new__(FastGame)
@@ -185,16 +187,19 @@ class FastGame:
 
 
 def export_game(game: Game) -> dict[str, Any]:
-    """The state of a Python ``Game`` in the shape of ``FastGame.export`` (to compare them)."""
+    """The state of a Python ``Game`` in the shape of ``FastGame.export`` (to compare them),
+    made from ``Game.export_core()`` like the core's own copy."""
+    fields = dict(zip(CORE_FIELDS, game.export_core(), strict=True))
+    humans, out = fields["humans"], fields["out"]
     return {
-        "players": game.players, "phase": game.phase, "current": game.current,
-        "direction": game.direction, "active": game.active, "top_face": game.top_face,
-        "run": game.run, "remaining": game.remaining, "humans_left": game._humans_left,
-        "plays": game.plays, "turns": game.turns, "stalemate": game.stalemate,
-        "hands": tuple(tuple(row) for row in game.hands),
-        "visible": tuple(tuple(row) for row in game.visible),
-        "hidden": tuple(tuple(row) for row in game.hidden),
-        "draw": tuple(game.draw), "pile": tuple(game.pile), "removed": tuple(game.removed),
-        "killed": tuple(game.killed), "out": tuple(game.out), "placings": tuple(game.placings),
-        "seen": dict(game._seen),
+        **{name: fields[name] for name in (
+            "players", "phase", "current", "direction", "active", "top_face", "run",
+            "remaining")},
+        "humans_left": sum(1 for seat, human in enumerate(humans) if human and not out[seat]),
+        "plays": fields["plays"], "turns": fields["turns"], "stalemate": fields["stalemate"],
+        **{name: tuple(tuple(row) for row in fields[name])
+           for name in ("hands", "visible", "hidden")},
+        **{name: tuple(fields[name]) for name in ("draw", "pile", "removed", "killed", "out",
+                                                  "placings")},
+        "seen": dict(fields["seen"]),
     }

@@ -14,6 +14,7 @@ every derived event checked as before.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -274,6 +275,30 @@ class LoadedRecord:
         if self.cut_short:
             return RecordCutShort(self.path, self.end_line)
         return ReplayMismatch(self.end_line - 1)
+
+
+def not_a_record(path: str, lines: Sequence[str]) -> str | None:
+    """Why ``lines`` (the file ``path``) are not a record at all, as "Replay 'FILE', line L:
+    REASON." (an empty file, a first line that is not JSON, not an object with a ``type``, or
+    not a header), or None when they start like one. Such a file is refused like any other
+    file that cannot be used (status 1, as Caravan does); a record that starts with a header
+    and then disagrees with the game is a replay mismatch."""
+    first = next(((number, line) for number, line in enumerate(lines, start=1)
+                  if line.strip()), None)
+    if first is None:
+        return replay_message(path, 1, "the record is empty")
+    number, text = first
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        # JSONDecodeError, or an integer of more digits than int() converts.
+        return replay_message(path, number, "malformed line")
+    kind = obj.get(KIND, obj.get("t")) if isinstance(obj, dict) else None
+    if not isinstance(kind, str):
+        return replay_message(path, number, 'malformed line (not an object with a "type")')
+    if kind != "header":
+        return replay_message(path, number, "the first line is not a record header")
+    return None
 
 
 def load(lines: Sequence[str], path: str = "") -> LoadedRecord:

@@ -20,6 +20,7 @@ from cardtable.engine.randomness import GameRandom
 from cardtable.engine.seats import unknown_seat_message
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import FACE, JOKER, NO_CARD, TEXT, canonical_deck
+from cardtable.games.obsession.core_export import CORE_FIELDS, CoreExport
 from cardtable.games.obsession.events import (
     BlindTurned,
     Board,
@@ -628,6 +629,14 @@ class Game:
         pile = self.pile
         return Board(seat, len(self.draw), len(pile), tuple(pile[:-6:-1]), tuple(self.hands[seat]),
                      tuple(self.visible[seat]), len(self.hidden[seat]))
+
+    # --- the compiled core's door
+
+    def export_core(self) -> CoreExport:
+        """The game as the compiled core imports it: a flat tuple with the fields
+        ``core_export.CORE_FIELDS`` in order (the core reads nothing else)."""
+        return tuple(self._seen if name == "seen" else getattr(self, name)
+                     for name in CORE_FIELDS)
 
     # --- game API: positions
 

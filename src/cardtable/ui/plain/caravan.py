@@ -8,15 +8,23 @@ match loop and receive observations only.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, forfeit_message, play_match
+from cardtable.engine.match import (
+    BotPause,
+    MatchAbandoned,
+    MatchListener,
+    Seat,
+    forfeit_message,
+    play_match,
+)
 from cardtable.engine.one_line import error_line
-from cardtable.engine.protocol import GameState
+from cardtable.engine.protocol import GameState, Result
 from cardtable.games.caravan import render
 from cardtable.games.caravan.board import Caravan
 from cardtable.games.caravan.bots import Bot
@@ -28,7 +36,7 @@ from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.record import Replay
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.stalemate import STALEMATE, IdleWatch
+from cardtable.games.caravan.stalemate import is_stalemate, stalemate_message
 from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.console import Console, EndOfInput
 
@@ -103,6 +111,8 @@ class PlainCaravan(MatchListener):
 
     def show_board(self, game: Game) -> None:
         view = render.BoardView.of(self.viewers(game))
+        if is_stalemate(game.result):
+            view = dataclasses.replace(view, over=False)  # stopped, shown as still in play
         for line in render.board_lines(view, self.names) + render.status_lines(view):
             self.say(line)
 
@@ -130,6 +140,9 @@ class PlainCaravan(MatchListener):
     def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
         assert isinstance(state, Game)
         self.remember_board(state)
+        mover = SEATS.index(seat)
+        if not self.humans[mover]:
+            self.say(render.thinking(self.names[mover]))
 
     def remember_board(self, game: Game) -> None:
         """Keep the public board before a move: it tells where removed cards stood."""
@@ -143,17 +156,24 @@ class PlainCaravan(MatchListener):
         if isinstance(event, MoveEvent) and event.removed and event.target is not None:
             removals = removed_slots(self.board_before, event.removed, event.move.caravan)
         self.say(render.history_message(entry, self.names, removals=removals))
-        if (self.humans == (True, True) and not self.reveal and state.result is None
+        # A game the stuck_plies rule stops is shown as still going: the stop is said last.
+        going = state.result is None or is_stalemate(state.result)
+        if (self.humans == (True, True) and not self.reveal and going
                 and state.turn != mover):
             # Hot seat: the next hand is shown once its player has the keyboard.
             self.say(render.to_move_next(self.names[state.turn]))
             self.passing = state
             return
         self.show_board(state)
-        if state.result is not None:
+        if not going:
             self.show_result(state)
         else:
             self.say(render.to_move_next(self.names[state.turn]))
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        assert isinstance(state, Game)
+        if is_stalemate(result):
+            self.say(stalemate_message(state.seat_rules.stuck_plies))
 
     def hand_over(self) -> None:
         """Hot seat: wait for Enter from the player to move, then show their board.
@@ -193,18 +213,14 @@ class PlainCaravan(MatchListener):
         self.start(game)
         if game.result is not None:
             return EXIT_OK
-        watch = IdleWatch()
-        if self.humans == (False, False):
-            listeners = (watch, *listeners)
+        bots = [SEATS[seat] for seat in (0, 1) if not self.humans[seat]]
         try:
-            play_match(game, seats, (*listeners, self))
+            play_match(game, seats, (*listeners, self, BotPause(bots, self.delay, self.sleep)))
         except MatchAbandoned as abandoned:
             game.abandon(abandoned.cause)
             if abandoned.cause == "eof":
                 self.say(render.INPUT_ENDED)
                 return EXIT_INPUT_ENDED
-            if abandoned.cause == STALEMATE:
-                self.say(watch.message())
         return EXIT_OK
 
     def replay(self, replay: Replay) -> int:
@@ -281,7 +297,8 @@ class PlainHuman:
 
 
 class PlainBot:
-    """A bot seat: announces itself and waits ``delay`` seconds before each move."""
+    """A bot seat. The shell announces it (``on_turn``) and a :class:`BotPause` listener
+    waits ``delay`` seconds before each of its moves."""
 
     def __init__(self, shell: PlainCaravan, bot: Bot) -> None:
         self.shell = shell
@@ -289,9 +306,6 @@ class PlainBot:
         self.name = shell.names[bot.seat]
 
     def choose(self, observation: Observation) -> Move:
-        self.shell.say(render.thinking(self.name))
-        if self.shell.delay > 0:
-            self.shell.sleep(self.shell.delay)
         return self.bot.choose(observation)
 
     def rejected(self, error: IllegalAction) -> None:

@@ -6,12 +6,11 @@ accepts or refuses the resulting action.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import MatchAbandoned, MatchListener, Seat
+from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState
 from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
@@ -73,8 +72,8 @@ class Table(MatchListener):
 def pass_screen(console: Console, seat: int) -> None:
     try:
         console.ask(render.pass_prompt(seat))  # the line's content is ignored
-    except EndOfInput:
-        raise MatchAbandoned(f"P{seat + 1}", EOF_CAUSE) from None
+    except EndOfInput as ended:
+        raise MatchAbandoned(f"P{seat + 1}", getattr(ended, "cause", EOF_CAUSE)) from None
 
 
 class HumanSeat:
@@ -129,22 +128,6 @@ class HumanSeat:
         self.console.say("!!! " + message)
 
 
-class BotSeat:
-    """A bot, slowed down so that people can follow it."""
-
-    def __init__(self, bot: Seat, delay: float) -> None:
-        self.bot = bot
-        self.delay = delay
-
-    def choose(self, observation: Observation) -> Any:
-        if self.delay > 0:
-            time.sleep(self.delay)
-        return self.bot.choose(observation)
-
-    def rejected(self, error: IllegalAction) -> None:
-        self.bot.rejected(error)
-
-
 class ReplaySeat:
     """Plays the recorded decisions; for a human seat it prints the prompts the person saw."""
 
@@ -173,11 +156,21 @@ class ReplaySeat:
         self.script.rejected(error)
 
 
+class RecordEnds(EndOfInput):
+    """The replayed record of an abandoned game ends here, for the recorded ``cause``."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
 class ReplayConsole(Console):
     """A console for replays: prompts are printed as they were, but nothing is read.
 
-    Once the recorded decisions are used up in a record of an abandoned game, the next
-    question meets the end of input, as the original did.
+    Once the recorded decisions are used up in a record of an abandoned game, the question
+    where the game stopped meets the end of the record (:class:`RecordEnds`, with the
+    recorded cause): a quit was typed at a card prompt, so the pass prompts before it are
+    answered as they were; any other cause (input ending, a signal) stops at the next one.
     """
 
     def __init__(self, script: Script) -> None:
@@ -186,9 +179,11 @@ class ReplayConsole(Console):
 
     def ask(self, prompt: str) -> str:
         self.stdout.write(prompt)
-        if self.script.exhausted and self.script.abandoned is not None:
+        cause = self.script.abandoned
+        if (self.script.exhausted and cause is not None
+                and (cause != QUIT_CAUSE or prompt == render.INPUT_PROMPT)):
             self.stdout.write("\n")
             self.stdout.flush()
-            raise EndOfInput
+            raise RecordEnds(cause)
         self.stdout.flush()
         return ""

@@ -1,9 +1,10 @@
 """Austerity on the full screen: watch a table of the player programs' strategies (shenzi,
 banzai, ed) play one game, turn by turn, with the hub's output in the log.
 
-The game is the hub's own :class:`~cardtable.games.austerity.rules.Game` asked by the
-players' strategy functions, exactly as ``cardtable austerity simulate`` plays it (every
-player's model of the table equals the hub's table); the log lines are the hub's stdout lines.
+The game is the hub's own :class:`~cardtable.games.austerity.state.AusterityState` asked by the
+players' strategy functions and applied with ``state.apply``, exactly as ``cardtable austerity
+simulate`` plays it (every player's model of the table equals the hub's table); the log lines
+are the hub's stdout lines.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
+from cardtable.engine.errors import IllegalAction
 from cardtable.games.austerity.codec import action_line, newcard_line, winners_text
 from cardtable.games.austerity.deck import DeckError, load_deck, parse_deck
-from cardtable.games.austerity.rules import COLOURS, INT_MAX, Card, Game, letter
+from cardtable.games.austerity.rules import COLOURS, INT_MAX, Card, letter
 from cardtable.games.austerity.simulate import DEFAULT_MAX_TURNS
+from cardtable.games.austerity.state import AusterityState
 from cardtable.games.austerity.strategies import STRATEGIES
 from cardtable.ui.tui.common import PRESS_ESC, HelpScreen, TableApp, TooSmall, error_text
 from cardtable.ui.tui.tally import WinTally
@@ -125,7 +128,9 @@ class AusterityApp(TableApp):
         self.ready = False
         self.messages: list[str] = []
         self.tally = WinTally() if tally is None else tally
-        self.game = Game(list(table.deck), table.tokens, table.points, len(table.lineup))
+        self.state = AusterityState(list(table.deck), table.tokens, table.points,
+                                    len(table.lineup))
+        self.game = self.state.game
         self.choosers = [STRATEGIES[name] for name in table.lineup]
         self.turns = 0
         self.stopped = False
@@ -151,7 +156,8 @@ class AusterityApp(TableApp):
         self.query_one("#log", RichLog).border_title = " Hub output "
         self.query_one("#players-box").border_title = " Players "
         self._fit(self.size.width, self.size.height)
-        for card in self.game.opening():
+        # The state turned the market up when it was made.
+        for card in list(self.game.table.market):
             self.say(newcard_line(card).rstrip("\n"))
         self.refresh_table()
         self.schedule()
@@ -250,9 +256,11 @@ class AusterityApp(TableApp):
         seat = self.game.current
         try:
             action = self.choosers[seat](self.game.table, seat)
-            if not self.game.is_valid(action):
-                raise ValueError(f"{self.table.lineup[seat]} chose a move the hub refuses.")
-            drawn = self.game.play(action)
+            try:
+                drawn = self.state.apply(action)
+            except IllegalAction as refused:
+                raise ValueError(f"{self.table.lineup[seat]} chose a move the hub refuses: "
+                                 f"{refused}") from None
         except Exception as error:  # a strategy's bug: end on the error screen
             self.fatal(error_text(error))
             return

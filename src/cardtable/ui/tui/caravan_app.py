@@ -1,9 +1,10 @@
 """Caravan on the full screen (specification §9.1): the board, both hands, a message panel and
 a command box that reads the same notation as the line mode.
 
-The app drives the game itself: a human seat answers through the command box (or the mouse),
-a bot seat is asked in a worker after ``delay`` seconds, and every move is applied on the UI
-thread. The screen only ever draws observations; the game decides every legality question.
+The game runs in the engine's match loop (``play_match_async``, stepped on the UI thread by
+``screen_match``): a human seat answers through the command box (or the mouse), a bot seat is
+asked in a worker after ``delay`` seconds; the record and the screen are the loop's listeners.
+The screen only ever draws observations; the game decides every legality question.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -22,18 +23,21 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
 
-from cardtable.engine.errors import RecordError
+from cardtable.engine.errors import IllegalAction, RecordError
+from cardtable.engine.match import AsyncSeat, MatchListener, play_match_async
+from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.randomness import fresh_seed
-from cardtable.games.caravan.board import CARAVAN_NAMES
+from cardtable.games.caravan.board import CARAVAN_NAMES, Caravan
 from cardtable.games.caravan.bots import Bot, make_bot
 from cardtable.games.caravan.cards import SEATS
-from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError
+from cardtable.games.caravan.errors import MoveSyntaxError
+from cardtable.games.caravan.events import MoveEvent
 from cardtable.games.caravan.howto import howto_lines, preset_label, preset_short
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.render import legal_moves_lines
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.stalemate import STALEMATE, IdleWatch
+from cardtable.games.caravan.stalemate import is_stalemate, stalemate_message, table_rules
 from cardtable.games.caravan.state import Game
 from cardtable.ui.stop_signals import (
     Stopped,
@@ -68,6 +72,7 @@ from cardtable.ui.tui.common import (
     error_text,
     guarded,
 )
+from cardtable.ui.tui.screen_match import Answer, ScreenMatch
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
 
 
@@ -269,12 +274,17 @@ class CaravanApp(TableApp):
         self.ready = False
         self.messages: list[str] = []
         self.last_moves: dict[int, str] = {}
-        self.idle = IdleWatch()  # stops a game between two bots that can no longer end
+        self.before: tuple[Caravan, ...] = ()
+        """The board before the move being made: it tells where removed cards stood."""
         self.thinking: str | None = None
         self.important: str | None = None
         self.record: CaravanRecord | None = None
         self.seated: int | None = None  # hot seat: whose hand the screen may show
-        self.game = Game.new(rules, seed, first, decks)
+        humans = (players[0] == HUMAN, players[1] == HUMAN)
+        self.game = Game.new(table_rules(rules, humans), seed, first, decks)
+        self.match: ScreenMatch | None = None
+        self.human_answer: Answer[Move] | None = None
+        """The move the human to move is asked for (None while nobody waits for one)."""
         self.bots: dict[int, Bot] = {
             seat: make_bot(kind.split(":", 1)[1], seat, seed)
             for seat, kind in enumerate(players) if kind != HUMAN
@@ -474,26 +484,28 @@ class CaravanApp(TableApp):
     def watch_partial(self) -> None:
         self.refresh_board()
 
-    # --------------------------------------------------------------- messages
-
     # ------------------------------------------------------------------ play
 
     def advance(self) -> None:
-        """Move the game on: finish, ask a bot (in a worker), or wait for a human."""
+        """Once the screen is mounted, play begins: seat the players and run the engine's
+        match loop (see :mod:`screen_match`). A replay shows its record instead."""
+        seats: dict[str, AsyncSeat] = {
+            SEATS[seat]: ScreenHuman(self, seat) if kind == HUMAN else ScreenBot(self, seat)
+            for seat, kind in enumerate(self.players)
+        }
+        listeners: tuple[MatchListener, ...] = (
+            () if self.record is None else (self.record.recorder,)
+        )
+        match = play_match_async(self.game, seats, (*listeners, CaravanScreen(self)))
+        self.match = ScreenMatch(match)
+        self.match.start()
+
+    def turn_begins(self, turn: int) -> None:
+        """A seat is about to be asked: show who thinks, or hand the keyboard over."""
         self.thinking = None
-        if self.game.result is not None:
-            self.finish()
-            return
-        turn = self.game.turn
-        if HUMAN not in self.players and self.idle.stuck:
-            self.game.abandon(STALEMATE)
-            self.say(self.idle.message(), self.theme_.style("error"))
-            self.finish()
-            return
+        self.before = self.board_view().caravans
         if self.players[turn] != HUMAN:
             self.thinking = f"{self.names[turn]} is thinking..."
-            self.run_worker(self._bot_move(turn), name="bot", group="bot",
-                            exit_on_error=False)
         elif self.players == (HUMAN, HUMAN) and self.seated != turn:
             self.seated = None
             self.query_one("#command", Input).placeholder = self.hint()
@@ -504,20 +516,22 @@ class CaravanApp(TableApp):
         self.seated = seat
         self.partial = Partial()
 
-    async def _bot_move(self, seat: int) -> None:
+    def think(self, seat: int, observation: Observation, answer: Answer[Move]) -> None:
+        """Ask the bot of ``seat`` in a worker, after ``delay`` seconds."""
+        self.run_worker(self._bot_move(seat, observation, answer), name="bot", group="bot",
+                        exit_on_error=False)
+
+    async def _bot_move(self, seat: int, observation: Observation, answer: Answer[Move]) -> None:
         if self.delay > 0:
             await asyncio.sleep(self.delay)
-        observation = self.game.observation(seat)
         move = await asyncio.to_thread(self.bots[seat].choose, observation)
-        if self.game.result is None and self.game.turn == seat:
-            # Applied from the message queue, so that the next bot's worker starts afresh.
-            self.call_later(self._bot_apply, seat, move)
+        # Given from the message queue, so that the next bot's worker starts afresh.
+        self.call_later(self._bot_answer, answer, move)
 
-    def _bot_apply(self, seat: int, move: Move) -> None:
-        if self.game.result is not None or self.game.turn != seat:
-            return
+    def _bot_answer(self, answer: Answer[Move], move: Move) -> None:
         try:
-            self.apply(move)
+            if self.match is not None:
+                self.match.give(answer, move)
         except Exception as error:  # a bot's illegal answer or a bug: end on the error screen
             self.fatal(error_text(error))
 
@@ -554,26 +568,23 @@ class CaravanApp(TableApp):
             return
         try:
             move = parse_move(text, self.rules, seat)
-            if move is None:
-                return
-            self.apply(move)
-        except (MoveSyntaxError, IllegalMove) as error:
-            self.important = error.message
-            self.say(error.message, self.theme_.style("error"))
-            self.partial = Partial()
+        except MoveSyntaxError as error:
+            self.refused(error.message)
+            return
+        if move is not None and self.human_answer is not None and self.match is not None:
+            self.match.give(self.human_answer, move)
 
-    def apply(self, move: Move) -> None:
-        """Apply ``move`` (the game checks it; IllegalMove propagates unchanged)."""
-        seat = self.game.turn
-        before = self.board_view().caravans
-        event = self.game.play(move)
-        if self.record is not None:
-            self.record.move(self.game, event)
+    def refused(self, message: str) -> None:
+        """The human's command is no move, or the game refused it."""
+        self.important = message
+        self.say(message, self.theme_.style("error"))
+        self.partial = Partial()
+
+    def move_made(self, seat: int, event: MoveEvent) -> None:
         self.important = None
+        self.thinking = None
         self.last_moves[seat] = event.move.notation
-        self.idle.update(self.game)
-        self.say(move_message(self.names[seat], event, self.theme_, before))
-        self.advance()
+        self.say(move_message(self.names[seat], event, self.theme_, self.before))
 
     def finish(self) -> None:
         result = self.game.result
@@ -592,6 +603,17 @@ class CaravanApp(TableApp):
             self.say(f"Lanes: {shown}")
             self.say(PRESS_ESC)
         self.partial = Partial()
+
+    def stop_match(self, cause: str) -> None:
+        """End an unfinished game as abandoned (``cause``), through the match loop, so that
+        the record hears of it as of any abandoned match; then close the record."""
+        if self.game.result is None:
+            if self.match is not None:
+                self.match.abandon(SEATS[self.game.turn], cause)
+            if self.game.result is None:
+                self.game.abandon(cause)
+        if self.record is not None:
+            self.record.finish(self.game)
 
     # ------------------------------------------------------------------ mouse
 
@@ -649,13 +671,67 @@ class CaravanApp(TableApp):
 
     def _quit(self) -> None:
         if self.game.result is None:
-            self.game.abandon(self.quit_cause)
-            if self.record is not None:
-                self.record.finish(self.game)
+            self.stop_match(self.quit_cause)
         self.workers.cancel_group(self, "bot")
         self.exit(0)
 
 
+
+
+class ScreenHuman:
+    """A person at the screen: the move arrives through the command box (or the mouse)."""
+
+    def __init__(self, app: CaravanApp, seat: int) -> None:
+        self.app = app
+        self.seat = seat
+
+    async def choose(self, observation: Observation) -> Move:
+        answer: Answer[Move] = Answer()
+        self.app.human_answer = answer
+        try:
+            return await answer
+        finally:
+            self.app.human_answer = None
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.app.refused(error.message)
+
+
+class ScreenBot:
+    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering."""
+
+    def __init__(self, app: CaravanApp, seat: int) -> None:
+        self.app = app
+        self.seat = seat
+
+    async def choose(self, observation: Observation) -> Move:
+        answer: Answer[Move] = Answer()
+        self.app.think(self.seat, observation, answer)
+        return await answer
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.app.bots[self.seat].rejected(error)
+
+
+class CaravanScreen(MatchListener):
+    """Shows the match on the app: who is to move, each move, the end."""
+
+    def __init__(self, app: CaravanApp) -> None:
+        self.app = app
+
+    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
+        self.app.turn_begins(SEATS.index(seat))
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        assert isinstance(event, MoveEvent)
+        self.app.move_made(SEATS.index(seat), event)
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        app = self.app
+        app.thinking = None
+        if is_stalemate(result):
+            app.say(stalemate_message(app.game.seat_rules.stuck_plies), app.theme_.style("error"))
+        app.finish()
 
 
 def parse_players(players: tuple[str, str]) -> tuple[str, str]:
@@ -702,10 +778,9 @@ def play_caravan(rules: SeatRules, players: tuple[str, str], seed: int, first: i
     with stop_signals_for_app(app.exit) as received:
         status = app.run()
     stopped = Stopped(received[0]) if received else None
-    if app.record is not None and app.game.result is None:
-        app.game.abandon("quit" if stopped is None else stop_cause(stopped))
+    if app.game.result is None:
         with contextlib.suppress(RecordError):  # a write error was shown already
-            app.record.finish(app.game)
+            app.stop_match("quit" if stopped is None else stop_cause(stopped))
     if stopped is not None:
         say_stopped(stopped, "caravan")
         return stop_status(stopped), False

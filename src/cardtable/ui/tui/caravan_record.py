@@ -6,13 +6,14 @@ import contextlib
 
 from cardtable.engine.record import RecordWriter
 from cardtable.games.caravan.cards import SEATS
-from cardtable.games.caravan.events import MoveEvent
 from cardtable.games.caravan.record import GameRecorder
 from cardtable.games.caravan.state import Game
 
 
 class CaravanRecord:
-    """One record file, driven by the full-screen app instead of the match loop."""
+    """One record file of a full-screen game: its ``recorder`` listens to the match loop
+    (header and chance lines at the start, a line per action); :meth:`finish` writes the
+    result line, or the ``abandoned`` one for a game left unfinished, and closes the file."""
 
     def __init__(self, path: str, game: Game, players: tuple[str, str],
                  sources: tuple[str, str] = ("random", "random")) -> None:
@@ -21,9 +22,6 @@ class CaravanRecord:
                                      {SEATS[seat]: players[seat] for seat in (0, 1)}, sources)
         self.recorder.start(game)
         self.closed = False
-
-    def move(self, game: Game, event: MoveEvent) -> None:
-        self.recorder.on_action(game, SEATS[event.seat], event.move, event)
 
     def finish(self, game: Game) -> None:
         result = game.result

@@ -6,6 +6,10 @@ Enter plays. Pick-ups are never chosen: the game makes them when nothing is lega
 log says so. With two or more human seats a pass screen hides the cards between human turns.
 F2 (or typing ``moves``) lists the legal moves; ``quit`` or ``exit`` asks like Esc; once a
 human is out of the game, ``f`` fast-forwards the bots.
+
+The game runs in the engine's match loop (``play_match_async``, stepped on the UI thread by
+``screen_match``): a human seat answers through the command line, a bot seat is asked in a
+worker after ``delay`` seconds; the record and the screen are the loop's listeners.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
 
 from cardtable.engine.errors import IllegalAction, RecordError
-from cardtable.engine.match import MatchAbandoned
+from cardtable.engine.match import AsyncSeat, MatchAbandoned, MatchListener, play_match_async
+from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import RecordWriter, open_error_message
 from cardtable.games.obsession import explain, render, selection
@@ -53,6 +58,7 @@ from cardtable.ui.tui.common import (
     error_text,
     guarded,
 )
+from cardtable.ui.tui.screen_match import Answer, ScreenMatch
 from cardtable.ui.tui.theme import Theme, make_theme
 
 HUMAN = "human"
@@ -235,6 +241,13 @@ class ObsessionApp(TableApp):
         self.writer: RecordWriter | None = None
         self.recorder: RecordListener | None = None
         self.ended: Ended | None = None
+        self.match: ScreenMatch | None = None
+        self.human_answer: Answer[Action] | None = None
+        """The selection the human to move is asked for (None while nobody waits for one)."""
+        self.offered: tuple[Observation, Action] | None = None
+        """The human's last selection and what they saw: a refusal is explained with them."""
+        self.left = False
+        """Whether the game was abandoned (the match and the record have been told)."""
 
     # ------------------------------------------------------------------ layout
 
@@ -442,11 +455,22 @@ class ObsessionApp(TableApp):
     # --------------------------------------------------------------------- play
 
     def advance(self) -> None:
+        """Once the screen is mounted, play begins: seat the players and run the engine's
+        match loop (see :mod:`screen_match`). A replay shows its record instead."""
+        seats: dict[str, AsyncSeat] = {
+            seat_name(seat): ScreenHuman(self) if kind == HUMAN else ScreenBot(self, seat)
+            for seat, kind in enumerate(self.kinds)
+        }
+        listeners: tuple[MatchListener, ...] = (
+            () if self.recorder is None else (self.recorder,)
+        )
+        match = play_match_async(self.game, seats, (*listeners, ObsessionScreen(self)))
+        self.match = ScreenMatch(match)
+        self.match.start()
+
+    def turn_begins(self, seat: int) -> None:
+        """A seat is about to be asked: show who thinks, or hand the keyboard over."""
         self.thinking = None
-        if self.game.over:
-            self.finish()
-            return
-        seat = self.game.current
         if self.human_seats[seat]:
             if self.humans >= 2 and self.viewer != seat:
                 self.viewer = None
@@ -463,28 +487,30 @@ class ObsessionApp(TableApp):
                     who = "You are out" if self.humans else "Bots only"
                     self.say(f"{who}: press f to fast-forward.")
                 self.thinking += " (f: fast-forward)"
-            self.run_worker(self._bot_move(seat), name="bot", group="bot",
-                            exit_on_error=False)
         self.refresh_table()
 
     def _take_seat(self, seat: int) -> None:
         self.viewer = seat
         self.refresh_table()
 
-    async def _bot_move(self, seat: int) -> None:
+    def think(self, seat: int, observation: Observation, answer: Answer[Action]) -> None:
+        """Ask the bot of ``seat`` in a worker, after ``delay`` seconds (cut short by ``f``)."""
+        self.run_worker(self._bot_move(seat, observation, answer), name="bot", group="bot",
+                        exit_on_error=False)
+
+    async def _bot_move(self, seat: int, observation: Observation,
+                        answer: Answer[Action]) -> None:
         if self.delay > 0:
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.delay)
-        observation = self.game.observe(seat)
         action = await asyncio.to_thread(self.bots[seat].choose, observation)
-        self.call_later(self._bot_apply, seat, action)
+        self.call_later(self._bot_answer, answer, action)
 
-    def _bot_apply(self, seat: int, action: Action) -> None:
-        if self.game.over or self.game.current != seat:
-            return
+    def _bot_answer(self, answer: Answer[Action], action: Action) -> None:
         try:
-            self.apply(action)
+            if self.match is not None:
+                self.match.give(answer, action)
         except Exception as error:  # a bot's refused answer or a bug: end on the error screen
             self.fatal(error_text(error))
 
@@ -528,12 +554,20 @@ class ObsessionApp(TableApp):
         if not positions:
             return
         action = selection.action_for(obs, positions)
-        try:
-            self.apply(action)
-        except IllegalAction as error:
-            self.error(explain.explain_refusal(error.message, obs, action))
+        answer = self.human_answer
+        if answer is None or self.match is None:
             return
+        self.offered = (obs, action)
+        self.match.give(answer, action)  # a refusal comes back through ``refused``
         command.value = ""
+
+    def refused(self, error: IllegalAction) -> None:
+        """The game refused the human's selection: say why, in the words of the table."""
+        if self.offered is None:
+            self.error(error.message)
+            return
+        obs, action = self.offered
+        self.error(explain.explain_refusal(error.message, obs, action))
 
     def error(self, message: str) -> None:
         self.important = f"!!! {message}"
@@ -541,15 +575,10 @@ class ObsessionApp(TableApp):
         self.query_one("#command", CommandInput).value = ""
         self.refresh_table()
 
-    def apply(self, action: Action) -> None:
-        seat = self.game.current
-        happened = self.game.apply(action)
-        if self.recorder is not None:
-            self.recorder.on_action(self.game, seat_name(seat), action, happened)
+    def action_made(self, happened: Sequence[Event]) -> None:
         self.important = None
         self.note = None
         self.show_events(happened)
-        self.advance()
 
     def finish(self) -> None:
         if self.writer is not None:
@@ -638,17 +667,72 @@ class ObsessionApp(TableApp):
     def abandon(self, cause: str | None = None) -> None:
         """Close the record of an unfinished game with an ``abandoned`` line (``cause``, or
         by default how the player left: ``quit`` or ``interrupt``)."""
-        if self.writer is None:
-            return
-        if not self.game.over and self.recorder is not None:
-            seat = seat_name(self.game.current)
+        if not self.game.over and not self.left:
+            self.left = True
+            abandoned = MatchAbandoned(seat_name(self.game.current), cause or self.quit_cause)
             with contextlib.suppress(RecordError):  # a write error was shown already
-                self.recorder.on_abandon(self.game,
-                                         MatchAbandoned(seat, cause or self.quit_cause))
-        self.writer.close()
-        self.writer = None
+                told = (self.match is not None
+                        and self.match.abandon(abandoned.seat, abandoned.cause))
+                if not told and self.recorder is not None and self.writer is not None:
+                    # The match stopped on an error: the record still says how it ended.
+                    self.recorder.on_abandon(self.game, abandoned)
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
 
 
+
+
+class ScreenHuman:
+    """A person at the screen: the selection arrives through the command line (or clicks)."""
+
+    def __init__(self, app: ObsessionApp) -> None:
+        self.app = app
+
+    async def choose(self, observation: Observation) -> Action:
+        answer: Answer[Action] = Answer()
+        self.app.human_answer = answer
+        try:
+            return await answer
+        finally:
+            self.app.human_answer = None
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.app.refused(error)
+
+
+class ScreenBot:
+    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering."""
+
+    def __init__(self, app: ObsessionApp, seat: int) -> None:
+        self.app = app
+        self.seat = seat
+
+    async def choose(self, observation: Observation) -> Action:
+        answer: Answer[Action] = Answer()
+        self.app.think(self.seat, observation, answer)
+        return await answer
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.app.bots[self.seat].rejected(error)
+
+
+class ObsessionScreen(MatchListener):
+    """Shows the match on the app: who is to move, what each action did, the end."""
+
+    def __init__(self, app: ObsessionApp) -> None:
+        self.app = app
+
+    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
+        assert isinstance(state, Game)
+        self.app.turn_begins(state.current)
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        self.app.action_made(event)
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        self.app.thinking = None
+        self.app.finish()
 
 
 def run_obsession(rules: Rules, seats: Sequence[str], seed: int | None, delay: float | None,

@@ -1,0 +1,111 @@
+"""``cardtable serve [--host H] [--port P] [--db URL]``: the web server (lobby at ``/``).
+
+Exit status: 0 after Ctrl-C or SIGTERM, 1 for bad arguments or a missing ``web`` extra, 2 when
+the database cannot be opened or migrated, 3 when the address cannot be listened on.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sys
+
+from cardtable.cli.error_line import OneLineArgumentParser, print_error
+
+PROG = "cardtable serve"
+EXIT_USAGE, EXIT_DATABASE, EXIT_LISTEN = 1, 2, 3
+
+
+def parser() -> OneLineArgumentParser:
+    parse = OneLineArgumentParser(
+        prog=PROG, description="Run the web server: play Caravan, Obsession and Austerity in "
+        "the browser (lobby at http://HOST:PORT/).")
+    parse.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                       "(default 127.0.0.1; 0.0.0.0 for every interface)")
+    parse.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parse.add_argument("--db", metavar="URL", default=None,
+                       help="database: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/NAME "
+                       "(default: a SQLite file in $XDG_DATA_HOME/cardtable, else "
+                       "~/.local/share/cardtable)")
+    parse.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each bot move, so people can follow (default 0.6)")
+    parse.add_argument("--max-messages", type=int, default=20, metavar="N",
+                       help="close a WebSocket that sends more than N messages within a "
+                       "second (default 20)")
+    parse.add_argument("--log-level", default="warning",
+                       choices=("critical", "error", "warning", "info", "debug"))
+    return parse
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket; OSError when the address is taken or cannot be used."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def main(argv: list[str]) -> int:
+    options = parser().parse_args(argv)
+    if not 0 <= options.port <= 65535:
+        print_error(PROG, f"--port must be 0 to 65535 (got {options.port})")
+        return EXIT_USAGE
+    if options.max_messages < 1:
+        print_error(PROG, "--max-messages must be at least 1")
+        return EXIT_USAGE
+    if not 0 <= options.bot_delay <= 60:
+        print_error(PROG, "--bot-delay must be 0 to 60 seconds")
+        return EXIT_USAGE
+    try:
+        import uvicorn
+
+        from cardtable.web.app import create_app
+        from cardtable.web.store import Store, StoreError, default_url
+    except ImportError as error:
+        print_error(PROG, f"the web extra is not installed ({error.name}): "
+                          "pip install 'cardtable[web]'")
+        return EXIT_USAGE
+    url = options.db or default_url()
+    try:
+        store = Store(url)
+    except StoreError as error:
+        print_error(PROG, str(error))
+        return EXIT_DATABASE
+    try:
+        sock = listen(options.host, options.port)
+    except OSError as error:
+        store.close()
+        print_error(PROG, f"cannot listen on {options.host}:{options.port}: "
+                          f"{error.strerror or error}")
+        return EXIT_LISTEN
+    port = sock.getsockname()[1]
+    shown = f"[{options.host}]" if ":" in options.host else options.host
+    print(f"cardtable: lobby at http://{shown}:{port}/ (database: "
+          f"{store.engine.url.render_as_string(hide_password=True)})", flush=True)
+    app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages)
+    config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
+                            ws_per_message_deflate=False,
+                            timeout_graceful_shutdown=3)
+    server = uvicorn.Server(config)
+    # uvicorn stops on SIGINT/SIGTERM and then raises the signal again for the handler that
+    # was there before it: that handler ends the process normally (status 0).
+    signal.signal(signal.SIGTERM, lambda _number, _frame: None)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

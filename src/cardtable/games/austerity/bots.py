@@ -1,0 +1,52 @@
+"""Austerity's bots as engine seats: ``shenzi``, ``banzai`` and ``ed`` in-process.
+
+The same strategy functions as the player programs (``strategies.py``), asked on the table that
+the seat's observation shows. The game hides nothing but the order of the deck, so every
+observation shows the whole table, and a seat here chooses exactly what the player program of
+the same name answers in the same position: a game played through the engine's match loop
+between these seats ends as the hub's game with the programs does (tested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardtable.engine.errors import IllegalAction
+from cardtable.games.austerity.rules import Action, Table
+from cardtable.games.austerity.state import Observation
+from cardtable.games.austerity.strategies import STRATEGIES
+
+SUMMARIES = {
+    "shenzi": "buys the dearest card in points it can, else takes Purple, Brown, Yellow, Red",
+    "banzai": "takes Yellow, Brown, Purple, Red while short of tokens, else buys points",
+    "ed": "buys or saves for the card its opponents could buy next",
+}
+
+
+class StrategySeat:
+    """A seat playing one of the player programs' strategies on its observation."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.strategy: Callable[[Table, int], Action] = STRATEGIES[name]
+
+    def choose(self, observation: Observation) -> Action:
+        return self.strategy(observation.table(), observation.seat)
+
+    def rejected(self, error: IllegalAction) -> None:
+        # A strategy only proposes what the rules allow; a refusal is a bug to surface.
+        raise error
+
+
+def register_everywhere() -> None:
+    """Offer the Austerity bots wherever a bot is chosen by name (web seats, tournaments ...)."""
+    from cardtable.agents.registry import BotSpec, no_options, register
+
+    for name in STRATEGIES:
+        def factory(spec: BotSpec, seat: str, seed: int | str, game: object,
+                    name: str = name) -> StrategySeat:
+            # The strategies draw no random numbers: the seed has nothing to seed.
+            no_options(spec)
+            return StrategySeat(name)
+
+        register("austerity", name, factory, summary=SUMMARIES[name])

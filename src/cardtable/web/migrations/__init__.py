@@ -1,0 +1,1 @@
+"""Alembic migrations of the web server's database, applied on start (``cardtable serve``)."""

@@ -1,0 +1,307 @@
+"""Storage: every table, seat, move and chat line is written as it happens.
+
+SQLite (a file in the user's data directory by default) or PostgreSQL, through SQLAlchemy 2.
+The schema is created and upgraded by the Alembic migrations shipped in
+``cardtable/web/migrations`` when the store opens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError
+from sqlalchemy.exc import SQLAlchemyError as SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from cardtable.web import schema
+
+
+class StoreError(Exception):
+    """The database cannot be opened or used; the message is one line for the user."""
+
+
+def default_url() -> str:
+    """``sqlite:///DATA/cardtable/web.sqlite3`` with DATA = $XDG_DATA_HOME or ~/.local/share."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'cardtable' / 'web.sqlite3'}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use psycopg 3 (the ``web`` extra)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: int
+    status: str
+    private: bool
+    spectators: bool
+    turn_seconds: int | None
+    created: float
+    finished: float | None
+    result: dict[str, Any] | None
+    rematch_of: str | None
+    rematch: str | None
+
+
+@dataclass
+class SeatRow:
+    seat: str
+    position: int
+    kind: str
+    token_hash: str | None
+    player_id: str | None
+    name: str | None
+
+
+def _table_row(row: Any) -> TableRow:
+    return TableRow(row.id, row.game, json.loads(row.params), int(row.seed), row.status,
+                    bool(row.private), bool(row.spectators), row.turn_seconds, row.created,
+                    row.finished, None if row.result is None else json.loads(row.result),
+                    row.rematch_of, row.rematch)
+
+
+class Store:
+    """Synchronous access to the database; each call is one short transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = _open_engine(self.url)
+        migrate(self.engine)
+        # Built once: a move is stored on every turn of every table.
+        self._insert_move = insert(schema.moves)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- tables -------------------------------------------------------------------------------
+
+    def add_table(self, table: TableRow, seat_rows: Sequence[SeatRow]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(schema.tables).values(
+                id=table.id, game=table.game, params=json.dumps(table.params), seed=table.seed,
+                status=table.status, private=table.private, spectators=table.spectators,
+                turn_seconds=table.turn_seconds, created=table.created, finished=None,
+                result=None, rematch_of=table.rematch_of, rematch=None))
+            conn.execute(insert(schema.seats), [
+                {"table_id": table.id, "seat": seat.seat, "position": seat.position,
+                 "kind": seat.kind, "token_hash": seat.token_hash, "player_id": seat.player_id,
+                 "name": seat.name}
+                for seat in seat_rows
+            ])
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.tables).where(schema.tables.c.id == table_id)).first()
+        return None if row is None else _table_row(row)
+
+    def unfinished_tables(self) -> list[TableRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(schema.tables)
+                                .where(schema.tables.c.status != "finished")
+                                .order_by(schema.tables.c.created)).all()
+        return [_table_row(row) for row in rows]
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
+                         .values(status=status))
+
+    def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
+                         .values(status="finished", finished=time.time(),
+                                 result=json.dumps(result)))
+
+    def set_rematch(self, table_id: str, rematch: str) -> bool:
+        """Link ``rematch`` as the rematch of ``table_id``; False when one is already linked."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(schema.tables)
+                                .where(schema.tables.c.id == table_id,
+                                       schema.tables.c.rematch.is_(None))
+                                .values(rematch=rematch))
+        return bool(done.rowcount)
+
+    # --- seats --------------------------------------------------------------------------------
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)
+                                .order_by(schema.seats.c.position)).all()
+        return [SeatRow(row.seat, row.position, row.kind, row.token_hash, row.player_id,
+                        row.name) for row in rows]
+
+    def claim_seat(self, table_id: str, seat: str, hashed: str, player_id: str | None,
+                   name: str | None) -> bool:
+        """Give a free human seat its token; False when someone took it first."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(schema.seats)
+                                .where(schema.seats.c.table_id == table_id,
+                                       schema.seats.c.seat == seat,
+                                       schema.seats.c.kind == "human",
+                                       schema.seats.c.token_hash.is_(None))
+                                .values(token_hash=hashed, player_id=player_id, name=name))
+        return bool(done.rowcount)
+
+    # --- moves and chat -----------------------------------------------------------------------
+
+    def add_move(self, table_id: str, ply: int, seat: str, move: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(self._insert_move, {"table_id": table_id, "ply": ply, "seat": seat,
+                                             "move": move, "at": time.time()})
+
+    def moves(self, table_id: str) -> list[tuple[str, str]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(schema.moves.c.seat, schema.moves.c.move)
+                                .where(schema.moves.c.table_id == table_id)
+                                .order_by(schema.moves.c.ply)).all()
+        return [(row.seat, row.move) for row in rows]
+
+    def add_chat(self, table_id: str, seat: str | None, name: str | None, text: str,
+                 at: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(schema.chat).values(table_id=table_id, seat=seat, name=name,
+                                                    text=text, at=at))
+
+    def chat(self, table_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(schema.chat).where(schema.chat.c.table_id == table_id)
+                                .order_by(schema.chat.c.id.desc()).limit(limit)).all()
+        return [{"seat": row.seat, "name": row.name, "text": row.text, "at": row.at}
+                for row in reversed(rows)]
+
+    # --- players and ratings ------------------------------------------------------------------
+
+    def add_player(self, player_id: str, name: str) -> bool:
+        """False when the name is taken."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(schema.players).values(id=player_id, name=name,
+                                                           created=time.time()))
+        except IntegrityError:
+            return False
+        return True
+
+    def player_name(self, player_id: str) -> str | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.players.c.name)
+                               .where(schema.players.c.id == player_id)).first()
+        return None if row is None else str(row.name)
+
+    def name_taken(self, name: str) -> bool:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.players.c.id)
+                               .where(func.lower(schema.players.c.name) == name.lower())).first()
+        return row is not None
+
+    def ratings(self, game: str, player_ids: Sequence[str]) -> dict[str, tuple[float, float, int]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(schema.ratings)
+                                .where(schema.ratings.c.game == game,
+                                       schema.ratings.c.player_id.in_(list(player_ids)))).all()
+        return {row.player_id: (row.mu, row.sigma, row.games) for row in rows}
+
+    def save_ratings(self, game: str, values: dict[str, tuple[float, float, int]]) -> None:
+        with self.engine.begin() as conn:
+            for player_id, (mu, sigma, games) in values.items():
+                done = conn.execute(update(schema.ratings)
+                                    .where(schema.ratings.c.player_id == player_id,
+                                           schema.ratings.c.game == game)
+                                    .values(mu=mu, sigma=sigma, games=games))
+                if not done.rowcount:
+                    conn.execute(insert(schema.ratings).values(
+                        player_id=player_id, game=game, mu=mu, sigma=sigma, games=games))
+
+    def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(schema.players.c.name, schema.ratings.c.mu, schema.ratings.c.sigma,
+                       schema.ratings.c.games)
+                .join(schema.players, schema.players.c.id == schema.ratings.c.player_id)
+                .where(schema.ratings.c.game == game)
+            ).all()
+        board = [{"name": row.name, "rating": round(row.mu - 3 * row.sigma, 2),
+                  "mu": round(row.mu, 3), "sigma": round(row.sigma, 3), "games": row.games}
+                 for row in rows]
+        board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
+        return board[:limit]
+
+    def ping(self) -> None:
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+
+
+def _open_engine(url: str) -> Engine:
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError(f"Invalid database URL '{url}'.") from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise StoreError(f"Unsupported database '{backend}' (use sqlite:///FILE or "
+                         "postgresql://USER@HOST/NAME).")
+    try:
+        if backend == "sqlite":
+            database = parsed.database or ""
+            if database and database != ":memory:":
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            if database in ("", ":memory:"):
+                engine = create_engine(url, poolclass=StaticPool,
+                                       connect_args={"check_same_thread": False})
+            else:
+                engine = create_engine(url, connect_args={"check_same_thread": False})
+            event.listen(engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+        with engine.connect() as conn:
+            conn.execute(select(1))
+    except (NoSuchModuleError, SQLAlchemyError, OSError) as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+        raise StoreError(f"Cannot open database '{parsed.render_as_string(hide_password=True)}'"
+                         f": {reason[0] if reason else type(error).__name__}.") from None
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def migrate(engine: Engine) -> None:
+    """Apply every migration the database does not have yet."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    try:
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+        raise StoreError(f"Cannot migrate the database: {reason[0] if reason else error}.") \
+            from None
