@@ -367,3 +367,11 @@ def test_enter_in_a_text_field_starts_as_play_does() -> None:
 
     choice = asyncio.run(scenario())
     assert choice is not None and choice.game == "caravan" and choice.seed == 42
+
+
+@pytest.mark.parametrize("seed", ["٣", "-5", "+3", "1_000"])
+def test_the_launcher_reads_a_seed_as_the_command_lines_do(seed: str) -> None:
+    from cardtable.ui.tui.launcher import build_choice
+
+    with pytest.raises(ValueError, match=r"^Seed must be an integer >= 0"):
+        build_choice({"game": "caravan", "seed": seed})

@@ -137,5 +137,10 @@ def _load_builtin(game: str) -> None:
         obsession_bots.register_everywhere()
     elif game == "austerity":
         from cardtable.games.austerity import bots as austerity_bots
+        from cardtable.games.austerity import mcts
 
         austerity_bots.register_everywhere()
+        mcts.register_everywhere()
+    from cardtable.agents.search_bots import register_search_bots
+
+    register_search_bots(game)

@@ -185,9 +185,13 @@ def main(argv: list[str]) -> int:
         except BrokenPipeError:
             silence_stdout()
             return 1
+    if argv[0] == "player":
+        from cardtable.cli.austerity_strategy import player
+
+        return player(argv[1:])
     if argv[0] == "hub":
         from cardtable.games.austerity.hub import main as hub_main
 
         return hub_main(argv[1:])
-    print_error(PROG, f"unknown command '{argv[0]}' (allowed: simulate, hub; {HINT})")
+    print_error(PROG, f"unknown command '{argv[0]}' (allowed: simulate, hub, player; {HINT})")
     return EXIT_OPTIONS

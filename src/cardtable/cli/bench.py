@@ -7,9 +7,10 @@ import importlib
 from cardtable.cli.error_line import print_error
 
 GAMES = ("caravan", "obsession", "austerity")
-BENCHES = (*GAMES, "env", "web")
-"""``env``: the reinforcement-learning environments of every game (``cardtable.envs.bench``);
-``web``: tables played through the web server (``cardtable.web.bench``)."""
+BENCHES = (*GAMES, "ismcts", "env", "web")
+"""``ismcts``: the search bots' decision time (``cardtable.agents.bench_search``); ``env``: the
+reinforcement-learning environments of every game (``cardtable.envs.bench``); ``web``: tables
+played through the web server (``cardtable.web.bench``)."""
 
 
 PROG = "cardtable bench"
@@ -28,7 +29,8 @@ def main(argv: list[str]) -> int:
     if game not in BENCHES:
         print_error(PROG, f"unknown game '{game}' (allowed: {', '.join(BENCHES)}; {HINT})")
         return 1
-    name = {"env": "cardtable.envs.bench", "web": "cardtable.web.bench"}.get(
+    name = {"ismcts": "cardtable.agents.bench_search", "env": "cardtable.envs.bench",
+            "web": "cardtable.web.bench"}.get(
         game, f"cardtable.games.{game}.bench")
     module = importlib.import_module(name)
     result: int = module.main(argv[1:])

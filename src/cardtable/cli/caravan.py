@@ -22,13 +22,13 @@ from cardtable.agents.external_cli import ForfeitNotice, bot_spec, external_seat
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
-from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.errors import GameError, RecordError
 from cardtable.engine.match import Seat
 from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
 from cardtable.engine.record_target import check_record_target
-from cardtable.games.caravan.bots import BOTS, make_bot
+from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
+from cardtable.games.caravan.bots import BOTS, known_bot, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (
     check_deck_size,
@@ -61,7 +61,8 @@ notation P<hand><caravan>[slot], D<hand>, C<caravan>[hand] (e.g. P2B, P4F3, D3, 
 
 EPILOG = f"""\
 rules presets: {", ".join(PRESETS)} (see docs/caravan.md for the differences).
-bots: {", ".join(BOTS)}.
+bots: {", ".join(BOTS)}, ismcts (tree search: ismcts:iters=N, ismcts:time=SECONDS; see
+docs/bots-search.md).
 --record never replaces an existing file without --overwrite, nor a file it reads.
 exit status: 0 game finished or quit; 1 bad options, rules, deck or record files, or a
 record that does not replay; 3 input ended before the game was over; 130 interrupted;
@@ -176,8 +177,10 @@ def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
 
 def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
     for name in (options.bot, options.bot_abc, options.bot_def):
-        if name is not None and not is_exec(name) and name.lower() not in BOTS:
-            raise StartupError(f"Unknown bot name '{name.lower()}'.")
+        # An exec: spec is not tried here: trying it would start the program.
+        refusal = None if name is None or is_exec(name) else known_bot(name)
+        if refusal is not None:
+            raise StartupError(refusal)
     default = options.bot or DEFAULT_BOT
     return (bot_spec(options.bot_abc or default), bot_spec(options.bot_def or default))
 
@@ -283,7 +286,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
                 raise StartupError(error.message) from None
             players[SEATS[seat]] = f"bot:{bot_names[seat]}"
         else:
-            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed))
+            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed,
+                                                         CaravanGame(rules, first)))
             players[SEATS[seat]] = f"bot:{bot_names[seat]}"
 
     recorder: GameRecorder | None = None

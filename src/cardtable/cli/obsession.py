@@ -18,10 +18,10 @@ from typing import Any, NoReturn
 
 from cardtable import __version__
 from cardtable.agents.external_cli import bot_spec, external_seat, is_exec
+from cardtable.agents.registry import UnknownBot, bot_names, make_seat
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
-from cardtable.cli.seed_option import SEED_ALLOWED, seed_value
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import GameError, GameParamsError, RecordError
@@ -43,6 +43,7 @@ from cardtable.engine.record import (
     read_lines,
 )
 from cardtable.engine.record_target import check_record_target
+from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
 from cardtable.games.obsession.bots import BOT_NAMES, make_bot
 from cardtable.games.obsession.game import ObsessionGame, integer_option, kill_order_option
 from cardtable.games.obsession.record import (
@@ -54,6 +55,7 @@ from cardtable.games.obsession.record import (
     ReplayMismatch,
     Script,
     header,
+    known_seat_kind,
     load,
     not_a_record,
 )
@@ -108,6 +110,17 @@ class _Parser(argparse.ArgumentParser):
         raise _Exit(status)
 
 
+def _check_registry_bot(spec: str) -> None:
+    """Refuse a ``--bot`` that is neither a built-in policy nor a valid registry spec (the
+    search bots: ``ismcts:iters=500``)."""
+    try:
+        make_seat(ObsessionGame.load(players=2), spec, "P1", 0)
+    except UnknownBot as error:
+        if spec.partition(":")[0].strip().lower() in bot_names("obsession"):
+            raise UsageError(error.message) from None
+        raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{spec}')") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -116,8 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--humans", metavar="K", default="1",
         help="human seats, 0..N; humans take seats 1..K, bots the rest (default 1)")
     add("--bot", metavar="NAME", default="obsessed",
-        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)}, or exec:COMMAND for a "
-        "program (docs/bots.md) (default obsessed)")
+        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)}, a search bot "
+        "(ismcts, ismcts:iters=N, ismcts:time=SECONDS), or exec:COMMAND for a program "
+        "(docs/bots.md) (default obsessed)")
     add("--seats", metavar="LIST",
         help="explicit comma list such as human,obsessed,random; overrides the three above")
     add("--run-kill", metavar="L", default="4",
@@ -177,7 +191,7 @@ def parse_options(argv: Sequence[str]) -> Options | None:
         return None
     if args.seats is not None:
         kinds = tuple(bot_spec(kind.strip()) for kind in args.seats.split(","))
-        if any(kind not in SEAT_KINDS and not is_exec(kind) for kind in kinds):
+        if not all(map(known_seat_kind, kinds)):
             raise UsageError(f"--seats must list {', '.join(SEAT_KINDS)} separated by commas "
                              f"(got '{args.seats}')")
         if not 2 <= len(kinds) <= 10:
@@ -187,8 +201,9 @@ def parse_options(argv: Sequence[str]) -> Options | None:
         players = _integer("--players", args.players, 2, 10)
         humans = _integer("--humans", args.humans, 0, players)
         if args.bot not in BOT_NAMES and not is_exec(args.bot):
-            raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{args.bot}')")
-        kinds = ("human",) * humans + (bot_spec(args.bot),) * (players - humans)
+            _check_registry_bot(args.bot)
+        bot = bot_spec(args.bot) if is_exec(args.bot) else args.bot
+        kinds = ("human",) * humans + (bot,) * (players - humans)
     try:
         kill_order_option(args.kill_order)
     except GameParamsError as error:
@@ -310,7 +325,10 @@ def play(options: Options) -> int:
             except GameError as error:
                 return _fail(error.message)
         else:
-            seats[seat_name(index)] = make_bot(kind, options.seed, index)
+            seats[seat_name(index)] = (
+                make_bot(kind, options.seed, index) if kind in BOT_NAMES else
+                make_seat(ObsessionGame(options.rules, sum(humans)), kind, seat_name(index),
+                          options.seed))
     try:
         writer = _open_record(options.record)
     except UsageError as error:

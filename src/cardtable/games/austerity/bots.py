@@ -24,11 +24,12 @@ SUMMARIES = {
 
 
 class StrategySeat:
-    """A seat playing one of the player programs' strategies on its observation."""
+    """A seat playing a strategy on its observation: one of the player programs' (by name) or
+    any other, such as the ``mcts`` search."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, strategy: Callable[[Table, int], Action] | None = None) -> None:
         self.name = name
-        self.strategy: Callable[[Table, int], Action] = STRATEGIES[name]
+        self.strategy: Callable[[Table, int], Action] = strategy or STRATEGIES[name]
 
     def choose(self, observation: Observation) -> Action:
         return self.strategy(observation.table(), observation.seat)

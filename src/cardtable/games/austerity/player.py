@@ -30,7 +30,7 @@ from cardtable.games.austerity.codec import (
     parse_message,
     winners_text,
 )
-from cardtable.games.austerity.rules import COLOURS, PURCHASE, TAKE, WILD_ACTION, Table
+from cardtable.games.austerity.rules import COLOURS, PURCHASE, TAKE, WILD_ACTION, Action, Table
 from cardtable.games.austerity.state import AusterityState
 from cardtable.games.austerity.strategies import banzai, ed, shenzi
 
@@ -82,11 +82,13 @@ def status_block(table: Table) -> str:
     return "".join(lines)
 
 
-def play(name: str, count: int, me: int, readline: "Readline | None" = None) -> int:
+def play(name: str, count: int, me: int, readline: "Readline | None" = None,
+         strategy: "Callable[[Table, int], Action] | None" = None) -> int:
     """Run the message loop on stdin/stdout until ``eog`` (0) or a bad message (6).
 
-    ``readline(limit)`` reads stdin (``sys.stdin.buffer.readline`` when not given)."""
-    choose = {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
+    ``readline(limit)`` reads stdin (``sys.stdin.buffer.readline`` when not given);
+    ``strategy`` (a search, say) answers instead of the program ``name``'s own."""
+    choose = strategy or {"shenzi": shenzi, "banzai": banzai, "ed": ed}[name]
     view = AusterityState.watching(count)
     table = view.table
     if readline is None:
@@ -143,7 +145,8 @@ def play(name: str, count: int, me: int, readline: "Readline | None" = None) -> 
             _err(status_block(table))
 
 
-def main(name: str, args: list[str], readline: "Readline | None" = None) -> int:
+def main(name: str, args: list[str], readline: "Readline | None" = None,
+         strategy: "Callable[[Table, int], Action] | None" = None) -> int:
     """``NAME pcount myid``: check the arguments in the documented order, then play."""
     # Die by SIGINT/SIGPIPE like a C program instead of raising KeyboardInterrupt/BrokenPipe.
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
@@ -159,4 +162,4 @@ def main(name: str, args: list[str], readline: "Readline | None" = None) -> int:
     if not 0 <= me < count:
         _err("Invalid player ID\n")
         return 3
-    return play(name, count, me, readline)
+    return play(name, count, me, readline, strategy)

@@ -2047,6 +2047,7 @@ static PyObject *State_get_over(PyObject *self, void *closure) {
 }
 
 #include "_worlds.h"
+#include "_search.h"
 
 static PyMethodDef State_methods[] = {
     {"from_export", (PyCFunction)(void (*)(void))State_from_export,
@@ -2078,6 +2079,7 @@ static PyMethodDef State_methods[] = {
     {"seed_random", State_seed_random, METH_O,
      "seed_random(seed)\n--\n\nReseed the generator used for reshuffles and playouts."},
     SAMPLE_WORLD_METHOD
+    SEARCH_METHODS
     {"playout", (PyCFunction)(void (*)(void))State_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(seed=None, limit=-1)\n--\n\nPlay uniformly random legal moves for both seats "
      "until the game ends (or `limit` moves were made); returns the number of moves made."},

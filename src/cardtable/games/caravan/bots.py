@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from cardtable.engine.errors import IllegalAction
+from cardtable.engine.match import Seat
 from cardtable.engine.randomness import derived_random
 from cardtable.games.caravan.board import ASC, DESC
 from cardtable.games.caravan.cards import RANK_MASK, SEATS
@@ -168,14 +169,64 @@ BOTS: dict[str, BotFactory] = {
 }
 
 
+def _expert(seat: int, rng: random.Random) -> Bot:
+    from cardtable.games.caravan.expert import ExpertBot  # it builds on this module
+
+    return ExpertBot(seat, rng)
+
+
+BOTS["expert"] = _expert
+
+
 def register_bot(name: str, factory: BotFactory) -> None:
     """Make a bot available to ``--bot NAME`` (names are lower-case)."""
     BOTS[name.lower()] = factory
 
 
-def make_bot(name: str, seat: int, seed: int | str) -> Bot:
-    """The bot ``name`` for ``seat``, with its own generator seeded ``"SEED:bot:SEAT"``."""
-    return BOTS[name.lower()](seat, derived_random(seed, "bot", SEATS[seat]))
+def make_bot(name: str, seat: int, seed: int | str, game: object = None) -> Bot:
+    """The bot ``name`` for ``seat``, with its own generator seeded ``"SEED:bot:SEAT"``.
+
+    A name that is not one of ``BOTS`` is a spec of the bot registry (``ismcts:iters=200``),
+    made for ``game`` (a loaded ``CaravanGame``: the search bots need its rules)."""
+    factory = BOTS.get(name.lower())
+    if factory is not None:
+        return factory(seat, derived_random(seed, "bot", SEATS[seat]))
+    from cardtable.agents.registry import make_seat
+
+    return RegistryBot(seat, make_seat(game, name, SEATS[seat], seed), name)
+
+
+def known_bot(name: str) -> str | None:
+    """None when ``name`` is a Caravan bot or a valid registry spec, else the refusal."""
+    if name.lower() in BOTS:
+        return None
+    from cardtable.agents.registry import UnknownBot, bot_names, make_seat, parse_spec
+    from cardtable.games.caravan.game import CaravanGame
+
+    try:
+        # Making the seat checks its options too (it is cheap: nothing is searched yet).
+        make_seat(CaravanGame.load(), parse_spec("caravan", name), "ABC", 0)
+    except UnknownBot as error:
+        if name.partition(":")[0].strip().lower() in bot_names("caravan"):
+            return error.message
+        return f"Unknown bot name '{name.lower()}'."
+    return None
+
+
+class RegistryBot(Bot):
+    """A bot of the registry (the search bots ...) with the face the shells expect."""
+
+    def __init__(self, seat: int, inner: Seat, name: str) -> None:
+        super().__init__(seat, random.Random(0))
+        self.inner = inner
+        self.name = name
+
+    def choose(self, observation: Observation) -> Move:
+        move: Move = self.inner.choose(observation)
+        return move
+
+    def rejected(self, error: IllegalAction) -> None:
+        self.inner.rejected(error)
 
 
 def register_everywhere() -> None:

@@ -71,13 +71,12 @@ def player_of(kind: str) -> str:
 
 
 def kind_of(player: str) -> str | None:
-    """The seat kind (``human``, ``obsessed``, ``random``, ``exec:COMMAND``) of a header's
-    player, or None."""
+    """The seat kind (``human``, ``obsessed``, ``random``, a bot of the registry such as
+    ``ismcts:iters=500`` or ``exec:COMMAND``) of a header's player, or None."""
     if player == "human":
         return player
     kind = player.removeprefix(BOT_PREFIX)
-    known = kind in SEAT_KINDS or (kind.startswith("exec:") and len(kind) > len("exec:"))
-    return kind if kind != player and known and kind != "human" else None
+    return kind if kind != player and kind != "human" and known_seat_kind(kind) else None
 
 
 @dataclass(frozen=True)
@@ -381,9 +380,25 @@ def _read_header(first: dict[str, Any]) -> tuple[int, Rules, tuple[str, ...], tu
         raise ValueError("bad seed")
     rules = Rules.from_json(first["rules"])
     seats = tuple(first["seats"])
-    if len(seats) != rules.players or any(kind not in SEAT_KINDS for kind in seats):
+    if len(seats) != rules.players or not all(map(known_seat_kind, seats)):
         raise ValueError("bad seats")
     return seed, rules, seats, deck_from_texts(first["deck"], rules.decks)
+
+
+def known_seat_kind(kind: object) -> bool:
+    """A seat kind of a record or ``--seats``: one of ``SEAT_KINDS`` or a bot of the registry
+    (``ismcts:iters=500``)."""
+    if kind in SEAT_KINDS:
+        return True
+    if not isinstance(kind, str):
+        return False
+    from cardtable.agents.registry import UnknownBot, parse_spec
+
+    try:
+        parse_spec("obsession", kind)
+    except UnknownBot:
+        return False
+    return True
 
 
 def deck_from_texts(names: Any, decks: int) -> tuple[int, ...]:

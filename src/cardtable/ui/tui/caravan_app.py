@@ -32,6 +32,7 @@ from cardtable.games.caravan.bots import Bot, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import MoveSyntaxError
 from cardtable.games.caravan.events import MoveEvent
+from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.howto import howto_lines, preset_label, preset_short
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
@@ -286,7 +287,7 @@ class CaravanApp(TableApp):
         self.human_answer: Answer[Move] | None = None
         """The move the human to move is asked for (None while nobody waits for one)."""
         self.bots: dict[int, Bot] = {
-            seat: make_bot(kind.split(":", 1)[1], seat, seed)
+            seat: make_bot(kind.split(":", 1)[1], seat, seed, CaravanGame(rules, first))
             for seat, kind in enumerate(players) if kind != HUMAN
         }
 
@@ -736,14 +737,15 @@ class CaravanScreen(MatchListener):
 
 def parse_players(players: tuple[str, str]) -> tuple[str, str]:
     """Check ``human`` / ``bot:NAME`` seat kinds (lower-cased); raises ValueError otherwise."""
-    from cardtable.games.caravan.bots import BOTS
+    from cardtable.games.caravan.bots import BOTS, known_bot
 
     checked = []
     for kind in players:
         kind = kind.strip().lower()
         if kind != HUMAN:
             head, _, name = kind.partition(":")
-            if head != "bot" or name not in BOTS:
+            # Besides the rule bots, any registry spec (``bot:ismcts:iters=500``).
+            if head != "bot" or known_bot(name) is not None:
                 raise ValueError(f"Unknown player '{kind}' (allowed: human, "
                                  f"{', '.join('bot:' + bot for bot in BOTS)}).")
         checked.append(kind)

@@ -23,6 +23,7 @@ from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record_target import check_record_target
+from cardtable.engine.seed_option import seed_value
 from cardtable.games.caravan.bots import BOTS as CARAVAN_BOTS
 from cardtable.games.caravan.deck import (
     check_deck_size,
@@ -40,6 +41,9 @@ from cardtable.ui.tui.common import EXIT_INTERRUPTED, NO_COLOUR_CSS, TableApp, w
 from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, records_to_replace
 from cardtable.ui.tui.result_lines import tally_entry
 from cardtable.ui.tui.tally import WinTally
+
+SEARCH_BOTS = ("ismcts",)
+"""Search bots the launcher offers besides each game's own (docs/bots-search.md)."""
 
 GAMES = ("caravan", "obsession", "austerity")
 FIELDS = {
@@ -102,7 +106,8 @@ def check_record_path(path: str) -> None:
 
 
 def caravan_kinds() -> list[tuple[str, str]]:
-    return [("human", "human")] + [(f"bot: {name}", f"bot:{name}") for name in CARAVAN_BOTS]
+    return [("human", "human")] + [(f"bot: {name}", f"bot:{name}")
+                                   for name in (*CARAVAN_BOTS, *SEARCH_BOTS)]
 
 
 def small_count(value: object) -> int | None:
@@ -118,10 +123,7 @@ def build_choice(values: dict[str, Any]) -> Choice:
     seed_text = str(values.get("seed", "")).strip()
     seed: int | None = None
     if seed_text:
-        try:  # a run of thousands of digits is past what int() converts from text
-            seed = int(seed_text) if seed_text.isdigit() else None
-        except ValueError:
-            seed = None
+        seed = seed_value(seed_text)
         if seed is None:
             raise ValueError("Seed must be an integer >= 0 (or empty for a random seed).")
     try:
@@ -272,7 +274,7 @@ class LauncherApp(App[Choice | None]):
                         yield Label("Humans")
                         yield Input("1", id="humans", restrict=r"[0-9]*")
                         yield Label("Bots")
-                        yield Select([(name, name) for name in OBSESSION_BOTS],
+                        yield Select([(name, name) for name in (*OBSESSION_BOTS, *SEARCH_BOTS)],
                                      value="obsessed", allow_blank=False, id="bot")
                         yield Label("Run-kill")
                         yield Input("4", id="run_kill", restrict=r"[0-9]*")

@@ -27,16 +27,24 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
 
+from cardtable.agents.registry import make_seat
 from cardtable.engine.errors import IllegalAction, RecordError
-from cardtable.engine.match import AsyncSeat, MatchAbandoned, MatchListener, play_match_async
+from cardtable.engine.match import (
+    AsyncSeat,
+    MatchAbandoned,
+    MatchListener,
+    Seat,
+    play_match_async,
+)
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import RecordWriter, open_error_message
 from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
-from cardtable.games.obsession.bots import Bot, make_bot
+from cardtable.games.obsession.bots import BOT_NAMES, make_bot
 from cardtable.games.obsession.cards import FACE, FACE_NAMES, TEXT
 from cardtable.games.obsession.events import Board, Drew, Ended, Event
+from cardtable.games.obsession.game import ObsessionGame
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import RecordListener, header
 from cardtable.games.obsession.rules import Rules
@@ -223,8 +231,9 @@ class ObsessionApp(TableApp):
         self.human_seats = tuple(kind == HUMAN for kind in self.kinds)
         self.humans = sum(self.human_seats)
         self.game = Game.new(rules, self.human_seats, seed)
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(kind, seed, seat)
+        self.bots: dict[int, Seat] = {
+            seat: make_bot(kind, seed, seat) if kind in BOT_NAMES else
+            make_seat(ObsessionGame(rules, self.humans), kind, seat_name(seat), seed)
             for seat, kind in enumerate(self.kinds) if kind != HUMAN
         }
         self.messages: list[str] = []

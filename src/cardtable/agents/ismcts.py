@@ -1,0 +1,280 @@
+"""Information-set Monte Carlo tree search (ISMCTS), one implementation for every game.
+
+The seat sees only its observation. Each move builds one world consistent with it
+(``game.sample_world(observation, seed)``) and hands it to the game's :mod:`worlds
+<cardtable.agents.search_worlds>` adapter, which loads it into the compiled core where the game
+has one. Every iteration then draws a fresh world from that one (the core's sampler re-deals
+everything the seat cannot see, so any consistent starting world gives the same distribution),
+walks down the tree, adds one node, plays the rest out with the rollout policy and backs the
+result up.
+
+The tree is keyed by the seat's information set: a node is the sequence of actions taken from
+the root (as action keys: Caravan's packed move codes, one per action index; Obsession's
+actions), whatever world they were taken in. An edge remembers its visits, the reward of the
+seat that took it and its *availability*: how many times it was legal when its parent was
+visited. Selection is UCB1 over the edges legal in the current world, with availability in
+place of the parent's visits (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
+
+    score = reward / visits + c * sqrt(log(availability) / visits)
+
+An edge not yet tried in this world is tried first (the first in the world's legal order
+among those untried, drawn by the search's own generator). The move played is the root edge
+visited most (ties: the earlier in legal order). Everything random is drawn from seeds
+derived from the bot's seed, the move number and the iteration, so the same seed and the same
+iteration budget give the same moves; a time budget (``time=``) stops after a number of
+iterations that depends on the machine.
+
+``omniscient`` is the same search over the true state, for calibration only: it needs to be
+shown the state with :meth:`Omniscient.watch` (benchmarks and tournaments do; the match loop
+never does).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cardtable.engine.errors import IllegalAction
+
+
+class World(Protocol):
+    """One sampled world as the search plays it (a compiled state behind a thin face)."""
+
+    def mover(self) -> int:
+        """The 0-based seat to move, -1 once the game is over."""
+        ...
+
+    def keys(self) -> Sequence[Hashable]:
+        """The legal actions as tree keys, in the game's canonical order."""
+        ...
+
+    def play(self, key: Hashable) -> None: ...
+
+    def rollout(self, seed: int) -> None:
+        """Play on to the end with the rollout policy."""
+        ...
+
+    def rewards(self) -> Sequence[float]:
+        """Per seat, in 0..1, once the game is over."""
+        ...
+
+
+class Worlds(Protocol):
+    """A game's worlds for one decision: where each iteration's world comes from."""
+
+    seat: int
+
+    def sample(self, seed: int) -> World:
+        """A world consistent with the seat's observation, dealt by ``seed``."""
+        ...
+
+    def action(self, key: Hashable) -> Any:
+        """The action of the game for a root key."""
+        ...
+
+    def shortcut(self) -> Any | None:
+        """An action to take without searching (a forced or out-of-search decision), or None."""
+        ...
+
+
+WorldsFactory = Callable[[Any, int, "SearchOptions"], Worlds]
+"""``factory(observation_or_state, seed, options)`` → the worlds of one decision."""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """The options of a search bot (``ismcts:iters=1000,c=0.7,rollout=random,time=0.5``)."""
+
+    iterations: int = 1000
+    seconds: float | None = None
+    exploration: float = 0.4
+    rollout: str = ""
+    """The rollout policy's name; empty for the game's default."""
+
+
+class Edge:
+    """An edge of the tree: the action's statistics and the node below it."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 1
+        self.mover = mover
+        self.children: dict[Hashable, Edge] = {}
+
+
+def search(worlds: Worlds, options: SearchOptions,
+           seed: int) -> tuple[Hashable, dict[Hashable, Edge]]:
+    """Run the search; returns the chosen root key and the root's edges."""
+    rng = random.Random(seed)
+    root: dict[Hashable, Edge] = {}
+    c = options.exploration
+    log = math.log
+    sqrt = math.sqrt
+    deadline = None if options.seconds is None else time.perf_counter() + options.seconds
+    limit = options.iterations if deadline is None else 1 << 62
+    iteration = 0
+    while iteration < limit:
+        if deadline is not None and iteration & 15 == 0 and time.perf_counter() >= deadline \
+                and root:
+            break
+        world = worlds.sample(rng.getrandbits(62))
+        node = root
+        path: list[Edge] = []
+        while True:
+            mover = world.mover()
+            if mover < 0:
+                break
+            keys = world.keys()
+            untried: list[Hashable] = []
+            best: Edge | None = None
+            best_key: Hashable = None
+            best_score = -1.0
+            for key in keys:
+                edge = node.get(key)
+                if edge is None:
+                    untried.append(key)
+                    continue
+                edge.available += 1
+                if untried:
+                    continue
+                visits = edge.visits
+                score = edge.reward / visits + c * sqrt(log(edge.available) / visits)
+                if score > best_score:
+                    best_score = score
+                    best = edge
+                    best_key = key
+            if untried:
+                key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                edge = Edge(mover)
+                node[key] = edge
+                world.play(key)
+                path.append(edge)
+                break
+            assert best is not None
+            world.play(best_key)
+            path.append(best)
+            node = best.children
+        if mover >= 0:
+            world.rollout(rng.getrandbits(62))
+        rewards = world.rewards()
+        for edge in path:
+            edge.visits += 1
+            edge.reward += rewards[edge.mover]
+        iteration += 1
+    chosen = max(root.items(), key=lambda item: item[1].visits)[0]
+    return chosen, root
+
+
+def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> float:
+    from cardtable.agents.registry import UnknownBot
+
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        value = math.nan
+    if not value >= low or math.isinf(value):
+        kind = "an integer" if integer else "a number"
+        raise UnknownBot(f"Invalid value '{text}' for the option '{key}' of the bot '{spec_name}' "
+                         f"(expected {kind} >= {low:g}).")
+    return value
+
+
+def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
+                  rollouts: Sequence[str], default_iterations: int = 1000) -> SearchOptions:
+    """``iters=``, ``time=``, ``c=``, ``rollout=`` of a bot spec, each checked (one-line
+    :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
+    from cardtable.agents.registry import UnknownBot
+
+    iterations = default_iterations
+    seconds: float | None = None
+    c = default_c
+    rollout = ""
+    for key, value in options.items():
+        if key in ("iters", "iterations"):
+            iterations = int(_number(name, key, value, 1, True))
+        elif key == "time":
+            seconds = _number(name, key, value, 0.001, False)
+        elif key == "c":
+            c = _number(name, key, value, 0, False)
+        elif key == "rollout":
+            if value.lower() not in rollouts:
+                raise UnknownBot(f"Unknown rollout '{value}' for the bot '{name}' "
+                                 f"(rollouts: {', '.join(rollouts)}).")
+            rollout = value.lower()
+        else:
+            raise UnknownBot(f"The bot '{name}' takes no option '{key}' "
+                             "(options: iters, time, c, rollout).")
+    return SearchOptions(iterations, seconds, c, rollout)
+
+
+class SearchSeat:
+    """A seat that searches at every decision: ``ismcts`` from its observation."""
+
+    name = "ismcts"
+
+    def __init__(self, factory: WorldsFactory, options: SearchOptions, seed: int | str) -> None:
+        self.factory = factory
+        self.options = options
+        self.seed = seed
+        self.decisions = 0
+        self.last_root: dict[Hashable, Edge] = {}
+        """The root's edges of the last search (for tests and tools)."""
+        self.last_worlds: Worlds | None = None
+
+    def _seed(self) -> int:
+        self.decisions += 1
+        return random.Random(f"{self.seed}:{self.name}:{self.decisions}").getrandbits(62)
+
+    def decide(self, view: Any) -> Any:
+        seed = self._seed()
+        worlds = self.factory(view, seed, self.options)
+        forced = worlds.shortcut()
+        if forced is not None:
+            return forced
+        key, self.last_root = search(worlds, self.options, seed)
+        self.last_worlds = worlds
+        return worlds.action(key)
+
+    def choose(self, observation: Any) -> Any:
+        return self.decide(observation)
+
+    def rejected(self, error: IllegalAction) -> None:
+        # The search only proposes legal actions; a refusal is a bug to surface.
+        raise RuntimeError(f"bot {self.name} proposed an illegal action: {error}")
+
+
+class Omniscient(SearchSeat):
+    """The same search over the true state (every card seen): calibration only.
+
+    ``watch(state)`` must be called with the game's state before play (the seat then reads it
+    at each decision instead of its observation).
+    """
+
+    name = "omniscient"
+
+    def __init__(self, factory: WorldsFactory, options: SearchOptions, seed: int | str) -> None:
+        super().__init__(factory, options, seed)
+        self.state: Any = None
+
+    def watch(self, state: Any) -> None:
+        self.state = state
+
+    def choose(self, observation: Any) -> Any:
+        if self.state is None:
+            raise RuntimeError("the omniscient bot must be shown the game's state (watch)")
+        return self.decide(self.state)
+
+
+def watch_all(seats: Any, state: Any) -> None:
+    """Show ``state`` to every seat that asks to see it (``omniscient`` bots)."""
+    for seat in seats.values() if hasattr(seats, "values") else seats:
+        watch = getattr(seat, "watch", None)
+        if watch is not None:
+            watch(state)

@@ -1,0 +1,251 @@
+"""The worlds a search bot plays in, per game: compiled where the game has a core.
+
+Each factory takes what the seat is given (an observation; for ``omniscient``, the state),
+builds one consistent world with the game's Python sampler and loads it into the compiled
+core once; each iteration's world is then drawn by the core's sampler from that state. Without
+a core (not built, or ``CARDTABLE_PURE=1``) the same search runs on the Python engine through
+the generic game protocol (much slower).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from cardtable.agents.ismcts import SearchOptions, World, Worlds
+
+
+def outcome(winners: Sequence[str], seats: Sequence[str],
+            placings: Sequence[int] | None = None) -> list[float]:
+    """Rewards in 0..1 per seat: from the placings (0-based seats, first place first) when
+    given — 1 for first, 0 for last, seats not placed sharing the places left — else 1 for
+    the winner and 0 for the others, or an even share when nobody won (a draw)."""
+    count = len(seats)
+    if placings is not None and count > 2:
+        rewards = [0.0] * count
+        step = 1.0 / (count - 1)
+        for place, seat in enumerate(placings):
+            rewards[seat] = 1.0 - place * step
+        left = [seat for seat in range(count) if seat not in placings]
+        if left:
+            first = len(placings)
+            share = sum(1.0 - place * step for place in range(first, count)) / len(left)
+            for seat in left:
+                rewards[seat] = share
+        if winners or placings:
+            return rewards
+    if not winners:
+        return [1.0 / count] * count
+    return [1.0 if seat in winners else 0.0 for seat in seats]
+
+
+# --- Caravan --------------------------------------------------------------------------------
+
+CARAVAN_ROLLOUTS = ("greedy", "eval", "reply", "random")
+"""How a Caravan leaf is scored, all in the compiled core: ``greedy`` (the default) after a
+greedy playout of ``GREEDY_MOVES`` moves
+(each the move the evaluation likes best for the mover, a random one with probability
+``GREEDY_EPSILON``) then the evaluation; ``eval`` by the expert's lane evaluation alone
+(``State.evaluate``); ``reply`` after the best move of the seat to move (one ply more); ``random``
+by the result of uniformly random moves to the end."""
+
+GREEDY_MOVES = 8
+GREEDY_EPSILON = 0.1
+_PLAYOUT = {"greedy": (GREEDY_MOVES, GREEDY_EPSILON), "reply": (1, 0.0)}
+
+_HAND_FIELD = 0xFFFF << 5
+"""The hand position's bits in a packed Caravan move (``notation.pack``)."""
+
+
+def card_keys(codes: Sequence[int], hand: Sequence[int]) -> dict[int, int]:
+    """Tree keys for packed moves: the hand position replaced by the card's kind (rank and
+    suit), so that an edge means the same card in every world whatever its place in the hand
+    (the other seat's hand and the cards drawn differ between worlds). Maps key → code; two
+    copies of a card in one hand give one key (they play alike)."""
+    keys: dict[int, int] = {}
+    for code in codes:
+        position = (code >> 5) & 0xFFFF
+        key = (code & ~_HAND_FIELD) | ((hand[position - 1] & 0x7F) + 1) << 5 if position \
+            else code
+        keys.setdefault(key, code)
+    return keys
+
+
+class CaravanWorld:
+    """A compiled Caravan state; its tree keys are moves with the card in place of the hand
+    position (:func:`card_keys`, computed in the core: ``State.legal_keys``)."""
+
+    __slots__ = ("chance", "mode", "state")
+
+    SEATS = ("ABC", "DEF")
+
+    def __init__(self, state: Any, mode: str) -> None:
+        self.state = state
+        self.mode = mode
+        self.chance = -1.0
+
+    def mover(self) -> int:
+        state = self.state
+        return -1 if state.over else int(state.turn)
+
+    def keys(self) -> Sequence[Hashable]:
+        keys: list[int] = self.state.legal_keys()  # card_keys, in C
+        return keys
+
+    def play(self, key: Hashable) -> None:
+        self.state.apply_key(key)
+
+    def rollout(self, seed: int) -> None:
+        mode = self.mode
+        if mode == "random":
+            self.state.playout(seed)
+        elif mode != "eval":
+            moves, epsilon = _PLAYOUT[mode]
+            self.chance = self.state.greedy_playout(seed, moves, epsilon)
+
+    def rewards(self) -> Sequence[float]:
+        state = self.state
+        if self.mode == "random":
+            return outcome(state.result[0], self.SEATS)
+        chance = self.chance if self.chance >= 0.0 else state.evaluate()
+        return (chance, 1.0 - chance)
+
+
+class CaravanWorlds:
+    """The worlds of one Caravan decision, sampled in the compiled core."""
+
+    def __init__(self, view: Any, seed: int, options: SearchOptions, game: Any,
+                 omniscient: bool = False) -> None:
+        from cardtable.games.caravan import fast
+
+        self.options = options
+        if omniscient:
+            self.seat = int(view.turn)
+            start = view
+        else:
+            self.seat = int(view.seat)
+            start = game.sample_world(view, seed)
+        self.omniscient = omniscient
+        self.mode = options.rollout or "greedy"
+        self.legal: list[int] = start.legal_codes()
+        self.root_codes = card_keys(self.legal, start.hands[self.seat])
+        self.core = fast.from_game(start, seed)
+
+    def sample(self, seed: int) -> World:
+        if self.omniscient:
+            world = self.core.clone()
+            world.seed_random(seed)
+            return CaravanWorld(world, self.mode)
+        return CaravanWorld(self.core.sample_world(self.seat, seed), self.mode)
+
+    def action(self, key: Hashable) -> Any:
+        from cardtable.games.caravan.notation import Move
+
+        assert isinstance(key, int)
+        return Move.from_code(self.seat, self.root_codes[key])
+
+    def shortcut(self) -> Any | None:
+        if len(self.root_codes) == 1:
+            from cardtable.games.caravan.notation import Move
+
+            return Move.from_code(self.seat, self.legal[0])
+        return None
+
+
+# --- Obsession ------------------------------------------------------------------------------
+
+OBSESSION_ROLLOUTS = ("obsessed", "random")
+
+
+class ObsessionWorld:
+    """A compiled Obsession game; the keys are the game's actions (plays, blind attempts)."""
+
+    __slots__ = ("game", "policy", "seats")
+
+    def __init__(self, game: Any, policy: str, seats: Sequence[str]) -> None:
+        self.game = game
+        self.policy = policy
+        self.seats = seats
+
+    def mover(self) -> int:
+        game = self.game
+        return -1 if game.over else int(game.current)
+
+    def keys(self) -> Sequence[Hashable]:
+        actions: list[Hashable] = self.game.legal_actions()
+        return actions
+
+    def play(self, key: Hashable) -> None:
+        self.game.apply(key)
+
+    def rollout(self, seed: int) -> None:
+        if self.game.over:
+            return
+        if self.policy == "random":
+            self.game.playout(seed)
+        else:
+            draw = random.Random(seed).random
+            self.game.playout_obsessed([draw] * len(self.seats))
+
+    def rewards(self) -> Sequence[float]:
+        result = self.game.result
+        return outcome(result.winners, self.seats, self.game.placings)
+
+
+class ObsessionWorlds:
+    """The worlds of one Obsession decision. The swap is the ``obsessed`` swap and a blind
+    attempt takes the first hidden card (the hidden cards are alike to the seat): only plays
+    from the hand or the face-up row are searched."""
+
+    def __init__(self, view: Any, seed: int, options: SearchOptions, game: Any,
+                 omniscient: bool = False) -> None:
+        from cardtable.games.obsession.actions import Blind, Swap
+        from cardtable.games.obsession.bots import obsessed_swap
+        from cardtable.games.obsession.fast import FastGame
+
+        self.policy = options.rollout or "obsessed"
+        self.seats = tuple(game.seats)
+        self.forced: Any = None
+        self.core: Any = None
+        if omniscient:
+            self.seat = int(view.current)
+            observation = view.observation(self.seat)
+        else:
+            self.seat = int(view.seat)
+            observation = view
+        if observation.phase == "swap":
+            self.forced = Swap(obsessed_swap(observation.pool))
+            return
+        if observation.source == "hidden":
+            self.forced = Blind(1)
+            return
+        start = view.clone() if omniscient else game.sample_world(view, seed)
+        self.omniscient = omniscient
+        self.core = FastGame.from_game(start)
+        legal = self.core.legal_actions()
+        if len(legal) == 1:
+            self.forced = legal[0]
+
+    def sample(self, seed: int) -> World:
+        if self.omniscient:
+            return ObsessionWorld(self.core.clone(), self.policy, self.seats)
+        return ObsessionWorld(self.core.sample_world(self.seat, seed), self.policy, self.seats)
+
+    def action(self, key: Hashable) -> Any:
+        return key
+
+    def shortcut(self) -> Any | None:
+        return self.forced
+
+
+def caravan_worlds(game: Any, omniscient: bool = False) -> Any:
+    def factory(view: Any, seed: int, options: SearchOptions) -> Worlds:
+        return CaravanWorlds(view, seed, options, game, omniscient)
+    return factory
+
+
+def obsession_worlds(game: Any, omniscient: bool = False) -> Any:
+    def factory(view: Any, seed: int, options: SearchOptions) -> Worlds:
+        return ObsessionWorlds(view, seed, options, game, omniscient)
+    return factory

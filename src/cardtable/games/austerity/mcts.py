@@ -1,0 +1,225 @@
+"""``mcts``: Monte Carlo tree search for Austerity, as a strategy ``choose(table, me)``.
+
+Austerity hides nothing but the deck, so the search is plain UCT over the table with the
+card draws *sampled, not expanded*: every iteration deals a fresh deck (cards drawn with
+replacement from the market the player sees, the only sample of the deck it has) and walks the
+tree by actions alone (an open-loop tree: a node is the sequence of actions from the root,
+whichever cards were drawn on the way). Below the tree the game is played out to the end, each
+seat following one of shenzi, banzai and ed drawn at random for that playout (the player does
+not know who it plays). A playout ends when a round ends with someone at the target, when a
+purchase empties the market, or after ``MAX_PLAYOUT_TURNS``; each seat scores 1 for the most
+points (shared evenly on a tie) and the search backs up every seat's own score.
+
+The player programs are not told the points target, so they assume the hub's default (15)
+unless the spec says otherwise (``mcts:points=20``). Options: ``iters`` (default 1000),
+``time`` (seconds per decision, instead of iterations), ``c`` (exploration, default 0.7),
+``points``, ``seed``. The same seed and iteration budget give the same actions.
+
+On the player's start-up path: imports only ``math``, ``random``, ``time`` and the rules.
+"""
+
+import math
+import random
+import time
+
+from cardtable.games.austerity.rules import (
+    PURCHASE,
+    TAKE,
+    WILD_ACTION,
+    Action,
+    Card,
+    Game,
+    Table,
+)
+from cardtable.games.austerity.strategies import banzai, ed, shenzi
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing would cost the player program start-up time
+
+    pass
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_POINTS = 15
+MAX_PLAYOUT_TURNS = 400
+DECK_SAMPLE = 48
+POLICIES = (shenzi, banzai, ed)
+
+_TAKES = ((1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1))
+
+
+def legal_actions(table: Table, me: int) -> list[Action]:
+    """Every action ``me`` may take: purchases (market order), takes, then a wild."""
+    actions: list[Action] = []
+    for index, card in enumerate(table.market):
+        if table.can_afford(me, card):
+            actions.append((PURCHASE, index, table.payment(me, card)))
+    piles = table.piles
+    for take in _TAKES:
+        if all(piles[colour] > 0 for colour in range(4) if take[colour]):
+            actions.append((TAKE, 0, take))
+    actions.append(WILD_ACTION)
+    return actions
+
+
+def copy_table(table: Table) -> Table:
+    """An independent copy of ``table`` (without the affordability index)."""
+    other = Table(table.count)
+    other.piles = list(table.piles)
+    other.tokens = [list(tok) for tok in table.tokens]
+    other.wilds = list(table.wilds)
+    other.discounts = [list(disc) for disc in table.discounts]
+    other.points = list(table.points)
+    other.market = list(table.market)
+    return other
+
+
+def _game(table: Table, me: int, deck: list[Card], target: int) -> Game:
+    game = Game.__new__(Game)
+    game.table = copy_table(table)
+    game.deck = deck
+    game.next_card = 0
+    game.target = target
+    game.current = me
+    game.finished = False
+    return game
+
+
+def _scores(points: list[int]) -> list[float]:
+    best = max(points)
+    top = [player for player, value in enumerate(points) if value == best]
+    share = 1.0 / len(top)
+    return [share if player in top else 0.0 for player in range(len(points))]
+
+
+class _Edge:
+    __slots__ = ("children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.player = player
+        self.children: dict[Action, _Edge] = {}
+
+
+class MctsStrategy:
+    """The search as a stateful strategy: ``strategy(table, me) -> action``."""
+
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None,
+                 c: float = 0.7, points: int = DEFAULT_POINTS, seed: int | str = 0) -> None:
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.points = points
+        self.seed = seed
+        self.decisions = 0
+
+    def __call__(self, table: Table, me: int) -> Action:
+        self.decisions += 1
+        actions = legal_actions(table, me)
+        if len(actions) == 1:
+            return actions[0]
+        rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
+        market = list(table.market)
+        root: dict[Action, _Edge] = {}
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations if deadline is None else 1 << 62
+        count = table.count
+        done = 0
+        while done < limit:
+            if deadline is not None and done & 7 == 0 and root and \
+                    time.perf_counter() >= deadline:
+                break
+            done += 1
+            deck = [market[rng.randrange(len(market))] for _ in range(DECK_SAMPLE)] \
+                if market else []
+            game = _game(table, me, deck, self.points)
+            node = root
+            parent_visits = done
+            path: list[_Edge] = []
+            expanded = False
+            while not game.finished and not expanded:
+                player = game.current
+                options = legal_actions(game.table, player)
+                best: _Edge | None = None
+                best_action = options[0]
+                best_score = -1.0
+                untried = [action for action in options if action not in node]
+                if untried:
+                    best_action = untried[rng.randrange(len(untried))]
+                    best = _Edge(player)
+                    node[best_action] = best
+                    expanded = True
+                else:
+                    log_n = log(max(parent_visits, 1))
+                    for action in options:
+                        edge = node[action]
+                        score = edge.reward / edge.visits + c * sqrt(log_n / edge.visits)
+                        if score > best_score:
+                            best_score, best, best_action = score, edge, action
+                assert best is not None
+                game.play(best_action)
+                path.append(best)
+                parent_visits = best.visits + 1
+                node = best.children
+            turns = 0
+            policies = [POLICIES[rng.randrange(3)] for _ in range(count)]
+            while not game.finished and turns < MAX_PLAYOUT_TURNS:
+                player = game.current
+                game.play(policies[player](game.table, player))
+                turns += 1
+            scores = _scores(game.table.points)
+            for edge in path:
+                edge.visits += 1
+                edge.reward += scores[edge.player]
+        return max(actions, key=lambda action: root[action].visits if action in root else -1)
+
+
+def parse_spec(text: str) -> MctsStrategy:
+    """``mcts`` or ``mcts:iters=1000,time=0.5,c=0.7,points=15,seed=1``; ValueError with a
+    one-line message otherwise."""
+    name, _, rest = text.partition(":")
+    if name.strip().lower() != "mcts":
+        raise ValueError(f"unknown strategy '{name.strip()}' (allowed: shenzi, banzai, ed, mcts)")
+    values: dict[str, str] = {}
+    for item in rest.split(",") if rest.strip() else ():
+        key, equals, value = item.partition("=")
+        if not equals or key.strip() not in ("iters", "time", "c", "points", "seed"):
+            raise ValueError(f"invalid mcts option '{item.strip()}' "
+                             "(options: iters, time, c, points, seed)")
+        values[key.strip()] = value.strip()
+    try:
+        iterations = int(values.get("iters", DEFAULT_ITERATIONS))
+        seconds = float(values["time"]) if "time" in values else None
+        c = float(values.get("c", 0.7))
+        points = int(values.get("points", DEFAULT_POINTS))
+    except ValueError:
+        raise ValueError("mcts options iters and points take integers, time and c "
+                         "numbers") from None
+    if iterations < 1 or points < 1 or not c >= 0 or (seconds is not None
+                                                        and not 0 < seconds < 1e6):
+        raise ValueError("mcts options must be positive (iters >= 1, points >= 1, "
+                         "time > 0, c >= 0)")
+    return MctsStrategy(iterations, seconds, c, points, values.get("seed", 0))
+
+
+def register_everywhere() -> None:
+    """Offer ``mcts`` wherever a bot is chosen by name (the programs' strategies are offered
+    by :mod:`cardtable.games.austerity.bots`)."""
+    from cardtable.agents.registry import BotSpec, UnknownBot, register
+    from cardtable.games.austerity.bots import StrategySeat
+
+    def mcts_factory(spec: BotSpec, seat: str, seed: int | str, game: object) -> StrategySeat:
+        text = "mcts:" + ",".join(f"{key}={value}" for key, value in spec.options.items()
+                                  if key != "seed")
+        try:
+            search = parse_spec(text.rstrip(":"))
+        except ValueError as error:
+            raise UnknownBot(str(error)) from None
+        search.seed = spec.options.get("seed", f"{seed}:{seat}")
+        if "points" not in spec.options:
+            search.points = int(getattr(game, "points", DEFAULT_POINTS))
+        return StrategySeat("mcts", search)
+
+    register("austerity", "mcts", mcts_factory, summary="Monte Carlo tree search")

@@ -1,0 +1,113 @@
+"""Austerity's ``mcts``: seeded, legal, and a player program at the hub (real processes)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardtable
+from cardtable.agents.registry import UnknownBot, make_seat
+from cardtable.engine.match import play_match
+from cardtable.games.austerity.mcts import MctsStrategy, legal_actions, parse_spec
+
+CARDTABLE = [sys.executable, "-c",
+             "import sys; from cardtable.cli.main import main; sys.exit(main())"]
+"""The ``cardtable`` command, run by this interpreter."""
+
+DECK = Path(cardtable.__file__).parent / "games" / "austerity" / "decks" / "medium.deck"
+
+
+def test_same_seed_same_actions_and_every_action_legal() -> None:
+    game = cardtable.load_game("austerity", players=2)
+    state = game.new_state()
+    search_one = MctsStrategy(iterations=60, seed=3)
+    search_two = MctsStrategy(iterations=60, seed=3)
+    while state.result is not None or state.to_move == "A":
+        if state.result is not None:
+            break
+        observation = state.observation("A")
+        table = observation.table()
+        action = search_one(table, 0)
+        assert action == search_two(table, 0)
+        assert action in legal_actions(table, 0)
+        assert action in state.legal_actions()
+        state.apply(action)
+        if state.to_move == "B":
+            state.apply(state.legal_actions()[-1])
+
+
+def test_legal_actions_match_the_state() -> None:
+    game = cardtable.load_game("austerity", players=3)
+    state = game.new_state()
+    for _ in range(30):
+        if state.result is not None:
+            break
+        seat = state.seat_number(state.to_move)
+        mine = legal_actions(state.observation(seat).table(), seat)
+        assert sorted(mine) == sorted(state.legal_actions())
+        state.apply(mine[0])
+
+
+def test_in_process_seats_play_whole_games() -> None:
+    game = cardtable.load_game("austerity", players=3)
+    state = game.new_state()
+    seats = {"A": make_seat(game, "mcts:iters=40", "A", 1), "B": make_seat(game, "ed", "B", 1),
+             "C": make_seat(game, "shenzi", "C", 1)}
+    result = play_match(state, seats)
+    assert result.winners
+
+
+def test_bad_specs_are_refused() -> None:
+    with pytest.raises(ValueError):
+        parse_spec("mcts:iters=0")
+    with pytest.raises(ValueError):
+        parse_spec("mcts:depth=2")
+    with pytest.raises(UnknownBot):
+        make_seat(cardtable.load_game("austerity"), "mcts:iters=x", "A", 0)
+
+
+def _program(tmp_path: Path, spec: str) -> Path:
+    path = tmp_path / "mcts-player"
+    path.write_text(f"#!/bin/sh\nexec {CARDTABLE[0]} -c '{CARDTABLE[2]}' austerity player "
+                    f"--strategy {spec} \"$@\"\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_mcts_player_speaks_the_protocol_at_the_hub(tmp_path: Path) -> None:
+    player = _program(tmp_path, "mcts:iters=50")
+    shenzi = Path(sys.executable).parent / "shenzi"
+    done = subprocess.run(
+        [*CARDTABLE, "austerity", "hub", "--timeout", "10", "--", "7",
+         "15", str(DECK), str(player), str(shenzi) if shenzi.exists() else str(player)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    assert "Winner(s) " in done.stdout
+    assert "Player A purchased" in done.stdout or "Player A took" in done.stdout
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["--strategy", "mcts:iters=0", "2", "0"], 1, "mcts options must be positive"),
+    (["--strategy", "mcts", "2", "5"], 3, "Invalid player ID"),
+    (["--strategy", "mcts", "1", "0"], 2, "Invalid player count"),
+    (["2", "0"], 1, "Usage: cardtable austerity player --strategy NAME pcount myid"),
+])
+def test_player_arguments(args: list[str], status: int, message: str) -> None:
+    done = subprocess.run([*CARDTABLE, "austerity", "player", *args],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == status
+    assert message in done.stderr
+
+
+def test_mcts_player_ends_on_a_bad_message() -> None:
+    done = subprocess.run([*CARDTABLE, "austerity", "player",
+                           "--strategy", "mcts", "2", "0"], input="hello\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 6
+    assert "Communication Error" in done.stderr
