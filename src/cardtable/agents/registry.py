@@ -123,9 +123,10 @@ def _load_builtin(game: str) -> None:
     and, once, the bots of this package that work for any game."""
     if ANY_GAME not in _loaded:
         _loaded.add(ANY_GAME)
-        from cardtable.agents import random_bot
+        from cardtable.agents import external, random_bot
 
         random_bot.register_everywhere()
+        external.register_everywhere()
     if game == "caravan":
         from cardtable.games.caravan import bots as caravan_bots
 

@@ -18,11 +18,12 @@ from dataclasses import replace
 from typing import NoReturn
 
 from cardtable import __version__
+from cardtable.agents.external_cli import ForfeitNotice, bot_spec, external_seat, is_exec
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
-from cardtable.engine.errors import RecordError
+from cardtable.engine.errors import GameError, RecordError
 from cardtable.engine.match import Seat
 from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
 from cardtable.engine.record_target import check_record_target
@@ -112,7 +113,8 @@ def build_parser() -> CaravanArgumentParser:
     players.add_argument("--pvp", action="store_true", help="human vs human (PL1 = ABC, PL2 = DEF)")
     players.add_argument("--bvb", action="store_true", help="bot vs bot (BOT1 = ABC, BOT2 = DEF)")
     players.add_argument("-b", "--bot", metavar="NAME",
-                         help=f"bot for every bot seat: {', '.join(BOTS)} (default: {DEFAULT_BOT})")
+                         help=f"bot for every bot seat: {', '.join(BOTS)}, or exec:COMMAND for a "
+                         f"program (docs/bots.md) (default: {DEFAULT_BOT})")
     players.add_argument("--bot-abc", metavar="NAME", help="ABC's bot in --bvb (default: --bot)")
     players.add_argument("--bot-def", metavar="NAME",
                          help="DEF's bot in --bvb and human vs bot (default: --bot)")
@@ -175,11 +177,12 @@ def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
 
 def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
     for name in (options.bot, options.bot_abc, options.bot_def):
-        refusal = None if name is None else known_bot(name)
+        # An exec: spec is not tried here: trying it would start the program.
+        refusal = None if name is None or is_exec(name) else known_bot(name)
         if refusal is not None:
             raise StartupError(refusal)
-    default = (options.bot or DEFAULT_BOT).lower()
-    return ((options.bot_abc or default).lower(), (options.bot_def or default).lower())
+    default = options.bot or DEFAULT_BOT
+    return (bot_spec(options.bot_abc or default), bot_spec(options.bot_def or default))
 
 
 def _common_checks(options: argparse.Namespace) -> None:
@@ -259,7 +262,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
 
     humans = (not options.bvb, options.pvp)
     first = int(options.first.strip()) - 1
-    if _full_screen(options):
+    external = any(is_exec(bot_names[seat]) and not humans[seat] for seat in (0, 1))
+    if _full_screen(options) and not external:
         from cardtable.ui.tui.caravan_app import run_caravan
 
         kinds = tuple("human" if humans[seat] else f"bot:{bot_names[seat]}" for seat in (0, 1))
@@ -274,6 +278,13 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         if humans[seat]:
             seats[SEATS[seat]] = shell.human(seat)
             players[SEATS[seat]] = "human"
+        elif is_exec(bot_names[seat]):
+            try:
+                seats[SEATS[seat]] = external_seat(CaravanGame(rules, first), bot_names[seat],
+                                                   SEATS[seat], game.seed, options.record)
+            except GameError as error:
+                raise StartupError(error.message) from None
+            players[SEATS[seat]] = f"bot:{bot_names[seat]}"
         else:
             seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed,
                                                          CaravanGame(rules, first)))
@@ -294,7 +305,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
         with stop_signals():
             if recorder is not None:
                 recorder.start(game)
-            return shell.play(game, seats, () if recorder is None else (recorder,))
+            notice = ForfeitNotice(shell.say)
+            return shell.play(game, seats, (notice,) if recorder is None else (recorder, notice))
     except KeyboardInterrupt as stopped:
         if recorder is not None:
             with contextlib.suppress(RecordWriteError):

@@ -17,14 +17,22 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from cardtable import __version__
+from cardtable.agents.external_cli import bot_spec, external_seat, is_exec
 from cardtable.agents.registry import UnknownBot, bot_names, make_seat
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.cli.error_line import print_error
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
-from cardtable.engine.errors import GameParamsError, RecordError
-from cardtable.engine.match import BotPause, MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.errors import GameError, GameParamsError, RecordError
+from cardtable.engine.match import (
+    BotPause,
+    MatchAbandoned,
+    MatchListener,
+    Seat,
+    forfeit_message,
+    play_match,
+)
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import (
     RecordWriteError,
@@ -121,8 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--humans", metavar="K", default="1",
         help="human seats, 0..N; humans take seats 1..K, bots the rest (default 1)")
     add("--bot", metavar="NAME", default="obsessed",
-        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)}, or a search bot "
-        "(ismcts, ismcts:iters=N, ismcts:time=SECONDS) (default obsessed)")
+        help=f"policy of the bot seats: {' or '.join(BOT_NAMES)}, a search bot "
+        "(ismcts, ismcts:iters=N, ismcts:time=SECONDS), or exec:COMMAND for a program "
+        "(docs/bots.md) (default obsessed)")
     add("--seats", metavar="LIST",
         help="explicit comma list such as human,obsessed,random; overrides the three above")
     add("--run-kill", metavar="L", default="4",
@@ -181,7 +190,7 @@ def parse_options(argv: Sequence[str]) -> Options | None:
     if args.version:
         return None
     if args.seats is not None:
-        kinds = tuple(kind.strip().lower() for kind in args.seats.split(","))
+        kinds = tuple(bot_spec(kind.strip()) for kind in args.seats.split(","))
         if not all(map(known_seat_kind, kinds)):
             raise UsageError(f"--seats must list {', '.join(SEAT_KINDS)} separated by commas "
                              f"(got '{args.seats}')")
@@ -191,9 +200,10 @@ def parse_options(argv: Sequence[str]) -> Options | None:
     else:
         players = _integer("--players", args.players, 2, 10)
         humans = _integer("--humans", args.humans, 0, players)
-        if args.bot not in BOT_NAMES:
+        if args.bot not in BOT_NAMES and not is_exec(args.bot):
             _check_registry_bot(args.bot)
-        kinds = ("human",) * humans + (args.bot,) * (players - humans)
+        bot = bot_spec(args.bot) if is_exec(args.bot) else args.bot
+        kinds = ("human",) * humans + (bot,) * (players - humans)
     try:
         kill_order_option(args.kill_order)
     except GameParamsError as error:
@@ -237,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if options.replay is not None:
             return replay(options)
-        if _full_screen(options):
+        if _full_screen(options) and not any(map(is_exec, options.seats)):
             return play_full_screen(options)
         return play(options)
     except BrokenPipeError:
@@ -307,6 +317,13 @@ def play(options: Options) -> int:
         if kind == "human":
             seats[seat_name(index)] = HumanSeat(console, pass_screens=pass_screens,
                                                 legal=game.legal_actions)
+        elif is_exec(kind):
+            try:
+                seats[seat_name(index)] = external_seat(
+                    ObsessionGame(options.rules, sum(humans)), kind, seat_name(index),
+                    options.seed, options.record)
+            except GameError as error:
+                return _fail(error.message)
         else:
             seats[seat_name(index)] = (
                 make_bot(kind, options.seed, index) if kind in BOT_NAMES else
@@ -341,7 +358,10 @@ def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], cons
         console.say(f"@@@ Starting a new game with {game.players} players")
     try:
         with stop_signals():
-            play_match(game, seats, tuple(listeners))
+            result = play_match(game, seats, tuple(listeners))
+        forfeited = forfeit_message(result)
+        if forfeited is not None:
+            console.say(f"!!! {forfeited}")
     except MatchAbandoned as abandoned:
         if replaying:
             # The record of an unfinished game has been shown to its end: as in Caravan.

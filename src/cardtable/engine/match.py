@@ -19,6 +19,35 @@ class MatchAbandoned(Exception):
         self.cause = cause
 
 
+class Forfeit(MatchAbandoned):
+    """Raised by a seat that loses by forfeit (an external program that crashed, went silent,
+    answered out of turn, ran out of time ...). The match loop ends the game with a result
+    whose reason is ``forfeit``: every other seat wins, and the details name the seat and why.
+    """
+
+    def __init__(self, seat: str, why: str) -> None:
+        super().__init__(seat, FORFEIT)
+        self.why = why
+        self.args = (f"{seat} forfeits: {why}",)
+
+
+FORFEIT = "forfeit"
+"""The result reason (and record cause) of a game a seat forfeited."""
+
+
+def forfeit_result(state: GameState[Any, Any], forfeit: Forfeit) -> Result:
+    """The result of ``state`` when ``forfeit.seat`` forfeits: the other seats win."""
+    winners = tuple(seat for seat in state.seats if seat != forfeit.seat)
+    return Result(winners, FORFEIT, {"seat": forfeit.seat, "why": forfeit.why})
+
+
+def forfeit_message(result: Result) -> str | None:
+    """``"DEF forfeits: WHY"`` for the result of a forfeited game, else None."""
+    if result.reason != FORFEIT:
+        return None
+    return f"{result.details.get('seat')} forfeits: {result.details.get('why')}"
+
+
 class Seat(Protocol):
     """Anything that can take a seat: a bot, a human at some interface, a remote program.
 
@@ -89,6 +118,9 @@ class AwaitedSeat:
     def rejected(self, error: IllegalAction) -> None:
         self.seat.rejected(error)
 
+    def match_over(self, observation: Any, result: Result | None) -> None:
+        _tell_over(self.seat, observation, result)
+
 
 # The turn logic both loops share: each loop only differs in how it waits for a choice.
 
@@ -127,6 +159,30 @@ def _abandon(
         listener.on_abandon(state, abandoned)
 
 
+def _forfeit(state: GameState[Any, Any], forfeit: Forfeit,
+             listeners: tuple[MatchListener, ...]) -> Result:
+    result = forfeit_result(state, forfeit)
+    for listener in listeners:
+        listener.on_end(state, result)
+    return result
+
+
+def _tell_over(player: object, observation: Any, result: Result | None) -> None:
+    over = getattr(player, "match_over", None)
+    if over is not None:
+        over(observation, result)
+
+
+def _seats_over(state: GameState[Any, Any], seats: Mapping[str, object],
+                result: Result | None) -> None:
+    """Tell every seat with a ``match_over(observation, result)`` method that the match is over
+    (``result`` None when it stopped unfinished): an external program hears the result and is
+    ended, whatever way the match ended."""
+    for name, player in seats.items():
+        if getattr(player, "match_over", None) is not None:
+            _tell_over(player, state.observation(name), result)
+
+
 def _finish(state: GameState[Any, Any], listeners: tuple[MatchListener, ...]) -> Result:
     result = state.result
     assert result is not None, "a game with no seat to move must have a result"
@@ -142,18 +198,24 @@ def play_match(
 ) -> Result:
     """Run ``state`` to its end and return the result.
 
-    Raises :class:`MatchAbandoned` (after telling the listeners) when a seat gives up.
+    Raises :class:`MatchAbandoned` (after telling the listeners) when a seat gives up; a seat
+    that raises :class:`Forfeit` loses, and the result (reason ``forfeit``) is returned.
     """
+    result: Result | None = None
     try:
         while (seat := _begin_turn(state, listeners)) is not None:
             player = seats[seat]
             while not _try_action(state, seat, player,
                                   player.choose(state.observation(seat)), listeners):
                 pass
+    except Forfeit as forfeit:
+        result = _forfeit(state, forfeit, listeners)
     except MatchAbandoned as abandoned:
         _abandon(state, abandoned, listeners)
         raise
-    return _finish(state, listeners)
+    finally:
+        _seats_over(state, seats, result if result is not None else state.result)
+    return result if result is not None else _finish(state, listeners)
 
 
 async def play_match_async(
@@ -166,13 +228,18 @@ async def play_match_async(
     The turn logic is the same; only the wait for each choice differs. Cancelling the task
     stops the match between actions: the state is never left half-applied.
     """
+    result: Result | None = None
     try:
         while (seat := _begin_turn(state, listeners)) is not None:
             player = seats[seat]
             while not _try_action(state, seat, player,
                                   await player.choose(state.observation(seat)), listeners):
                 pass
+    except Forfeit as forfeit:
+        result = _forfeit(state, forfeit, listeners)
     except MatchAbandoned as abandoned:
         _abandon(state, abandoned, listeners)
         raise
-    return _finish(state, listeners)
+    finally:
+        _seats_over(state, seats, result if result is not None else state.result)
+    return result if result is not None else _finish(state, listeners)

@@ -208,6 +208,8 @@ FORMAT = 2
 KIND = "type"
 """The key naming the kind of every line: ``header``, ``chance``, ``action``, ``result``."""
 ABANDONED = "abandoned"
+FORFEIT = "forfeit"
+"""The reason and cause of a game a seat forfeited (``cardtable.engine.match.Forfeit``)."""
 """The ``reason`` of the result line of a game that stopped before its end."""
 
 Line = dict[str, Any]
@@ -252,6 +254,25 @@ def result_line(winners: Sequence[str], reason: str, cause: str,
     ... for an abandoned one) and the game's own details."""
     return {KIND: "result", "winners": list(winners), "reason": reason, "cause": cause,
             "details": dict(details)}
+
+
+def forfeit_line(winners: Sequence[str], seat: str, why: str,
+                 details: Mapping[str, Any]) -> Line:
+    """The result line of a game ``seat`` forfeited (reason and cause ``forfeit``): the game's
+    details as it stood, with the seat and why."""
+    return result_line(winners, FORFEIT, FORFEIT, {**details, "seat": seat, "why": why})
+
+
+def recorded_forfeit(line: Mapping[str, Any]) -> tuple[str, str] | None:
+    """``(seat, why)`` of a result line that says a seat forfeited, else None."""
+    if line.get("reason") != FORFEIT:
+        return None
+    details = line.get("details")
+    seat = details.get("seat") if isinstance(details, dict) else None
+    why = details.get("why") if isinstance(details, dict) else None
+    if not isinstance(seat, str) or not isinstance(why, str):
+        return None
+    return seat, why
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from typing import Any
 
 from cardtable.engine.bounded_read import FileTooLarge
 from cardtable.engine.errors import RecordError
-from cardtable.engine.match import MatchAbandoned, MatchListener
+from cardtable.engine.match import FORFEIT, MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.record import (
     ABANDONED,
@@ -46,12 +46,14 @@ from cardtable.engine.record import (
     SeatEntry,
     action_line,
     chance_line,
+    forfeit_line,
     header_line,
     other_game_message,
     parse_lines,
     read_lines,
     read_record,
     record_format,
+    recorded_forfeit,
     replay_message,
     result_line,
 )
@@ -108,6 +110,12 @@ def result_line_of(result: Result) -> dict[str, Any]:
     return result_line(result.winners, result.reason, result.reason, details)
 
 
+def _forfeit_line(game: Game, result: Result) -> dict[str, Any]:
+    lanes = [None if taker is None else SEATS[taker] for taker in game.lanes()]
+    return forfeit_line(result.winners, str(result.details.get("seat")),
+                        str(result.details.get("why")), {"lanes": lanes, "plies": game.plies})
+
+
 class GameRecorder(MatchListener):
     """Writes the record of one game as it is played.
 
@@ -156,6 +164,9 @@ class GameRecorder(MatchListener):
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         if not self.finished:
             self.finished = True
+            if result.reason == FORFEIT and isinstance(state, Game):
+                self._write(_forfeit_line(state, result))
+                return
             self._write(result_line_of(result))
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
@@ -330,6 +341,10 @@ class Replay:
         """:meth:`finish` for a result line of the one format."""
         assert self.result is not None
         recorded = self.result
+        forfeit = recorded_forfeit(recorded)
+        if forfeit is not None:
+            self._finish_forfeit(game, *forfeit)
+            return
         if recorded["reason"] == ABANDONED:
             if game.result is not None:
                 raise self._error(self.result_line,
@@ -341,6 +356,26 @@ class Replay:
         expected = result_line_of(game.result)
         for key in ("winners", "reason", "cause", "details"):
             if recorded.get(key) != expected[key]:
+                raise self._error(self.result_line,
+                                  f"the result line's {key} should be "
+                                  f"{json.dumps(expected[key], separators=(',', ':'))}")
+
+
+    def _finish_forfeit(self, game: Game, seat: str, why: str) -> None:
+        """A result line that says ``seat`` forfeited: it must be the seat to move in a game
+        that is not over."""
+        assert self.result is not None
+        if game.result is not None:
+            raise self._error(self.result_line, "the game is over, but the result line says "
+                                                "forfeit")
+        if seat != SEATS[game.turn]:
+            raise self._error(self.result_line, f"the forfeiting seat should be {SEATS[game.turn]}"
+                                                ", the seat to move")
+        game.result = Result(tuple(name for name in SEATS if name != seat), FORFEIT,
+                             {"seat": seat, "why": why})
+        expected = _forfeit_line(game, game.result)
+        for key in ("winners", "reason", "cause", "details"):
+            if self.result.get(key) != expected[key]:
                 raise self._error(self.result_line,
                                   f"the result line's {key} should be "
                                   f"{json.dumps(expected[key], separators=(',', ':'))}")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction, NotationError, RecordError
-from cardtable.engine.match import MatchAbandoned, MatchListener
+from cardtable.engine.match import FORFEIT, Forfeit, MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.record import (
     ABANDONED,
@@ -34,10 +34,12 @@ from cardtable.engine.record import (
     SeatEntry,
     action_line,
     chance_line,
+    forfeit_line,
     header_line,
     parse_lines,
     read_record,
     record_format,
+    recorded_forfeit,
     replay_message,
     result_line,
 )
@@ -69,11 +71,12 @@ def player_of(kind: str) -> str:
 
 
 def kind_of(player: str) -> str | None:
-    """The seat kind (``human``, ``obsessed``, ``random``) of a header's player, or None."""
+    """The seat kind (``human``, ``obsessed``, ``random``, a bot of the registry such as
+    ``ismcts:iters=500`` or ``exec:COMMAND``) of a header's player, or None."""
     if player == "human":
         return player
     kind = player.removeprefix(BOT_PREFIX)
-    return kind if kind != player and kind in SEAT_KINDS and kind != "human" else None
+    return kind if kind != player and kind != "human" and known_seat_kind(kind) else None
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,11 @@ class RecordListener(MatchListener):
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         if not self.legacy and not self.ended:
             self.ended = True
+            if result.reason == FORFEIT and isinstance(state, Game):
+                self.sink(forfeit_line(result.winners, str(result.details.get("seat")),
+                                       str(result.details.get("why")),
+                                       {"plays": state.plays, "turns": state.turns}))
+                return
             self.sink(result_fields(result))
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
@@ -452,6 +460,9 @@ class Script:
         self.loaded = loaded
         last = loaded.lines[-1] if loaded.lines else (0, {})
         self.abandoned: str | None = None
+        self.forfeit: tuple[str, str] | None = None
+        self.line_of_result = 0
+        """``(seat, why)`` when the record ends with that seat's forfeit."""
         self.position = 0
         self.line = 0
         self.game: Game | None = None
@@ -462,6 +473,9 @@ class Script:
                               if obj[KIND] == "action"]
             if last[1].get(KIND) == "result" and last[1].get("reason") == ABANDONED:
                 self.abandoned = str(last[1].get("cause"))
+            if last[1].get(KIND) == "result":
+                self.forfeit = recorded_forfeit(last[1])
+                self.line_of_result = last[0]
             self.game = Game(loaded.rules, loaded.deck,
                              tuple(kind == "human" for kind in loaded.seats), log=False)
             return
@@ -482,6 +496,12 @@ class Script:
         if self.exhausted:
             if self.abandoned is not None:
                 raise MatchAbandoned(f"P{observation.seat + 1}", self.abandoned)
+            if self.forfeit is not None:
+                seat, why = self.forfeit
+                if seat != seat_name(observation.seat):
+                    raise ReplayMismatch(self.line_of_result, f"the forfeiting seat should be "
+                                         f"{seat_name(observation.seat)}, the seat to move")
+                raise Forfeit(seat, why)
             raise self.loaded.ended_early()
         number, obj = self.decisions[self.position]
         self.position += 1

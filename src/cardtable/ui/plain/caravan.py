@@ -15,7 +15,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import BotPause, MatchAbandoned, MatchListener, Seat, play_match
+from cardtable.engine.match import (
+    BotPause,
+    MatchAbandoned,
+    MatchListener,
+    Seat,
+    forfeit_message,
+    play_match,
+)
 from cardtable.engine.one_line import error_line
 from cardtable.engine.protocol import GameState, Result
 from cardtable.games.caravan import render
@@ -231,6 +238,9 @@ class PlainCaravan(MatchListener):
         if result is not None and result.reason == "quit":
             cause = result.details.get("cause", "quit")
             self.say(f"The recorded game was not finished ({cause}).")
+        elif result is not None and (forfeited := forfeit_message(result)) is not None:
+            self.say(forfeited)
+            self.show_result(game)
         incomplete = replay.missing_result()
         if incomplete is not None:
             print(error_line("caravan", incomplete.message), file=sys.stderr)
