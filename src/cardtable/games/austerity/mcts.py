@@ -23,14 +23,12 @@ import random
 import time
 
 from cardtable.games.austerity.rules import (
-    PURCHASE,
-    TAKE,
-    WILD_ACTION,
     Action,
     Card,
     Game,
     Table,
 )
+from cardtable.games.austerity.state import legal_actions_on
 from cardtable.games.austerity.strategies import banzai, ed, shenzi
 
 TYPE_CHECKING = False
@@ -43,23 +41,6 @@ DEFAULT_POINTS = 15
 MAX_PLAYOUT_TURNS = 400
 DECK_SAMPLE = 48
 POLICIES = (shenzi, banzai, ed)
-
-_TAKES = ((1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1))
-
-
-def legal_actions(table: Table, me: int) -> list[Action]:
-    """Every action ``me`` may take: purchases (market order), takes, then a wild."""
-    actions: list[Action] = []
-    for index, card in enumerate(table.market):
-        if table.can_afford(me, card):
-            actions.append((PURCHASE, index, table.payment(me, card)))
-    piles = table.piles
-    for take in _TAKES:
-        if all(piles[colour] > 0 for colour in range(4) if take[colour]):
-            actions.append((TAKE, 0, take))
-    actions.append(WILD_ACTION)
-    return actions
-
 
 def copy_table(table: Table) -> Table:
     """An independent copy of ``table`` (without the affordability index)."""
@@ -115,7 +96,7 @@ class MctsStrategy:
 
     def __call__(self, table: Table, me: int) -> Action:
         self.decisions += 1
-        actions = legal_actions(table, me)
+        actions = legal_actions_on(table, me)
         if len(actions) == 1:
             return actions[0]
         rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
@@ -141,7 +122,7 @@ class MctsStrategy:
             expanded = False
             while not game.finished and not expanded:
                 player = game.current
-                options = legal_actions(game.table, player)
+                options = legal_actions_on(game.table, player)
                 best: _Edge | None = None
                 best_action = options[0]
                 best_score = -1.0
