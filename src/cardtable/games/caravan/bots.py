@@ -49,6 +49,9 @@ class RandomBot(Bot):
         # Same choice as ``moves[rng.randrange(len(moves))]`` over the canonical list, but
         # counted and picked without listing every face-card slot.
         parts = legal_parts(observation.table())
+        codes, blocks, tail = parts
+        if not blocks and not tail:  # the compiled core lists every move in the first part
+            return codes[self.rng.randrange(len(codes))]
         return nth_legal(parts, self.rng.randrange(count_legal(parts)))
 
 

@@ -421,7 +421,7 @@ def legal_parts(table: Table) -> LegalParts:
     is checked against these rules move by move by the tests.
     """
     if not table.opening:
-        core = _compiled_core()
+        core = _CORE[0] if _CORE else _compiled_core()
         if core is not None:
             try:
                 codes: list[int] = core.State.legal_of_table(

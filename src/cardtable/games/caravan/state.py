@@ -342,13 +342,13 @@ class Game:
         self._history = self._history.plus(HistoryEntry(mover, code, shown, hidden))
         # Draw step: skipped during the Start round, including the move that completes it.
         shuffles: list[tuple[int, tuple[int, ...]]] = []
-        if kind == DISCARD and opening:
-            self._draw(mover, 1, shuffles)
-        elif not opening and len(hand) < rules.hand_size:
-            if rules.draw_mode == "one":
-                self._draw(mover, 1, shuffles)
+        if (kind == DISCARD and opening) or (not opening and len(hand) < rules.hand_size):
+            count = 1 if opening or rules.draw_mode == "one" else rules.hand_size - len(hand)
+            deck = self.decks[mover]
+            if count == 1 and deck:  # the usual draw, without the reshuffle's bookkeeping
+                hand.append(deck.pop())
             else:
-                self._draw(mover, rules.hand_size - len(hand), shuffles)
+                self._draw(mover, count, shuffles)
         self._end_check()
         if self.result is None:
             if not (hidden and self.placed[mover] < 3):
@@ -362,7 +362,7 @@ class Game:
                 and (limit := self.seat_rules.stuck_plies) is not None
                 and idle_plies(self._history, self.plies, limit) >= limit):
             self.abandon(STALEMATE)
-        return MoveEvent(mover, code, card, target, removed, tuple(shuffles))
+        return MoveEvent(mover, code, card, target, removed, tuple(shuffles) if shuffles else ())
 
     def _refresh(self, caravan: int) -> None:
         slots = self.caravans[caravan]
@@ -511,7 +511,7 @@ class Game:
 
     def observation(self, seat: str | int) -> Observation:
         # Seat numbers 0 and 1 skip the name lookup (the match loop asks every move).
-        number = seat if isinstance(seat, int) and seat.__class__ is int and 0 <= seat <= 1 \
+        number = seat if seat.__class__ is int and 0 <= seat <= 1 \
             else seat_index(seat)
         return Observation.of(self, number)
 
