@@ -485,6 +485,12 @@ class Game:
 
     def _end_check(self) -> None:
         empty0, empty1 = not self.hands[0], not self.hands[1]
+        if not (empty0 or empty1):
+            # Both seats hold cards: only the lanes can end the game, and not while the first
+            # one is undecided (the usual case, checked before the full count).
+            summaries, (abc, def_) = self.summaries, self.rules
+            if lane_taker(summaries[0][0], summaries[3][0], abc, def_) is None:
+                return
         out = None if empty0 == empty1 else (1 if empty0 else 0)
         lanes_first = self.rules[0].out_of_cards == "after_lanes"
         lane = self._lane_winner() if lanes_first or out is None else None
