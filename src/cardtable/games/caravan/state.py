@@ -282,17 +282,20 @@ class Game:
         if self.result is not None:
             raise IllegalMove(GAME_OVER)
         mover = self.turn
-        table = self.table()
+        all_rules = self.rules
+        hand = self.hands[mover]
+        # self.table(), built here from the facts this method reads anyway.
+        opening = self.placed[mover] < 3 and all_rules[mover].opening_mode != "none"
+        table = Table(self.caravans, self.summaries, all_rules, mover, hand, opening,
+                      self.jack_as_joker[mover], opening and self._discard_mulligan(mover),
+                      self.crowding)
         error = move_error(table, code)
         if error is not None:
             raise IllegalMove(error)
-        opening = table.opening
         kind = code & 3
         caravan = (code >> 2) & 7
         position = (code >> 5) & 0xFFFF
         slot = code >> 21
-        hand = self.hands[mover]
-        all_rules = self.rules
         rules = all_rules[mover]
         simultaneous = all_rules[0].opening_mode == "simultaneous"
         target: int | None = None
