@@ -444,6 +444,11 @@ def _compiled_core() -> Any:
     return _CORE[0]
 
 
+def compiled_core() -> Any:
+    """The compiled core, or None where it is not built or not allowed."""
+    return _CORE[0] if _CORE else _compiled_core()
+
+
 def python_legal_parts(table: Table) -> LegalParts:
     """:func:`legal_parts` worked out by the rule families of this module."""
     hand = table.hand

@@ -9,7 +9,13 @@ from cardtable.engine.protocol import Result
 from cardtable.games.caravan.board import ANY, NO_SUIT, Caravan, Summary
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.events import HistoryEntry
-from cardtable.games.caravan.legality import Table, legal_codes
+from cardtable.games.caravan.legality import (
+    LegalParts,
+    Table,
+    compiled_core,
+    legal_codes,
+    python_legal_parts,
+)
 from cardtable.games.caravan.notation import Move
 from cardtable.games.caravan.rules import Rules
 
@@ -125,6 +131,22 @@ class Observation:
         return Table(self.caravans, self.summaries, self.rules, self.seat, self.hand,
                      self.opening[self.seat], self.jack_as_joker, self.discard_mulligan,
                      self.crowding)
+
+    def legal_parts(self) -> LegalParts:
+        """:func:`~cardtable.games.caravan.legality.legal_parts` of the seat's table (the seat
+        taken as the mover), the observation's own tuples handed to the core as they are."""
+        seat = self.seat
+        if not self.opening[seat]:
+            core = compiled_core()
+            if core is not None:
+                try:
+                    codes: list[int] = core.State.legal_of_table(
+                        self.caravans, self.summaries, self.crowding, self.rules, seat,
+                        self.hand, self.jack_as_joker)
+                except ValueError:  # a card the core does not take (a hidden one)
+                    return python_legal_parts(self.table())
+                return codes, [], []
+        return python_legal_parts(self.table())
 
     def legal_codes(self) -> list[int]:
         """The seat's legal moves (packed, canonical order); empty when it is not to move."""
