@@ -13,7 +13,6 @@ from cardtable.games.caravan.cards import RANK_MASK, SEATS
 from cardtable.games.caravan.legality import (
     count_legal,
     legal_codes,
-    legal_parts,
     move_error,
     nth_legal,
 )
@@ -49,7 +48,10 @@ class RandomBot(Bot):
     def choose_code(self, observation: Observation) -> int:
         # Same choice as ``moves[rng.randrange(len(moves))]`` over the canonical list, but
         # counted and picked without listing every face-card slot.
-        parts = legal_parts(observation.table())
+        parts = observation.legal_parts()
+        codes, blocks, tail = parts
+        if not blocks and not tail:  # the compiled core lists every move in the first part
+            return codes[self.rng.randrange(len(codes))]
         return nth_legal(parts, self.rng.randrange(count_legal(parts)))
 
 

@@ -421,7 +421,7 @@ def legal_parts(table: Table) -> LegalParts:
     is checked against these rules move by move by the tests.
     """
     if not table.opening:
-        core = _compiled_core()
+        core = _CORE[0] if _CORE else _compiled_core()
         if core is not None:
             try:
                 codes: list[int] = core.State.legal_of_table(
@@ -442,6 +442,11 @@ def _compiled_core() -> Any:
     if not _CORE:
         _CORE.append(load_core("caravan"))
     return _CORE[0]
+
+
+def compiled_core() -> Any:
+    """The compiled core, or None where it is not built or not allowed."""
+    return _CORE[0] if _CORE else _compiled_core()
 
 
 def python_legal_parts(table: Table) -> LegalParts:

@@ -9,7 +9,13 @@ from cardtable.engine.protocol import Result
 from cardtable.games.caravan.board import ANY, NO_SUIT, Caravan, Summary
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.events import HistoryEntry
-from cardtable.games.caravan.legality import Table, legal_codes
+from cardtable.games.caravan.legality import (
+    LegalParts,
+    Table,
+    compiled_core,
+    legal_codes,
+    python_legal_parts,
+)
 from cardtable.games.caravan.notation import Move
 from cardtable.games.caravan.rules import Rules
 
@@ -50,14 +56,25 @@ class Observation:
 
     @classmethod
     def of(cls, game: Game, seat: int) -> Observation:
+        # Called for every move of a match: the game's facts are read once, and the parts
+        # that are already immutable (caravan tuples, summaries, rules, history) are shared.
         obs = cls.__new__(cls)
+        result = game.result
+        rules = game.rules
+        abc_rules = rules[0]
+        placed = game.placed
+        placed_abc, placed_def = placed
+        opening_abc = placed_abc < 3 and abc_rules.opening_mode != "none"
+        opening_def = placed_def < 3 and rules[1].opening_mode != "none"
         obs.seat = seat
-        obs.to_move = None if game.result is not None else game.turn
+        obs.to_move = None if result is not None else game.turn
         obs.hand = tuple(game.hands[seat])
         caravans = tuple(game.caravans)
         summaries = tuple(game.summaries)
-        history: Sequence[HistoryEntry] = game.history
-        if game.opening_hidden():
+        history: Sequence[HistoryEntry] = game._history
+        if (abc_rules.opening_mode == "simultaneous" and result is None
+                and placed_abc + placed_def < 6):
+            # During a simultaneous opening nobody sees the other seat's opening cards.
             other = range(3, 6) if seat == 0 else range(0, 3)
             hidden_caravans = list(caravans)
             hidden_summaries = list(summaries)
@@ -76,17 +93,21 @@ class Observation:
         obs.crowding = tuple(game.crowding)
         obs.summaries = summaries
         obs.held = tuple(game.held)
-        obs.deck_sizes = (len(game.decks[0]), len(game.decks[1]))
-        obs.hand_sizes = (len(game.hands[0]), len(game.hands[1]))
-        obs.piles = (tuple(game.piles[0]), tuple(game.piles[1]))
-        obs.placed = (game.placed[0], game.placed[1])
-        obs.moves_made = (game.moves_made[0], game.moves_made[1])
-        obs.opening = (game.in_opening(0), game.in_opening(1))
-        obs.rules = game.rules
+        decks, hands, piles = game.decks, game.hands, game.piles
+        obs.deck_sizes = (len(decks[0]), len(decks[1]))
+        obs.hand_sizes = (len(hands[0]), len(hands[1]))
+        obs.piles = (tuple(piles[0]), tuple(piles[1]))
+        obs.placed = (placed_abc, placed_def)
+        moves_made = game.moves_made
+        obs.moves_made = (moves_made[0], moves_made[1])
+        obs.opening = (opening_abc, opening_def)
+        obs.rules = rules
         obs.history = history
-        obs.result = game.result
+        obs.result = result
         obs.jack_as_joker = game.jack_as_joker[seat]
-        obs.discard_mulligan = game._discard_mulligan(seat)
+        # Only a seat still in its Start round can have the discard mulligan.
+        obs.discard_mulligan = (opening_def if seat else opening_abc) \
+            and game._discard_mulligan(seat)
         return obs
 
     def __eq__(self, other: object) -> bool:
@@ -110,6 +131,22 @@ class Observation:
         return Table(self.caravans, self.summaries, self.rules, self.seat, self.hand,
                      self.opening[self.seat], self.jack_as_joker, self.discard_mulligan,
                      self.crowding)
+
+    def legal_parts(self) -> LegalParts:
+        """:func:`~cardtable.games.caravan.legality.legal_parts` of the seat's table (the seat
+        taken as the mover), the observation's own tuples handed to the core as they are."""
+        seat = self.seat
+        if not self.opening[seat]:
+            core = compiled_core()
+            if core is not None:
+                try:
+                    codes: list[int] = core.State.legal_of_table(
+                        self.caravans, self.summaries, self.crowding, self.rules, seat,
+                        self.hand, self.jack_as_joker)
+                except ValueError:  # a card the core does not take (a hidden one)
+                    return python_legal_parts(self.table())
+                return codes, [], []
+        return python_legal_parts(self.table())
 
     def legal_codes(self) -> list[int]:
         """The seat's legal moves (packed, canonical order); empty when it is not to move."""

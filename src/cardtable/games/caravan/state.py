@@ -25,7 +25,9 @@ from cardtable.games.caravan.cards import (
     ACE,
     JACK,
     JOKER,
+    NUMERAL_MAX,
     QUEEN,
+    RANK_MASK,
     SEATS,
     is_numeral,
     owner_of,
@@ -50,7 +52,6 @@ from cardtable.games.caravan.notation import (
     Move,
     pack,
     parse_move,
-    unpack,
 )
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import Rules, SeatRules
@@ -234,9 +235,11 @@ class Game:
     def table(self, seat: int | None = None) -> Table:
         """What legality needs for ``seat`` (default: the seat to move)."""
         mover = self.turn if seat is None else seat
+        # in_opening and _discard_mulligan, read once (asked at every move).
+        opening = self.placed[mover] < 3 and self.rules[mover].opening_mode != "none"
         return Table(
             self.caravans, self.summaries, self.rules, mover, self.hands[mover],
-            self.in_opening(mover), self.jack_as_joker[mover], self._discard_mulligan(mover),
+            opening, self.jack_as_joker[mover], opening and self._discard_mulligan(mover),
             self.crowding,
         )
 
@@ -274,36 +277,47 @@ class Game:
     def apply_code(self, code: int) -> MoveEvent:
         """Apply packed move ``code`` for the seat to move; raises ``IllegalMove`` and changes
         nothing if the rules refuse it."""
+        # The match loop's hot path: game facts are read into locals once, and the packed
+        # code is taken apart inline (as ``notation.unpack`` does).
         if self.result is not None:
             raise IllegalMove(GAME_OVER)
         mover = self.turn
-        table = self.table()
+        all_rules = self.rules
+        hand = self.hands[mover]
+        # self.table(), built here from the facts this method reads anyway.
+        opening = self.placed[mover] < 3 and all_rules[mover].opening_mode != "none"
+        table = Table(self.caravans, self.summaries, all_rules, mover, hand, opening,
+                      self.jack_as_joker[mover], opening and self._discard_mulligan(mover),
+                      self.crowding)
         error = move_error(table, code)
         if error is not None:
             raise IllegalMove(error)
-        opening = table.opening
-        kind, caravan, position, slot = unpack(code)
-        hand = self.hands[mover]
-        rules = self.rules[mover]
+        kind = code & 3
+        caravan = (code >> 2) & 7
+        position = (code >> 5) & 0xFFFF
+        slot = code >> 21
+        rules = all_rules[mover]
+        simultaneous = all_rules[0].opening_mode == "simultaneous"
         target: int | None = None
         removed: tuple[int, ...] = ()
         card: int | None
         if kind == PLAY:
             card = hand.pop(position - 1)
-            if is_numeral(card):
-                self.caravans[caravan] += ((card, ()),)
+            if card & RANK_MASK <= NUMERAL_MAX:
+                slots = self.caravans[caravan] = (*self.caravans[caravan], (card, ()))
                 self.held[caravan] = None
-                self._refresh(caravan)
-                slot = 0
+                self.summaries[caravan] = summarize(slots, None, all_rules[caravan // 3])
+                # A new slot has no faces: the most faces on one slot is unchanged.
+                code &= 0x1FFFFF  # no slot on a numeral play
                 if opening:
                     self.placed[mover] += 1
             else:
                 target = self.caravans[caravan][slot - 1][0]
                 removed = self._play_face(mover, card, caravan, slot)
         elif kind == DISCARD:
-            caravan = slot = 0
             card = hand.pop(position - 1)
             self.piles[mover].append(card)
+            code = pack(DISCARD, 0, position)
         else:
             old = self.caravans[caravan]
             removed = tuple(c for numeral, faces in old for c in (numeral, *faces))
@@ -318,7 +332,7 @@ class Game:
                 position = 0
                 self.caravans[caravan] = ()
             self._refresh(caravan)
-        code = pack(kind, caravan, position, slot)
+            code = pack(kind, caravan, position, slot)
         self.plies += 1
         self.moves_made[mover] += 1
         if kind == CLEAR:
@@ -327,33 +341,31 @@ class Game:
             shown = (card, target)
         else:
             shown = () if card is None else (card,)
-        hidden = opening and self.rules[0].opening_mode == "simultaneous"
+        hidden = opening and simultaneous
         self._history = self._history.plus(HistoryEntry(mover, code, shown, hidden))
         # Draw step: skipped during the Start round, including the move that completes it.
         shuffles: list[tuple[int, tuple[int, ...]]] = []
-        if kind == DISCARD and opening:
-            self._draw(mover, 1, shuffles)
-        elif not opening:
-            if rules.draw_mode == "one":
-                if len(hand) < rules.hand_size:
-                    self._draw(mover, 1, shuffles)
-            elif len(hand) < rules.hand_size:
-                self._draw(mover, rules.hand_size - len(hand), shuffles)
+        if (kind == DISCARD and opening) or (not opening and len(hand) < rules.hand_size):
+            count = 1 if opening or rules.draw_mode == "one" else rules.hand_size - len(hand)
+            deck = self.decks[mover]
+            if count == 1 and deck:  # the usual draw, without the reshuffle's bookkeeping
+                hand.append(deck.pop())
+            else:
+                self._draw(mover, count, shuffles)
         self._end_check()
         if self.result is None:
-            if not (opening and self.rules[0].opening_mode == "simultaneous"
-                    and self.placed[mover] < 3):
+            if not (hidden and self.placed[mover] < 3):
                 self.turn = 1 - mover
             # Outside its Start round a seat with cards can always discard.
-            if (self.in_opening(self.turn) or not self.hands[self.turn]) and not has_legal_move(
-                self.table()
-            ):
-                self._finish((SEATS[1 - self.turn],), "no_legal_move")
+            turn = self.turn
+            if ((self.placed[turn] < 3 and all_rules[turn].opening_mode != "none")
+                    or not self.hands[turn]) and not has_legal_move(self.table()):
+                self._finish((SEATS[1 - turn],), "no_legal_move")
         if (kind == DISCARD and self.result is None
                 and (limit := self.seat_rules.stuck_plies) is not None
                 and idle_plies(self._history, self.plies, limit) >= limit):
             self.abandon(STALEMATE)
-        return MoveEvent(mover, code, card, target, removed, tuple(shuffles))
+        return MoveEvent(mover, code, card, target, removed, tuple(shuffles) if shuffles else ())
 
     def _refresh(self, caravan: int) -> None:
         slots = self.caravans[caravan]
@@ -476,6 +488,12 @@ class Game:
 
     def _end_check(self) -> None:
         empty0, empty1 = not self.hands[0], not self.hands[1]
+        if not (empty0 or empty1):
+            # Both seats hold cards: only the lanes can end the game, and not while the first
+            # one is undecided (the usual case, checked before the full count).
+            summaries, (abc, def_) = self.summaries, self.rules
+            if lane_taker(summaries[0][0], summaries[3][0], abc, def_) is None:
+                return
         out = None if empty0 == empty1 else (1 if empty0 else 0)
         lanes_first = self.rules[0].out_of_cards == "after_lanes"
         lane = self._lane_winner() if lanes_first or out is None else None
@@ -502,7 +520,7 @@ class Game:
 
     def observation(self, seat: str | int) -> Observation:
         # Seat numbers 0 and 1 skip the name lookup (the match loop asks every move).
-        number = seat if isinstance(seat, int) and seat.__class__ is int and 0 <= seat <= 1 \
+        number = seat if seat.__class__ is int and 0 <= seat <= 1 \
             else seat_index(seat)
         return Observation.of(self, number)
 
