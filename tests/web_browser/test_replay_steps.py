@@ -62,12 +62,15 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
     kinds = ["human", "human"]
     _state, moves = played("caravan", {}, kinds, seed=5)
     lines = record_text("caravan", {}, 5, kinds, moves).splitlines()
-    broken = json.loads(lines[3])
-    broken["move"] = "P9Z"
-    lines[3] = json.dumps(broken)
+    at = next(index for index, line in enumerate(lines) if json.loads(line)["type"] == "action")
+    broken = json.loads(lines[at])
+    broken["action"] = "P9Z"
+    lines[at] = json.dumps(broken)
     with pytest.raises(ReplayUnavailable, match="The record does not replay"):
         replay_steps("caravan", "\n".join(lines))
-    with pytest.raises(ReplayUnavailable, match="not an Austerity record"):
+    with pytest.raises(ReplayUnavailable, match="Caravan record"):
+        replay_steps("austerity", record_text("caravan", {}, 5, kinds, moves))
+    with pytest.raises(ReplayUnavailable, match="malformed line"):
         replay_steps("austerity", '{"game": "caravan"}\n')
     with pytest.raises(ReplayUnavailable, match="No replay"):
         replay_steps("poker", "")

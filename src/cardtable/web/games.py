@@ -70,6 +70,8 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
         spec = kind[4:].strip()
         if spec.split(":")[0].lower() == "exec":
             raise TableError("External program bots are not available on the web server.")
+        if spec.split(":")[0].lower() == "omniscient":
+            raise TableError("The omniscient bot sees every card: it is not offered at tables.")
         try:
             make_bot(loaded, spec, loaded.seats[0], 0)
         except (GameError, ValueError, TypeError) as error:
@@ -78,11 +80,16 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
     return params, checked
 
 
+NOT_OFFERED = ("exec", "omniscient")
+"""Bots a web seat may not be: programs the server would start, and the search that sees every
+card (for calibration in benchmarks and tournaments only)."""
+
+
 def bot_names(game: str) -> list[str]:
     """The built-in bots a web seat may be (programs a table would start are not offered)."""
     from cardtable.agents.registry import bot_names as registered
 
-    return [name for name in registered(game) if name != "exec"]
+    return [name for name in registered(game) if name not in NOT_OFFERED]
 
 
 def load(game: str, params: dict[str, Any]) -> Any:

@@ -2,15 +2,14 @@
 
 The record is the one the table downloads (the JSON lines the terminal writes), replayed by
 the game's own replay code, which checks every line as ``caravan --replay`` and
-``obsession --replay`` do (Caravan's ``load_replay``, Obsession's ``check_replay``; Austerity's
-web record is its parameters and moves, replayed by the game). Each step is the public view
+``obsession --replay`` do (Caravan's ``load_replay``, Obsession's ``check_replay``, Austerity's
+``replay_hub_record``). Each step is the public view
 the table page draws plus every seat's hand (``hands``): a finished game hides nothing (its
 record holds every card), and the terminal's replays show every hand too.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from typing import Any
@@ -76,20 +75,19 @@ def _obsession(text: str) -> tuple[list[Json], list[Json], Json | None]:
 
 
 def _austerity(text: str) -> tuple[list[Json], list[Json], Json | None]:
-    import cardtable
+    from cardtable.games.austerity.record import read_hub_record, replay_hub_record
+    from cardtable.games.austerity.state import AusterityState
 
-    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    if not lines or lines[0].get("game") != "austerity" or \
-            not isinstance(lines[0].get("params"), dict):
-        raise ReplayUnavailable("The record is not an Austerity record.")
-    state: Any = cardtable.load_game("austerity", **lines[0]["params"]).new_state()
+    try:
+        record = read_hub_record("record", text.splitlines())
+        replay_hub_record(record)  # every line checked, as for the other games
+    except GameError as error:
+        raise ReplayUnavailable(error.message) from None
+    state = AusterityState(list(record.deck), record.tokens, record.points, len(record.players))
     frames, moves = [austerity_view(state.observation(0))], []
-    for line in lines[1:]:
-        move = line.get("move")
-        if line.get("type") != "move" or not isinstance(move, str):
-            raise ReplayUnavailable("The record has a line that is not a move.")
-        moves.append({"seat": state.to_move, "move": move})
-        state.apply(state.parse_action(move))
+    for _line, seat, action in record.actions:
+        moves.append({"seat": seat, "move": action})
+        state.apply(state.parse_action(action))
         frames.append(austerity_view(state.observation(0)))
     return frames, moves, result_json(state.result)
 
