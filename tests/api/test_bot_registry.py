@@ -53,3 +53,36 @@ def test_named_bots_play_whole_games_the_same_way_twice(name: str, bots: tuple[s
         seats = {seat: make_seat(game, bot, seat, 11) for seat, bot in pairs}
         results.append((play_match(state, seats), state.to_position()))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("game", ["caravan", "obsession"])
+def test_the_omniscient_bot_plays_only_where_calibration_bots_are_asked_for(game: str) -> None:
+    from cardtable.agents.registry import show_state
+
+    assert "omniscient" not in bot_names(game)
+    assert "omniscient" in bot_names(game, calibration=True)
+    with pytest.raises(UnknownBot, match=r"sees every card: it plays only in tournaments"):
+        parse_spec(game, "omniscient:iters=20")
+    loaded = cardtable.load_game(game)
+    state = loaded.new_state(5)
+    seats = {seat: make_seat(loaded, "omniscient:iters=20" if index == 0 else "random", seat, 5,
+                             calibration=True)
+             for index, seat in enumerate(state.seats)}
+    show_state(seats, state)
+    assert play_match(state, seats).reason
+
+
+def test_the_shells_refuse_the_omniscient_bot_in_one_line() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    scripts = Path(sys.executable).parent
+    for command in ([scripts / "caravan", "--bvb", "-b", "omniscient"],
+                    [scripts / "obsession", "--bot", "omniscient", "--players", "2"]):
+        done = subprocess.run(command, capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=60, check=False)
+        assert done.returncode == 1
+        assert done.stderr.strip().endswith(
+            "The bot 'omniscient' sees every card: it plays only in tournaments and benchmarks.")
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -253,8 +253,8 @@ class SearchSeat:
 class Omniscient(SearchSeat):
     """The same search over the true state (every card seen): calibration only.
 
-    ``watch(state)`` must be called with the game's state before play (the seat then reads it
-    at each decision instead of its observation).
+    ``watch(state)`` must be called with the game's state before play (``registry.show_state``;
+    the seat then reads it at each decision instead of its observation).
     """
 
     name = "omniscient"
@@ -270,11 +270,3 @@ class Omniscient(SearchSeat):
         if self.state is None:
             raise RuntimeError("the omniscient bot must be shown the game's state (watch)")
         return self.decide(self.state)
-
-
-def watch_all(seats: Any, state: Any) -> None:
-    """Show ``state`` to every seat that asks to see it (``omniscient`` bots)."""
-    for seat in seats.values() if hasattr(seats, "values") else seats:
-        watch = getattr(seat, "watch", None)
-        if watch is not None:
-            watch(state)

@@ -50,6 +50,7 @@ class _Entry:
     factory: SeatFactory
     raw: bool
     summary: str
+    calibration: bool = False
 
 
 _BOTS: dict[str, dict[str, _Entry]] = {}
@@ -57,9 +58,11 @@ _loaded: set[str] = set()
 
 
 def register(game: str, name: str, factory: SeatFactory, *, raw: bool = False,
-             summary: str = "") -> None:
-    """Make ``name`` a bot of ``game`` (or of every game: ``ANY_GAME``)."""
-    _BOTS.setdefault(game, {})[name.lower()] = _Entry(factory, raw, summary)
+             summary: str = "", calibration: bool = False) -> None:
+    """Make ``name`` a bot of ``game`` (or of every game: ``ANY_GAME``). A ``calibration`` bot
+    (one that sees more than its seat may, such as ``omniscient``) is offered only where the
+    caller asks for calibration bots: tournaments and benchmarks."""
+    _BOTS.setdefault(game, {})[name.lower()] = _Entry(factory, raw, summary, calibration)
 
 
 def _entries(game: str) -> dict[str, _Entry]:
@@ -69,19 +72,25 @@ def _entries(game: str) -> dict[str, _Entry]:
     return {**_BOTS.get(ANY_GAME, {}), **_BOTS.get(game, {})}
 
 
-def bot_names(game: str) -> tuple[str, ...]:
-    """The names of ``game``'s bots, in registration order (the game's own first)."""
-    entries = _entries(game)
-    own = [name for name in _BOTS.get(game, {})]
+def bot_names(game: str, *, calibration: bool = False) -> tuple[str, ...]:
+    """The names of ``game``'s bots, in registration order (the game's own first); calibration
+    bots only when asked for."""
+    entries = {name: entry for name, entry in _entries(game).items()
+               if calibration or not entry.calibration}
+    own = [name for name in _BOTS.get(game, {}) if name in entries]
     return tuple(own + [name for name in entries if name not in own])
 
 
-def parse_spec(game: str, text: str) -> BotSpec:
-    """Parse ``NAME[:OPTIONS]`` for ``game``; raises :class:`UnknownBot` with a one-line message."""
+def parse_spec(game: str, text: str, *, calibration: bool = False) -> BotSpec:
+    """Parse ``NAME[:OPTIONS]`` for ``game``; raises :class:`UnknownBot` with a one-line message.
+    A calibration bot is refused unless ``calibration`` is set."""
     name, colon, rest = text.strip().partition(":")
     name = name.strip().lower()
     entries = _entries(game)
     entry = entries.get(name)
+    if entry is not None and entry.calibration and not calibration:
+        raise UnknownBot(f"The bot '{name}' sees every card: it plays only in tournaments and "
+                         "benchmarks.")
     if entry is None:
         shown = one_line(text)
         if len(shown) > _SHOWN:
@@ -103,12 +112,23 @@ def parse_spec(game: str, text: str) -> BotSpec:
     return BotSpec(name, options)
 
 
-def make_seat(game: Any, spec: str | BotSpec, seat: str, seed: int | str) -> Seat:
-    """The bot ``spec`` for the seat named ``seat`` of ``game`` (a loaded game object)."""
+def make_seat(game: Any, spec: str | BotSpec, seat: str, seed: int | str, *,
+              calibration: bool = False) -> Seat:
+    """The bot ``spec`` for the seat named ``seat`` of ``game`` (a loaded game object).
+    A calibration bot must then be shown the state (:func:`show_state`)."""
     name = game.name
-    parsed = spec if isinstance(spec, BotSpec) else parse_spec(name, spec)
+    parsed = spec if isinstance(spec, BotSpec) else parse_spec(name, spec,
+                                                                calibration=calibration)
     entry = _entries(name)[parsed.name]
     return entry.factory(parsed, seat, seed, game)
+
+
+def show_state(seats: Any, state: Any) -> None:
+    """Show ``state`` to the calibration bots among ``seats`` (those with ``watch(state)``)."""
+    for seat in seats.values():
+        watch = getattr(seat, "watch", None)
+        if watch is not None:
+            watch(state)
 
 
 def no_options(spec: BotSpec) -> None:

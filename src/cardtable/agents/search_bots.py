@@ -55,4 +55,4 @@ def register_search_bots(game: str) -> None:
     register(game, "ismcts", _factory(worlds, rollouts, False, DEFAULT_C[game]),
              summary="information-set Monte Carlo tree search")
     register(game, "omniscient", _factory(worlds, rollouts, True, DEFAULT_C[game]),
-             summary="tree search that sees every card (calibration only)")
+             summary="tree search that sees every card (calibration only)", calibration=True)

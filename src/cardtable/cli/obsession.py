@@ -116,7 +116,7 @@ def _check_registry_bot(spec: str) -> None:
     try:
         make_seat(ObsessionGame.load(players=2), spec, "P1", 0)
     except UnknownBot as error:
-        if spec.partition(":")[0].strip().lower() in bot_names("obsession"):
+        if spec.partition(":")[0].strip().lower() in bot_names("obsession", calibration=True):
             raise UsageError(error.message) from None
         raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{spec}')") from None
 

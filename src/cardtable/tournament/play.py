@@ -74,15 +74,16 @@ def ranks(game: str, result: Result, chairs: tuple[str, ...]) -> list[int]:
 
 def play(config: Config, task: Task) -> dict[str, Any]:
     """Play ``task`` and return its results line."""
-    from cardtable.agents.registry import make_seat
+    from cardtable.agents.registry import make_seat, show_state
 
     game = load(config.game, _with_length_caps(config.game, dict(config.params)))
     state = game.new_state(task.seed)
     chairs = tuple(state.seats)
     seats: dict[str, Seat] = {
-        chair: make_seat(game, config.spec_of(label), chair, task.seed)
+        chair: make_seat(game, config.spec_of(label), chair, task.seed, calibration=True)
         for chair, label in zip(chairs, task.seats, strict=True)
     }
+    show_state(seats, state)  # the omniscient calibration bots see the whole state
     counter = MoveCounter(MOVE_CAP)
     started = time.perf_counter()
     try:

@@ -95,7 +95,7 @@ def entrants(game: Any, seats: Sequence[str]) -> tuple[Entrant, ...]:
     chair = game.seats[0]
     for text in seats:
         try:
-            spec = parse_spec(game.name, text)
+            spec = parse_spec(game.name, text, calibration=True)
             make_seat(game, spec, chair, 0)
         except GameError as error:
             raise TournamentError(one_line(str(error))) from None

@@ -209,7 +209,7 @@ def known_bot(name: str) -> str | None:
         # Making the seat checks its options too (it is cheap: nothing is searched yet).
         make_seat(CaravanGame.load(), parse_spec("caravan", name), "ABC", 0)
     except UnknownBot as error:
-        if name.partition(":")[0].strip().lower() in bot_names("caravan"):
+        if name.partition(":")[0].strip().lower() in bot_names("caravan", calibration=True):
             return error.message
         return f"Unknown bot name '{name.lower()}'."
     return None
