@@ -38,7 +38,7 @@ def test_create_gives_a_token_per_human_seat(server: Server) -> None:
     ({"game": "caravan", "seats": ["human", "robot"]}, "A seat is \"human\" or"),
     ({"game": "caravan", "seats": ["human", "bot:nobody"]}, "Unknown bot 'nobody'"),
     ({"game": "caravan", "seats": ["human", "bot:exec:rm -rf /"]}, "External program bots"),
-    ({"game": "caravan", "seats": ["human", "bot:omniscient"]}, "not offered at tables"),
+    ({"game": "caravan", "seats": ["human", "bot:omniscient"]}, "plays only in tournaments"),
     ({"game": "caravan", "seats": ["human", "bot:random:x=1"]}, "takes no option 'x'"),
     ({"game": "austerity", "seats": ["human", "bot:shenzi:x=1"]}, "takes no option 'x'"),
     ({"game": "austerity", "seats": ["human", "bot:normal"]}, "Unknown bot 'normal'"),

@@ -70,8 +70,6 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
         spec = kind[4:].strip()
         if spec.split(":")[0].lower() == "exec":
             raise TableError("External program bots are not available on the web server.")
-        if spec.split(":")[0].lower() == "omniscient":
-            raise TableError("The omniscient bot sees every card: it is not offered at tables.")
         try:
             make_bot(loaded, spec, loaded.seats[0], 0)
         except (GameError, ValueError, TypeError) as error:
@@ -80,9 +78,9 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
     return params, checked
 
 
-NOT_OFFERED = ("exec", "omniscient")
-"""Bots a web seat may not be: programs the server would start, and the search that sees every
-card (for calibration in benchmarks and tournaments only)."""
+NOT_OFFERED = ("exec",)
+"""Bots a web seat may not be: programs the server would start (the registry itself keeps the
+calibration bots, which see every card, to tournaments and benchmarks)."""
 
 
 def bot_names(game: str) -> list[str]:
