@@ -42,21 +42,10 @@ MAX_PLAYOUT_TURNS = 400
 DECK_SAMPLE = 48
 POLICIES = (shenzi, banzai, ed)
 
-def copy_table(table: Table) -> Table:
-    """An independent copy of ``table`` (without the affordability index)."""
-    other = Table(table.count)
-    other.piles = list(table.piles)
-    other.tokens = [list(tok) for tok in table.tokens]
-    other.wilds = list(table.wilds)
-    other.discounts = [list(disc) for disc in table.discounts]
-    other.points = list(table.points)
-    other.market = list(table.market)
-    return other
-
 
 def _game(table: Table, me: int, deck: list[Card], target: int) -> Game:
     game = Game.__new__(Game)
-    game.table = copy_table(table)
+    game.table = table.copy()
     game.deck = deck
     game.next_card = 0
     game.target = target

@@ -11,6 +11,11 @@ This module is on the player's start-up path: it imports nothing (not even ``typ
 Actions are plain tuples ``(kind, card index, values)`` because they sit on the hot path.
 """
 
+# Not ``typing.TYPE_CHECKING``: mypy reads any constant of this name as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 COLOURS = "PBYR"
 """Colour letters in protocol order: Purple, Brown, Yellow, Red (Wild comes after them)."""
 
@@ -88,6 +93,29 @@ class Table:
         ``record_*`` methods and :meth:`add_to_market`. ``None`` when not tracked."""
         self.shortfalls: list[list[int]] = []
         """With :attr:`affordable`: for each market card, ``wilds_needed`` of every player."""
+
+    @classmethod
+    def showing(cls, piles: "Sequence[int]", tokens: "Sequence[Sequence[int]]",
+                wilds: "Sequence[int]", discounts: "Sequence[Sequence[int]]",
+                points: "Sequence[int]", market: "Sequence[Card]") -> "Table":
+        """A new table holding copies of these holdings (no affordability index): a copy of
+        another table, or the table an observation shows."""
+        table = cls.__new__(cls)
+        table.count = len(points)
+        table.piles = list(piles)
+        table.tokens = [list(held) for held in tokens]
+        table.wilds = list(wilds)
+        table.discounts = [list(held) for held in discounts]
+        table.points = list(points)
+        table.market = list(market)
+        table.affordable = None
+        table.shortfalls = []
+        return table
+
+    def copy(self) -> "Table":
+        """An independent copy (without the affordability index)."""
+        return Table.showing(self.piles, self.tokens, self.wilds, self.discounts, self.points,
+                             self.market)
 
     # --- affordability index ----------------------------------------------------------------
 

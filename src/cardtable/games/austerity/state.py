@@ -100,17 +100,8 @@ class Observation:
     def table(self) -> Table:
         """A fresh :class:`Table` showing what this observation shows (the strategies'
         argument)."""
-        table = Table.__new__(Table)
-        table.count = len(self.points)
-        table.affordable = None
-        table.shortfalls = []
-        table.piles = list(self.piles)
-        table.tokens = [list(held) for held in self.tokens]
-        table.wilds = list(self.wilds)
-        table.discounts = [list(held) for held in self.discounts]
-        table.points = list(self.points)
-        table.market = list(self.market)
-        return table
+        return Table.showing(self.piles, self.tokens, self.wilds, self.discounts, self.points,
+                             self.market)
 
     def legal_actions(self) -> list[Action]:
         """The seat's legal actions, as the state lists them; empty when it is not to move (the
@@ -236,18 +227,7 @@ class AusterityState:
         copy.target = game.target
         copy.current = game.current
         copy.finished = game.finished
-        table = game.table
-        copied = Table.__new__(Table)
-        copied.count = table.count
-        copied.piles = list(table.piles)
-        copied.tokens = [list(held) for held in table.tokens]
-        copied.wilds = list(table.wilds)
-        copied.discounts = [list(held) for held in table.discounts]
-        copied.points = list(table.points)
-        copied.market = list(table.market)
-        copied.affordable = None
-        copied.shortfalls = []
-        copy.table = copied
+        copy.table = game.table.copy()
         other.game = copy
         other.turns = self.turns
         other._result = self._result
