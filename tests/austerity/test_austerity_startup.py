@@ -152,7 +152,12 @@ def test_bench_times_a_whole_game_and_each_players_start() -> None:
     lines = result.stdout.decode().splitlines()
     assert lines[0].startswith("austerity bench: austerity 5 15 ")
     assert [line.split(" median")[0].strip() for line in lines[1:]] == [
-        "whole game", "player ready: shenzi", "player ready: banzai", "player ready: ed"]
+        "whole game", "whole game CPU", "player ready: shenzi", "player ready: banzai",
+        "player ready: ed"]
+    # One run: median, fastest and slowest are that run's figure, and a game takes some CPU.
+    for line in lines[1:]:
+        median, low, high = (float(word) for word in line.split()[-5::2])
+        assert 0 < low == median == high, line
 
 
 def test_bench_refuses_bad_options() -> None:

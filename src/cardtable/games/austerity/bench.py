@@ -1,10 +1,14 @@
 """``cardtable bench austerity``: one game as processes, timed from outside, medians over runs.
 
-Two figures, each the median (with the fastest and slowest) of ``--runs`` runs after one
+Three figures, each the median (with the fastest and slowest) of ``--runs`` runs after one
 warm-up run:
 
 * **whole game**: the wall time of the ``austerity`` program playing one game with its player
   programs (``austerity TOKENS POINTS DECK PLAYER ...``), from start to exit;
+* **whole game CPU**: the user and system CPU time of that same run, the hub's and every player's
+  it reaped (the operating system's accounting, from ``wait4``). On a busy machine the wall time
+  follows the load (every turn waits for two processes to be scheduled); the CPU time moves far
+  less, so it is the figure to compare versions by;
 * **player ready**: for each player program, the time from the hub's spawn call (the very
   function the hub uses) to the player's first reply, a ``dowhat`` being sent at once. For this
   installation's own players that call forks (see ``hub._fork_player``), so the figure is the
@@ -35,8 +39,9 @@ def search_path() -> str:
     return os.pathsep.join([scripts, os.environ.get("PATH", hub.DEFAULT_PATH)])
 
 
-def whole_game(argv: list[str], env: dict[str, str]) -> float:
-    """Seconds of wall time for one run of the hub; raises RuntimeError when it fails.
+def whole_game(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds of wall time and of CPU time (user and system, the hub's and its reaped
+    players') for one run of the hub; raises RuntimeError when it fails.
 
     Started with ``posix_spawn`` and its output sent to ``/dev/null``, so that the figure holds
     as little of this process's own work as possible."""
@@ -46,13 +51,14 @@ def whole_game(argv: list[str], env: dict[str, str]) -> float:
         pid = os.posix_spawn(argv[0], argv, env, file_actions=[
             (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
             (os.POSIX_SPAWN_DUP2, null, 2)])
-        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        _, wait_status, usage = os.wait4(pid, 0)
         elapsed = time.perf_counter() - start
     finally:
         os.close(null)
+    status = os.waitstatus_to_exitcode(wait_status)
     if status != 0:
         raise RuntimeError(f"'{' '.join(argv)}' ended with status {status}")
-    return elapsed
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def player_ready(program: str, players: int) -> float:
@@ -84,11 +90,21 @@ def player_ready(program: str, players: int) -> float:
     return elapsed
 
 
+def spread(seconds: list[float]) -> tuple[float, float, float]:
+    """(median, min, max) of ``seconds``, in milliseconds."""
+    times = [value * 1000 for value in seconds]
+    return statistics.median(times), min(times), max(times)
+
+
 def timed(measure: Callable[[], float], runs: int) -> tuple[float, float, float]:
     """(median, min, max) of ``runs`` measurements after one warm-up, in milliseconds."""
     measure()
-    times = [measure() * 1000 for _ in range(runs)]
-    return statistics.median(times), min(times), max(times)
+    return spread([measure() for _ in range(runs)])
+
+
+def figure_line(name: str, figures: tuple[float, float, float]) -> str:
+    median, low, high = figures
+    return f"{name:<22} median {median:7.1f}   min {low:7.1f}   max {high:7.1f}"
 
 
 def main(argv: list[str]) -> int:
@@ -118,18 +134,20 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ, PATH=search_path())
     command = ["austerity", str(args.tokens), str(args.points), args.deck, *players]
     print(f"austerity bench: {' '.join(command)}; {args.runs} runs after one warm-up; "
-          "milliseconds, wall")
+          "milliseconds, wall (CPU: user + system of the hub and its players)")
     # The hub and the readiness probe look programs up on PATH: this installation's first.
     os.environ["PATH"] = env["PATH"]
     try:
         hub_path = next((path for path in hub._spawn_candidates("austerity")
                          if os.access(path, os.X_OK)), "austerity")
-        median, low, high = timed(lambda: whole_game([hub_path, *command[1:]], env), args.runs)
-        print(f"{'whole game':<22} median {median:7.1f}   min {low:7.1f}   max {high:7.1f}")
+        game = partial(whole_game, [hub_path, *command[1:]], env)
+        game()
+        games = [game() for _ in range(args.runs)]
+        print(figure_line("whole game", spread([wall for wall, _ in games])))
+        print(figure_line("whole game CPU", spread([cpu for _, cpu in games])))
         for name in dict.fromkeys(players):
-            median, low, high = timed(partial(player_ready, name, len(players)), args.runs)
-            print(f"{'player ready: ' + name:<22} median {median:7.1f}   min {low:7.1f}   "
-                  f"max {high:7.1f}")
+            print(figure_line("player ready: " + name,
+                              timed(partial(player_ready, name, len(players)), args.runs)))
     except (OSError, RuntimeError) as error:
         print(f"cardtable bench austerity: {error}", file=sys.stderr)
         return 1
