@@ -503,6 +503,31 @@ def test_players_start_with_default_signal_dispositions(tmp_path: Path) -> None:
     assert not ignored & (1 << (signal.SIGINT - 1))
 
 
+def test_players_started_as_programs_do_not_inherit_the_hubs_descriptors(
+        tmp_path: Path) -> None:
+    # A descriptor the hub inherited (inheritable) must not reach a player it execs.
+    script = tmp_path / "fdcheck"
+    script.write_text('#!/bin/sh\nls /proc/$$/fd > "$FD_LOG"\n'
+                      'while read -r line; do\n'
+                      '  case "$line" in dowhat) echo wild ;; eog) exit 0 ;; esac\n'
+                      'done\n')
+    script.chmod(0o755)
+    deck = write_deck(tmp_path, SCENARIO_DECK)
+    log = tmp_path / "fds"
+    read_end, write_end = os.pipe()
+    inherited = os.dup2(write_end, 57)  # a number the shell itself does not use
+    try:
+        result = subprocess.run([HUB, "5", "1", str(deck), str(script), SHENZI],
+                                env=dict(os.environ, FD_LOG=str(log)), pass_fds=(inherited,),
+                                capture_output=True, timeout=TIMEOUT, check=False)
+    finally:
+        for fd in (read_end, write_end, inherited):
+            os.close(fd)
+    assert result.returncode == 0, result.stderr
+    descriptors = log.read_text().split()
+    assert {"0", "1", "2"} <= set(descriptors) and "57" not in descriptors, descriptors
+
+
 def test_each_player_receives_every_message_in_order_whatever_the_batching(
         tmp_path: Path) -> None:
     """The hub writes a player's broadcasts together with its next dowhat (or eog); what each

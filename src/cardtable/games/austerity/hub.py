@@ -43,9 +43,14 @@ from cardtable.games.austerity.codec import (
     winners_text,
 )
 from cardtable.games.austerity.deck import DeckError, load_deck
-from cardtable.games.austerity.record import RECORD_VERSION, Recorder, message_text
 from cardtable.games.austerity.rules import Card, letter
 from cardtable.games.austerity.state import AusterityState
+
+# Not ``typing.TYPE_CHECKING`` (typing costs the start; mypy reads any constant of this name
+# as true). The record module is loaded only when a record is asked for.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cardtable.games.austerity.record import Recorder
 
 USAGE = "Usage: austerity tokens points deck player player [player ...]\n"
 BAD_ARGUMENT = "Bad argument\n"
@@ -190,7 +195,8 @@ def _pipe() -> tuple[int, int]:
 
 def _close_inherited() -> None:
     """Mark every descriptor above 2 that the hub inherited as close-on-exec, so that players
-    get only their standard descriptors (as ``close_fds`` would)."""
+    started as programs get only their standard descriptors (as ``close_fds`` would; a player
+    run in a fork closes every other descriptor itself)."""
     try:
         descriptors = [int(name) for name in os.listdir("/proc/self/fd")]
     except (OSError, ValueError):
@@ -296,6 +302,7 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
         raise FileNotFoundError(errno.ENOENT, "empty program name")
     denied: OSError | None = None
     last: OSError = FileNotFoundError(errno.ENOENT, "not found", program)
+    closed = False
     for candidate in _spawn_candidates(program):
         own = _own_player(candidate) if _single_threaded() else None
         if own is not None:
@@ -303,6 +310,9 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
                 return _fork_player(own, argv, stdin, stdout)
             except OSError:
                 pass  # started as it is below
+        if not closed:
+            _close_inherited()
+            closed = True
         try:
             return _start(candidate, argv, stdin, stdout)
         except OSError as error:
@@ -351,6 +361,8 @@ class Hub:
     def _send_to(self, seat: _Seat, data: bytes) -> None:
         """``data`` to one player, after the broadcasts it has not been sent yet."""
         if self.recorder is not None:
+            from cardtable.games.austerity.record import message_text
+
             self.recorder.write("send", to=seat.letter, msg=message_text(data))
         pending = seat.pending
         if pending:
@@ -362,6 +374,8 @@ class Hub:
     def _broadcast(self, data: bytes) -> None:
         """``data`` to every player: kept until the hub next writes to each (see above)."""
         if self.recorder is not None and self.seats:
+            from cardtable.games.austerity.record import message_text
+
             self.recorder.write("send", to="*", msg=message_text(data))
         for seat in self.seats:
             seat.pending += data
@@ -415,7 +429,6 @@ class Hub:
     def start_players(self) -> bool:
         """Start every player in order; False (with nothing left half-made) on the first failure."""
         count = str(len(self.programs))
-        _close_inherited()
         for player, program in enumerate(self.programs):
             fds: list[int] = []
             # A SIGINT during a spawn waits until the child is registered, so none is lost.
@@ -605,6 +618,8 @@ def run(hub: Hub, argv: list[str]) -> int:
         return error.status
     hub.programs = args[3:]
     if "--record" in options:
+        from cardtable.games.austerity.record import RECORD_VERSION, Recorder
+
         try:
             hub.recorder = Recorder(options["--record"])
         except (OSError, ValueError):
