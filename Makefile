@@ -6,12 +6,16 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: play serve test lint typecheck unit bench clean
 
+# The last step writes the sources' bytecode: an editable install writes none, and where
+# PYTHONDONTWRITEBYTECODE is set Python never does, so every start of a program (the Austerity
+# hub, say) would compile its modules again.
 $(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
           $(wildcard src/cardtable/games/*/_*.h) \
           src/cardtable/engine/xoshiro.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,tournament,dist,rl]'
+	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
 play: $(STAMP)

@@ -162,6 +162,37 @@ def test_bench_times_a_whole_game_and_each_players_start() -> None:
         assert 0 < low == median == high, line
 
 
+def test_bench_knows_bytecode_python_would_compile_on_every_start(tmp_path: Path) -> None:
+    import py_compile
+
+    from cardtable.games.austerity import bench
+
+    fresh, edited, never, hashed = (tmp_path / f"{name}.py" for name in
+                                    ("fresh", "edited", "never", "hashed"))
+    for source in (fresh, edited, never, hashed):
+        source.write_text("VALUE = 1\n")
+    py_compile.compile(str(fresh), doraise=True)
+    py_compile.compile(str(edited), doraise=True)
+    py_compile.compile(str(hashed), doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    edited.write_text("VALUE = 12\n")  # another size than the bytecode's header records
+    sources = [str(path) for path in (fresh, edited, never, hashed)]
+    assert bench.stale_bytecode(sources) == [str(edited), str(never)]
+
+
+def test_bench_notes_bytecode_only_when_python_may_not_write_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.games.austerity import bench
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert bench.bytecode_note() is None
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setattr(bench, "stale_bytecode", lambda sources: sources[:2])
+    note = bench.bytecode_note()
+    assert note is not None and "note: 2 of " in note and "compileall" in note
+    assert "\n" not in note
+
+
 def test_bench_refuses_bad_options() -> None:
     result = run([CARDTABLE, "bench", "austerity", "--deck", str(DECKS / "medium.deck"),
                   "--players", "shenzi,nobody"])

@@ -16,11 +16,16 @@ warm-up run:
 
 The programs are looked up where this Python installs its console scripts first, then on
 ``PATH``, as the hub does for its players.
+
+When Python may not write bytecode (``PYTHONDONTWRITEBYTECODE``) and the package's modules have
+none up to date (an editable install writes none), every start of the hub compiles them again,
+which costs more than the rest of its start-up: the bench says so on stderr before it measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import sys
@@ -96,6 +101,55 @@ def spread(seconds: list[float]) -> tuple[float, float, float]:
     return statistics.median(times), min(times), max(times)
 
 
+def stale_bytecode(sources: list[str]) -> list[str]:
+    """The source files among ``sources`` whose cached bytecode is missing or no longer matches
+    them, so that Python compiles them on every import when it may not write bytecode.
+
+    The check is Python's own for a timestamp-based ``.pyc``: the source's modification time
+    and size recorded in its header; a hash-based ``.pyc`` counts as up to date."""
+    stale = []
+    for source in sources:
+        try:
+            with open(importlib.util.cache_from_source(source), "rb") as cached:
+                header = cached.read(16)
+            status = os.stat(source)
+        except (OSError, ValueError, NotImplementedError):
+            stale.append(source)
+            continue
+        if len(header) < 16 or header[:4] != importlib.util.MAGIC_NUMBER:
+            stale.append(source)
+        elif int.from_bytes(header[4:8], "little") & 1:
+            continue  # hash-based: checked (or trusted) by Python as the file says
+        elif (int.from_bytes(header[8:12], "little") != int(status.st_mtime) & 0xFFFFFFFF
+              or int.from_bytes(header[12:16], "little") != status.st_size & 0xFFFFFFFF):
+            stale.append(source)
+    return stale
+
+
+def bytecode_note() -> str | None:
+    """A note when the hub will compile the package's modules on every start, else None."""
+    if not sys.dont_write_bytecode:
+        return None  # the warm-up run writes whatever bytecode is missing
+    # What the hub's console script and its forked players load, besides this module's own.
+    import cardtable.cli.austerity_hub
+    import cardtable.games.austerity.player
+
+    sources = []
+    for name, module in list(sys.modules.items()):
+        source = getattr(module, "__file__", None)
+        if name.split(".")[0] == "cardtable" and isinstance(source, str) \
+                and source.endswith(".py"):
+            sources.append(source)
+    stale = stale_bytecode(sources)
+    if not stale:
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.abspath(cardtable.__file__)))
+    return (f"cardtable bench austerity: note: {len(stale)} of {len(sources)} cardtable "
+            "modules loaded here lack up-to-date bytecode and PYTHONDONTWRITEBYTECODE is set: "
+            "every start of the hub compiles them, and the figures include that; "
+            f"'{sys.executable} -m compileall -q {root}' writes it")
+
+
 def timed(measure: Callable[[], float], runs: int) -> tuple[float, float, float]:
     """(median, min, max) of ``runs`` measurements after one warm-up, in milliseconds."""
     measure()
@@ -131,6 +185,9 @@ def main(argv: list[str]) -> int:
     if not os.path.isfile(args.deck):
         print(f"cardtable bench austerity: no deck file '{args.deck}'", file=sys.stderr)
         return 1
+    note = bytecode_note()
+    if note is not None:
+        print(note, file=sys.stderr)
     env = dict(os.environ, PATH=search_path())
     command = ["austerity", str(args.tokens), str(args.points), args.deck, *players]
     print(f"austerity bench: {' '.join(command)}; {args.runs} runs after one warm-up; "
