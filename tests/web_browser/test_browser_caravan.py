@@ -108,6 +108,16 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
 
     made = play_turns(players, choose, click_caravan_move, stop=lambda moves: moves >= 14)
     alice.screenshot(path=str(shots / "web-caravan-table.png"), full_page=True)
+    # Each seat's box shows its counts from the frame, and the list of moves the latest one.
+    view = recorders["alice"].latest()["observation"]
+    for seat in ("ABC", "DEF"):
+        alice.locator(f'.seat-box[data-seat="{seat}"]').filter(
+            has_text=f"deck {view['deck_sizes'][seat]} · hand {view['hand_sizes'][seat]}",
+        ).wait_for()
+    last = view["history"][-1]
+    alice.locator("#last-moves li").last.filter(
+        has_text=f"{last['seat']}: {last['move']}" if last["move"]
+        else f"{last['seat']} shows a hand").wait_for()
     watcher.locator("#board .caravan").first.wait_for()
     made += play_turns(players, choose, click_caravan_move)
     assert made >= 6

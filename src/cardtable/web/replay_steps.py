@@ -84,11 +84,11 @@ def _austerity(text: str) -> tuple[list[Json], list[Json], Json | None]:
     except GameError as error:
         raise ReplayUnavailable(error.message) from None
     state = AusterityState(list(record.deck), record.tokens, record.points, len(record.players))
-    frames, moves = [austerity_view(state.observation(0))], []
+    frames, moves = [austerity_view(state.observation(0), public=True)], []
     for _line, seat, action in record.actions:
         moves.append({"seat": seat, "move": action})
         state.apply(state.parse_action(action))
-        frames.append(austerity_view(state.observation(0)))
+        frames.append(austerity_view(state.observation(0), public=True))
     return frames, moves, result_json(state.result)
 
 

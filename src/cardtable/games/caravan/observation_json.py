@@ -1,35 +1,34 @@
 """A Caravan observation as JSON: what one seat may see, and nothing else.
 
 Built only from :class:`~cardtable.games.caravan.observation.Observation`, so it cannot show
-what the seat may not see. Cards are their codes (``7S``, ``KH``, ``JO``); a card the seat may
-not see (the other seat's numerals during a simultaneous opening) is ``null``. External bots
-receive it (docs/bots.md); any other interface may share it.
+what the seat may not see. External bots receive it (docs/bots.md) with cards as their codes
+(``7S``, ``KH``, ``JO``); the web pages build on it with cards as objects that name the
+physical card (docs/web.md). Either way a card the seat may not see (the other seat's numerals
+during a simultaneous opening) is ``null``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from cardtable.engine.protocol import Result
+from cardtable.engine.result_json import result_json
 from cardtable.games.caravan.board import CARAVAN_NAMES, DIRECTION_TEXT, owner_of_caravan
 from cardtable.games.caravan.cards import SEATS, SUITS, code
+from cardtable.games.caravan.events import HistoryEntry
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 from cardtable.games.caravan.rules import Rules
 from cardtable.games.caravan.rules_assembly import rules_to_json
 
 Json = dict[str, Any]
 
+CardForm = Callable[[int], Any]
+"""How a card is written; it is given :data:`HIDDEN_CARD` for a card the seat may not see."""
+
 
 def card_json(card: int) -> str | None:
+    """The bots' form of a card: its code, or None for a card the seat may not see."""
     return None if card == HIDDEN_CARD else code(card)
-
-
-def result_json(result: Result | None) -> Json | None:
-    if result is None:
-        return None
-    return {"winners": list(result.winners), "reason": result.reason,
-            "details": {key: value for key, value in result.details.items()
-                        if isinstance(value, int | str | list | type(None))}}
 
 
 def seat_rules_json(rules: tuple[Rules, Rules]) -> Json:
@@ -37,38 +36,72 @@ def seat_rules_json(rules: tuple[Rules, Rules]) -> Json:
     return {SEATS[seat]: rules_to_json(rules[seat]) for seat in (0, 1)}
 
 
-def observation_json(obs: Observation) -> Json:
-    """The seat's whole view: its hand, the six caravans, counts, discard piles, history."""
-    caravans = []
-    for index in range(6):
-        slots = obs.caravans[index]
-        value, size, _last, suit, direction = obs.summaries[index]
-        hidden = any(numeral == HIDDEN_CARD for numeral, _faces in slots)
-        caravans.append({
-            "name": CARAVAN_NAMES[index],
-            "owner": SEATS[owner_of_caravan(index)],
-            "cards": [{"numeral": card_json(numeral), "faces": [card_json(f) for f in faces]}
-                      for numeral, faces in slots],
-            "value": None if hidden else value,
-            "size": size,
-            "suit": None if hidden or not 0 <= suit < len(SUITS) else SUITS[suit],
-            "direction": None if hidden else DIRECTION_TEXT[direction],
-        })
+def observation_json(obs: Observation, card: CardForm = card_json,
+                     history_shown: int | None = None) -> Json:
+    """The seat's whole view: its hand, the six caravans, counts, discard piles, history (the
+    latest ``history_shown`` entries, or all)."""
+    return {"seat": SEATS[obs.seat], "to_move": _seat_name(obs.to_move),
+            "hand": list(map(card, obs.hand)),
+            **_table_json(obs, (obs, obs), card, history_shown)}
+
+
+def public_json(abc: Observation, def_: Observation, card: CardForm = card_json,
+                history_shown: int | None = None) -> Json:
+    """What anyone may see, from both seats' observations: no hand, and each seat's caravans
+    and moves as the other seat sees them (so a simultaneous opening stays hidden from
+    everyone until both seats may see it)."""
+    return {"to_move": _seat_name(abc.to_move),
+            **_table_json(abc, (def_, abc), card, history_shown)}
+
+
+def _seat_name(seat: int | None) -> str | None:
+    return None if seat is None else SEATS[seat]
+
+
+def _table_json(obs: Observation, seen: tuple[Observation, Observation], card: CardForm,
+                history_shown: int | None) -> Json:
+    """Everything but the hand; ``seen[s]`` is the observation whose picture of seat ``s``'s
+    caravans and moves is shown."""
+    history = obs.history
+    start = 0 if history_shown is None else max(0, len(history) - history_shown)
+    moves = []
+    for position in range(start, len(history)):
+        entry = history[position]
+        shown_by = seen[entry.seat]
+        if shown_by is not obs:
+            entry = shown_by.history[position]
+        moves.append(_history_json(entry, card))
     return {
-        "seat": SEATS[obs.seat],
-        "to_move": None if obs.to_move is None else SEATS[obs.to_move],
-        "hand": [code(card) for card in obs.hand],
-        "caravans": caravans,
+        "caravans": [_caravan_json(seen[owner_of_caravan(index)], index, card)
+                     for index in range(6)],
         "deck_sizes": dict(zip(SEATS, obs.deck_sizes, strict=True)),
         "hand_sizes": dict(zip(SEATS, obs.hand_sizes, strict=True)),
-        "discards": {SEATS[seat]: [code(card) for card in obs.piles[seat]] for seat in (0, 1)},
+        "discards": {SEATS[seat]: list(map(card, obs.piles[seat])) for seat in (0, 1)},
         "opening": dict(zip(SEATS, obs.opening, strict=True)),
         "moves_made": dict(zip(SEATS, obs.moves_made, strict=True)),
-        "history": [
-            {"seat": SEATS[entry.seat],
-             "move": None if entry.code is None else (entry.move.notation if entry.move else None),
-             "cards": [card_json(card) for card in entry.cards]}
-            for entry in obs.history
-        ],
+        "history": moves,
         "result": result_json(obs.result),
     }
+
+
+def _caravan_json(obs: Observation, index: int, card: CardForm) -> Json:
+    slots = obs.caravans[index]
+    value, size, _last, suit, direction = obs.summaries[index]
+    hidden = any(numeral == HIDDEN_CARD for numeral, _faces in slots)
+    return {
+        "name": CARAVAN_NAMES[index],
+        "owner": SEATS[owner_of_caravan(index)],
+        "cards": [{"numeral": card(numeral), "faces": list(map(card, faces))}
+                  for numeral, faces in slots],
+        "value": None if hidden else value,
+        "size": size,
+        "suit": None if hidden or not 0 <= suit < len(SUITS) else SUITS[suit],
+        "direction": None if hidden else DIRECTION_TEXT[direction],
+    }
+
+
+def _history_json(entry: HistoryEntry, card: CardForm) -> Json:
+    """A move with the cards it showed; ``move`` null for a hand shown for a mulligan."""
+    move = entry.move
+    return {"seat": SEATS[entry.seat], "move": None if move is None else move.notation,
+            "cards": list(map(card, entry.cards))}

@@ -2,56 +2,84 @@
 
 Built only from :class:`~cardtable.games.obsession.observation.Observation`: the seat's own
 hand, every visible row, counts of hands, hidden rows and the draw pile, the discard pile, and
-the public history as record lines. Cards are their texts (``9H``, ``R`` for a joker).
-External bots receive it (docs/bots.md); any other interface may share it.
+the public history as record lines. External bots receive it (docs/bots.md) with cards as
+their texts (``9H``, ``R`` for a joker); the web pages build on it with cards as objects that
+name the physical card (docs/web.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardtable.engine.protocol import Result
+from cardtable.engine.result_json import result_json
 from cardtable.games.obsession.cards import FACE_NAMES, TEXT
+from cardtable.games.obsession.events import Event
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import event_record
 from cardtable.games.obsession.state import seat_name
 
 Json = dict[str, Any]
 
-
-def result_json(result: Result | None) -> Json | None:
-    if result is None:
-        return None
-    return {"winners": list(result.winners), "reason": result.reason,
-            "details": {key: value for key, value in result.details.items()
-                        if isinstance(value, int | str | list | type(None))}}
+CardForm = Callable[[int], Any]
+"""How a card is written."""
 
 
-def observation_json(obs: Observation) -> Json:
+def card_text(card: int) -> str:
+    """The bots' form of a card: its text."""
+    return TEXT[card]
+
+
+def observation_json(obs: Observation, card: CardForm = card_text,
+                     history_shown: int | None = None) -> Json:
+    """The seat's whole view, with the latest ``history_shown`` record lines (or all)."""
     players = len(obs.out)
-    history = [line for line in map(event_record, obs.history) if line is not None]
     return {
         "seat": seat_name(obs.seat),
         "phase": obs.phase,
         "to_move": None if obs.to_move is None else seat_name(obs.to_move),
-        "hand": [TEXT[card] for card in obs.hand],
+        "hand": list(map(card, obs.hand)),
         "players": [
             {"seat": seat_name(seat),
              "hand_count": obs.hand_counts[seat],
-             "visible": [TEXT[card] for card in obs.visible[seat]],
+             "visible": list(map(card, obs.visible[seat])),
              "hidden_count": obs.hidden_counts[seat],
              "out": obs.out[seat]}
             for seat in range(players)
         ],
         "draw_count": obs.draw_count,
-        "pile": [TEXT[card] for card in obs.discard],
+        "pile": list(map(card, obs.discard)),
         "active_face": FACE_NAMES.get(obs.active_face) if obs.active_face else None,
         "run": obs.run,
         "direction": obs.direction,
         "placings": [seat_name(seat) for seat in obs.placings],
         "plays": obs.play_number,
-        "killed": [TEXT[card] for card in obs.killed],
-        "removed": [TEXT[card] for card in obs.removed],
-        "history": history,
+        "killed": list(map(card, obs.killed)),
+        "removed": list(map(card, obs.removed)),
+        "history": _history_json(obs.history, history_shown),
         "result": result_json(getattr(obs, "result", None)),
     }
+
+
+def public_json(obs: Observation, card: CardForm = card_text,
+                history_shown: int | None = None) -> Json:
+    """What every seat sees alike (spectators too): any seat's view without its name and
+    hand."""
+    view = observation_json(obs, card, history_shown)
+    del view["seat"], view["hand"]
+    return view
+
+
+def _history_json(events: Sequence[Event], shown: int | None = None) -> list[Json]:
+    """The public events as record lines: the latest ``shown`` of them, or all."""
+    if shown is None:
+        return [line for line in map(event_record, events) if line is not None]
+    lines: list[Json] = []
+    for event in reversed(events):
+        if len(lines) >= shown:
+            break
+        line = event_record(event)
+        if line is not None:
+            lines.append(line)
+    lines.reverse()
+    return lines

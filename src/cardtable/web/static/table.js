@@ -71,14 +71,14 @@ Boards.caravan = function renderCaravan(view, ctx) {
 
   function seatBox(seatIndex) {
     const seat = view.seats[seatIndex];
-    const pile = view.piles[seatIndex] || [];
+    const pile = view.discards[seat] || [];
     const top = pile.length ? pile[pile.length - 1] : null;
     const rules = view.rules && view.rules[seat];
     const showPile = !rules || rules.deck_exhaustion === "reshuffle_discards" || pile.length;
     return CT.el("div", {class: `seat-box${view.to_move === seat ? " to-move" : ""}`,
                          dataset: {seat}},
       CT.el("b", {}, seat + (seat === me ? " (you)" : "")),
-      ` deck ${view.deck_sizes[seatIndex]} · hand ${view.hand_sizes[seatIndex]}`,
+      ` deck ${view.deck_sizes[seat]} · hand ${view.hand_sizes[seat]}`,
       showPile ? CT.el("span", {class: "pile"}, ` · discards ${pile.length} `,
                        top ? cardNode(top, {classes: "mini"}) : null) : null,
       view.to_move === seat ? CT.el("span", {class: "mark turn"}, "to move") : null);
@@ -114,10 +114,9 @@ Boards.caravan = function renderCaravan(view, ctx) {
 };
 
 Boards.caravan.historyLine = (entry) => {
-  if (entry.mulligan) return `${entry.seat} shows a hand without enough numerals`;
-  const move = String(entry.move).replace(/^[A-Z]{3}:/, "");
+  if (entry.move === null) return `${entry.seat} shows a hand without enough numerals`;
   const cards = (entry.cards || []).filter(Boolean).map((card) => card.card).join(" ");
-  return `${entry.seat}: ${move}${cards ? " (" + cards + ")" : ""}`;
+  return `${entry.seat}: ${entry.move}${cards ? " (" + cards + ")" : ""}`;
 };
 
 // ------------------------------------------------------------------ Obsession
