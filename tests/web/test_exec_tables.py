@@ -9,6 +9,7 @@ import json
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,7 @@ def test_a_program_plays_a_web_game_seeing_only_its_seat(sqlite_url: str, tmp_pa
         moves = server.store.moves(table)
         row = server.store.table(table)
         assert row is not None
-    assert wait_gone(pids_in(tmp_path / "spy.pids", 1)) == []
+        assert wait_gone(pids_in(tmp_path / "spy.pids", 1)) == []  # ended with its match
     # Every message the program received, against the seat's own view at that turn and a
     # world where every card it cannot see was dealt differently.
     loaded = cardtable.load_game("caravan", first="DEF")
@@ -98,6 +99,42 @@ def test_a_program_plays_a_web_game_seeing_only_its_seat(sqlite_url: str, tmp_pa
     assert expected.sensitive > 0
     assert messages[-2]["observation"] == expected.adapter.observation_json(  # type: ignore[union-attr]
         state.observation("DEF"))
+
+
+def test_an_obsession_program_sees_only_its_seat_at_a_web_table(
+        sqlite_url: str, tmp_path: Path, programs: dict[str, str]) -> None:
+    kinds = ["bot:random", "bot:exec:spy", "bot:obsessed"]
+    with Server(sqlite_url, programs=programs) as server:
+        table, _tokens = server.create("obsession", kinds)
+        view = until_result(server, table)
+        assert view["result"]["reason"] != "forfeit"
+        moves = server.store.moves(table)
+        row = server.store.table(table)
+        assert row is not None
+    assert wait_gone(pids_in(tmp_path / "spy.pids", 1)) == []
+    loaded = cardtable.load_game("obsession", players=3)
+    state = games.new_state("obsession", row.params, row.seed, kinds)
+    expected = Expected(loaded, {"P2"})
+    for _seat, text in moves:
+        expected.on_turn(state, state.to_move)
+        state.apply(state.parse_action(text))
+    messages = [json.loads(line) for line in (tmp_path / "spy.log").read_text().splitlines()]
+    turns = [m for m in messages if m["type"] == "turn"]
+    assert len(turns) == len(expected.turns["P2"]) > 0
+    for message, (own, other_world, legal) in zip(turns, expected.turns["P2"], strict=True):
+        assert message["observation"] == own == other_world
+        assert message["legal"] == legal
+    assert expected.sensitive > 0
+
+
+def until_result(server: Server, table: str) -> dict[str, Any]:
+    """The table's view once its game (played by bots alone) is over."""
+    for _ in range(1200):
+        view: dict[str, Any] = server.client.get(f"/api/tables/{table}").json()
+        if view["result"] is not None:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("the game did not end")
 
 
 def test_a_forfeit_ends_the_web_game_and_its_record(sqlite_url: str, tmp_path: Path,
@@ -120,7 +157,7 @@ def test_a_forfeit_ends_the_web_game_and_its_record(sqlite_url: str, tmp_path: P
             "forfeit", ["ABC"], "DEF")
         path = tmp_path / "web.jsonl"
         path.write_text(record.text)
-    assert wait_gone(pids_in(tmp_path / "crash.pids", 1)) == []
+        assert wait_gone(pids_in(tmp_path / "crash.pids", 1)) == []
     replayed = subprocess.run([sys.executable, "-m", "cardtable.cli.main", "caravan",
                                "--replay", str(path), "--plain", "--delay", "0"],
                               capture_output=True, text=True, timeout=120)
@@ -132,13 +169,7 @@ def test_an_obsession_forfeit_is_kept_after_the_table_is_read_back(
         sqlite_url: str, tmp_path: Path, programs: dict[str, str]) -> None:
     with Server(sqlite_url, programs=programs) as server:
         table, _tokens = server.create("obsession", ["bot:exec:junk", "bot:random"])
-        for _ in range(200):
-            view = server.client.get(f"/api/tables/{table}").json()
-            if view["result"] is not None:
-                break
-            import time
-
-            time.sleep(0.05)
+        view = until_result(server, table)
         assert view["result"]["reason"] == "forfeit"
         assert view["result"]["details"] == {"seat": "P1",
                                              "why": "a line that is not JSON: no json here"}
