@@ -182,3 +182,33 @@ def test_the_commands_open_the_full_screen_for_programs(session: str, tmp_path: 
     assert wait_gone(pids) == []
     log = (tmp_path / "spy.log").read_text().splitlines()
     assert json.loads(log[0])["type"] == "hello"
+
+
+def test_caravan_a_refused_move_is_answered_again_and_a_second_one_forfeits(
+        tmp_path: Path) -> None:
+    players = parse_players(("human", f"bot:{spec(SCRIPTS / 'misbehave.py', 'refused')}"))
+    app = CaravanApp(POWER, players, 2, 1, 0.0, None, None, True)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until_over(app, pilot)
+
+    asyncio.run(scenario())
+    result = app.game.result
+    assert result is not None and result.reason == "forfeit"
+    assert str(result.details["why"]).startswith("a second refused move")
+
+
+def test_obsession_a_program_refused_once_plays_on(tmp_path: Path) -> None:
+    seats = (spec(SCRIPTS / "misbehave.py", "illegal_once"), "obsessed")
+    app = ObsessionApp(Rules(players=2), seats, 6, 0.0, None, True)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(40):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            assert app.game.plays > 2 or app.game_over()
+
+    asyncio.run(scenario())
+    assert app.forfeit is None
