@@ -212,3 +212,15 @@ def test_obsession_a_program_refused_once_plays_on(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     assert app.forfeit is None
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+@pytest.mark.parametrize("program", ["caravan", "obsession"])
+def test_a_program_that_cannot_start_is_one_line_before_the_screen(session: str,
+                                                                  program: str) -> None:
+    option = "--bot-def" if program == "caravan" else "--bot"
+    start(session, f"{shlex.quote(str(BIN / program))} --seed 3 {option} "
+                   f"'exec:/nonexistent/bot -x'; echo status=$?")
+    screen = wait_for(session, "status=")
+    assert f"{program}: Cannot start '/nonexistent/bot' for " in screen
+    assert "status=1" in screen and "Traceback" not in screen
