@@ -150,6 +150,7 @@ def test_a_forfeit_ends_the_web_game_and_its_record(sqlite_url: str, tmp_path: P
         assert "about to crash" not in json.dumps(last)
         view = server.client.get(f"/api/tables/{table}").json()
         assert view["status"] == "finished" and view["result"]["reason"] == "forfeit"
+        assert view["to_move"] is None and last["to_move"] is None and last["legal"] == []
         record = server.client.get(f"/api/tables/{table}/record")
         assert record.status_code == 200
         result = json.loads(record.text.splitlines()[-1])

@@ -254,7 +254,7 @@ class LiveTable:
 
     def state_frame(self, seat: str | None, public: Json | None = None) -> Json:
         state = self.state
-        to_move = state.to_move
+        to_move = None if self.result is not None else state.to_move  # (over by a forfeit)
         if seat is None:
             observation = public if public is not None else serialize.public_view(
                 self.row.game, state)
@@ -287,7 +287,7 @@ class LiveTable:
             "spectators": {"allowed": self.row.spectators,
                            "count": sum(1 for c in self.connections if c.seat is None)},
             "turn_seconds": self.row.turn_seconds,
-            "to_move": self.state.to_move,
+            "to_move": None if self.result is not None else self.state.to_move,
             "ply": self.ply,
             "result": serialize.result_json(self.result),
             "rematch": self.row.rematch,
