@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -248,3 +249,45 @@ def test_serve_names_each_program_once() -> None:
         "a": "python3 -V", "b-2": "python3  -c 'print(1)'"}
     with pytest.raises(ValueError, match="the name 'a' is given twice"):
         programs_option(["a=python3 -V", "a=python3 -c 1"])
+
+
+def test_a_real_server_offers_its_programs_and_ends_them_when_it_stops(tmp_path: Path) -> None:
+    """``cardtable serve --allow-exec`` as a process: a bots-only game with a program is
+    played to its end, a program waiting at another table is ended by SIGTERM."""
+    import httpx
+    from webplay import free_port
+
+    port = free_port()
+    spy = program(SCRIPTS / "spy.py", tmp_path / "spy.log", tmp_path / "spy.pids", "child")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(port), "--db",
+         f"sqlite:///{tmp_path / 'db.sqlite3'}", "--bot-delay", "0",
+         "--allow-exec", f"heuristic={program(EXAMPLES / 'caravan_heuristic.py')}",
+         "--allow-exec", f"spy={spy}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        played = httpx.post(f"{base}/api/tables", json={
+            "game": "caravan", "seats": ["bot:exec:heuristic", "bot:random"]}).json()
+        waiting = httpx.post(f"{base}/api/tables", json={
+            "game": "caravan", "seats": ["human", "bot:exec:spy"]})
+        assert waiting.status_code == 201, waiting.text
+        pids = pids_in(tmp_path / "spy.pids", 2)  # the program and a child it started
+        for _ in range(600):
+            view = httpx.get(f"{base}/api/tables/{played['table']}").json()
+            if view["result"] is not None:
+                break
+            time.sleep(0.1)
+        assert view["result"] is not None and view["result"]["reason"] != "forfeit"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "programs offered at the tables: heuristic, spy" in out
+    assert wait_gone(pids) == []
