@@ -139,6 +139,8 @@ def test_obsession_program_plays_a_whole_game(tmp_path: Path) -> None:
             await until_over(app, pilot, 2000)
             assert app.game.over and app.forfeit is None
             assert app.ended is not None
+            shown = screen_text(app)
+            assert "P2 program" in shown and "obsession_heuristic" not in shown
 
     asyncio.run(scenario())
     assert record_lines(record)[-1]["type"] == "result"
@@ -224,3 +226,19 @@ def test_a_program_that_cannot_start_is_one_line_before_the_screen(session: str,
     screen = wait_for(session, "status=")
     assert f"{program}: Cannot start '/nonexistent/bot' for " in screen
     assert "status=1" in screen and "Traceback" not in screen
+
+
+def test_without_a_record_the_programs_stderr_goes_to_the_log_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_BOT_LOG_DIR", str(tmp_path))
+    players = parse_players(("human", f"bot:{spec(SCRIPTS / 'misbehave.py', 'crash')}"))
+    app = CaravanApp(POWER, players, 3, 1, 0.0, None, None, True)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until_over(app, pilot)
+            assert "about to crash" not in screen_text(app)
+
+    asyncio.run(scenario())
+    logs = list(tmp_path.glob("DEF-*.log"))
+    assert len(logs) == 1 and "about to crash" in logs[0].read_text()

@@ -29,6 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
 
+from cardtable.agents.external_cli import is_exec
 from cardtable.agents.registry import make_seat
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import (
@@ -116,6 +117,8 @@ def seat_label(seat: int, kinds: Sequence[str], humans: int) -> str:
     kind = kinds[seat]
     if kind == HUMAN:
         return f"P{seat + 1} you" if humans == 1 else f"P{seat + 1} human"
+    if is_exec(kind):  # a command is too long for the table (the record keeps it)
+        return f"P{seat + 1} program"
     return f"P{seat + 1} {kind}"
 
 
