@@ -178,7 +178,16 @@ def test_an_obsession_forfeit_is_kept_after_the_table_is_read_back(
         server.hub.tables.pop(table)  # as after FORGET_AFTER or a restart
         again = server.client.get(f"/api/tables/{table}").json()
         assert again["result"] == view["result"] and again["status"] == "finished"
+        record = server.client.get(f"/api/tables/{table}/record")
+        assert record.status_code == 200
+        path = tmp_path / "web.jsonl"
+        path.write_text(record.text)
     assert wait_gone(pids_in(tmp_path / "junk.pids", 1)) == []
+    replayed = subprocess.run([sys.executable, "-m", "cardtable.cli.main", "obsession",
+                               "--replay", str(path), "--plain", "--delay", "0"],
+                              capture_output=True, text=True, timeout=120)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "!!! P1 forfeits: a line that is not JSON: no json here" in replayed.stdout
 
 
 def test_a_program_that_cannot_start_forfeits_at_once(sqlite_url: str,

@@ -64,8 +64,10 @@ def record_text(game: str, params: dict[str, Any], seed: int, kinds: Sequence[st
     elif game == "obsession":
         from cardtable.games.obsession.record import RecordListener, header
 
-        names = tuple("human" if kind == "human" else kind.removeprefix("bot:").split(":")[0]
-                      for kind in kinds)
+        # A program keeps its name (``exec:NAME``): ``exec`` alone names no seat kind.
+        names = tuple("human" if kind == "human" else kind.removeprefix("bot:")
+                      if kind.startswith("bot:exec:")
+                      else kind.removeprefix("bot:").split(":")[0] for kind in kinds)
         writer = RecordWriter(stream, "web")
         listeners = (RecordListener(writer.write, header(state, seed, names)),)
     else:
