@@ -281,7 +281,8 @@ class Server:
     """An app on a database, driven in-process through Starlette's test client. Test players
     move faster than people: the flood limit is raised, except where a test sets it."""
 
-    def __init__(self, url: str, flood_limit: int = 10_000) -> None:
+    def __init__(self, url: str, flood_limit: int = 10_000,
+                 programs: dict[str, str] | None = None) -> None:
         from fastapi.testclient import TestClient
 
         from cardtable.web.app import create_app
@@ -289,7 +290,7 @@ class Server:
 
         self.url = url
         self.store = Store(url)
-        self.app = create_app(self.store, flood_limit=flood_limit)
+        self.app = create_app(self.store, flood_limit=flood_limit, programs=programs)
         self.client = TestClient(self.app)
 
     def __enter__(self) -> Server:

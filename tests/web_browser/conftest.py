@@ -42,7 +42,9 @@ class Server:
     """``cardtable serve`` in a child process; ``restart`` stops it (SIGTERM) and starts it
     again on the same port and database, as after a crash or a deploy."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, options: tuple[str, ...] = ()) -> None:
+        self.options = options
+        """More options of ``cardtable serve`` (``--allow-exec NAME=COMMAND``)."""
         self.port = free_port()
         self.db_url = f"sqlite:///{directory / 'tables.db'}"
         self.log = directory / "server.log"
@@ -51,7 +53,7 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(self.port),
-                   "--db", self.db_url, "--bot-delay", "0"]
+                   "--db", self.db_url, "--bot-delay", "0", *self.options]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT

@@ -433,7 +433,7 @@ def split_command(text: str) -> list[str]:
     return words
 
 
-def _stderr_path(seat: str) -> Path | None:
+def stderr_path_from_environment(seat: str) -> Path | None:
     """Where the program's stderr goes: ``CARDTABLE_BOT_LOG_DIR/SEAT-PID.log``, else nowhere."""
     directory = os.environ.get("CARDTABLE_BOT_LOG_DIR")
     if not directory:
@@ -443,7 +443,7 @@ def _stderr_path(seat: str) -> Path | None:
 
 def _factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> ExternalSeat:
     return ExternalSeat(game, seat, split_command(spec.raw), limits=Limits.from_environment(),
-                        stderr_path=_stderr_path(seat))
+                        stderr_path=stderr_path_from_environment(seat))
 
 
 def register_everywhere() -> None:

@@ -29,12 +29,19 @@ def bot_spec(spec: str) -> str:
 def external_seat(game: Any, spec: str, seat: str, seed: int | str,
                   record: str | None = None) -> Any:
     """The seat of ``exec:COMMAND`` for ``seat`` of ``game`` (a loaded game). With a record
-    file, the program's stderr goes beside it (``RECORD.SEAT.stderr``); else it is discarded.
+    file, the program's stderr goes beside it (``RECORD.SEAT.stderr``); else to
+    ``CARDTABLE_BOT_LOG_DIR`` when that variable names a directory, else it is discarded.
     Raises ``UnknownBot`` (a ``GameError``) with a one-line message when it cannot start."""
-    from cardtable.agents.external import ExternalSeat, Limits, split_command
+    from cardtable.agents.external import (
+        ExternalSeat,
+        Limits,
+        split_command,
+        stderr_path_from_environment,
+    )
 
     command = split_command(spec.strip()[len(EXEC_PREFIX):])
-    stderr = None if record is None else Path(f"{record}.{seat}.stderr")
+    stderr = (stderr_path_from_environment(seat) if record is None
+              else Path(f"{record}.{seat}.stderr"))
     return ExternalSeat(game, seat, command, limits=Limits.from_environment(),
                         stderr_path=stderr)
 

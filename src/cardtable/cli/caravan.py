@@ -262,14 +262,16 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
 
     humans = (not options.bvb, options.pvp)
     first = int(options.first.strip()) - 1
-    external = any(is_exec(bot_names[seat]) and not humans[seat] for seat in (0, 1))
-    if _full_screen(options) and not external:
+    if _full_screen(options):
         from cardtable.ui.tui.caravan_app import run_caravan
 
         kinds = tuple("human" if humans[seat] else f"bot:{bot_names[seat]}" for seat in (0, 1))
-        return run_caravan(rules, (kinds[0], kinds[1]), options.seed, first,
-                           1.0 if options.delay is None else options.delay,
-                           (decks[0], decks[1]), options.record, options.ascii)
+        try:
+            return run_caravan(rules, (kinds[0], kinds[1]), options.seed, first,
+                               1.0 if options.delay is None else options.delay,
+                               (decks[0], decks[1]), options.record, options.ascii)
+        except GameError as error:  # a program that cannot start, before the screen opens
+            raise StartupError(error.message) from None
     game = Game.new(table_rules(rules, humans), options.seed, first, decks)
     shell = PlainCaravan(console, humans, options.delay or 0.0)
     seats: dict[str, Seat] = {}

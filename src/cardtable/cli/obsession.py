@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if options.replay is not None:
             return replay(options)
-        if _full_screen(options) and not any(map(is_exec, options.seats)):
+        if _full_screen(options):
             return play_full_screen(options)
         return play(options)
     except BrokenPipeError:
@@ -272,8 +272,11 @@ def play_full_screen(options: Options) -> int:
     except ImportError:
         # Textual is an optional extra; without it the line mode still plays.
         return play(options)
-    return run_obsession(options.rules, options.seats, options.seed, options.delay,
-                         options.record, options.ascii_only)
+    try:
+        return run_obsession(options.rules, options.seats, options.seed, options.delay,
+                             options.record, options.ascii_only)
+    except GameError as error:  # a program that cannot start, before the screen opens
+        return _fail(error.message)
 
 
 def _fail(message: str) -> int:

@@ -1,11 +1,17 @@
 """``cardtable serve [--host H] [--port P] [--db URL]``: the web server (lobby at ``/``).
 
+``--allow-exec NAME=COMMAND`` (repeatable) offers a program at the server's tables
+(docs/web.md): web users pick it by its name, ``bot:exec:NAME``, and never type a command,
+since a program a web user could name is code run on the server. None is offered by default.
+
 Exit status: 0 after Ctrl-C or SIGTERM, 1 for bad arguments or a missing ``web`` extra, 2 when
 the database cannot be opened or migrated, 3 when the address cannot be listened on.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
 import socket
 import sys
@@ -32,9 +38,45 @@ def parser() -> OneLineArgumentParser:
     parse.add_argument("--max-messages", type=int, default=20, metavar="N",
                        help="close a WebSocket that sends more than N messages within a "
                        "second (default 20)")
+    parse.add_argument("--allow-exec", action="append", default=[],
+                       metavar="NAME=COMMAND",
+                       help="offer the program COMMAND (docs/bots.md) at the tables as the bot "
+                       "exec:NAME; repeatable. Web users choose it by name and never type a "
+                       "command: only the operator decides what runs on the server (default: "
+                       "no program)")
     parse.add_argument("--log-level", default="warning",
                        choices=("critical", "error", "warning", "info", "debug"))
     return parse
+
+
+def programs_option(values: list[str]) -> dict[str, str]:
+    """The programs of ``--allow-exec NAME=COMMAND`` options, name → command; raises
+    ValueError with the message for one that is malformed or whose program is not found."""
+    from cardtable.agents.external import split_command
+    from cardtable.agents.registry import UnknownBot
+    from cardtable.web.games import PROGRAM_NAME
+
+    programs: dict[str, str] = {}
+    for value in values:
+        name, equals, command = value.partition("=")
+        name = name.strip()
+        if not equals or not command.strip():
+            raise ValueError(f"--allow-exec takes NAME=COMMAND (got '{value[:40]}')")
+        if not PROGRAM_NAME.fullmatch(name):
+            raise ValueError(f"--allow-exec: a program's name is 1 to 20 of a-z 0-9 _ - "
+                             f"(got '{name[:40]}')")
+        if name in programs:
+            raise ValueError(f"--allow-exec: the name '{name}' is given twice")
+        try:
+            program = split_command(command)[0]
+        except UnknownBot as error:
+            raise ValueError(f"--allow-exec {name}: {error.message}") from None
+        found = (os.path.isfile(program) and os.access(program, os.X_OK) if "/" in program
+                 else shutil.which(program) is not None)
+        if not found:
+            raise ValueError(f"--allow-exec {name}: no program '{program[:60]}' to run")
+        programs[name] = command.strip()
+    return programs
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -64,6 +106,11 @@ def main(argv: list[str]) -> int:
         print_error(PROG, "--bot-delay must be 0 to 60 seconds")
         return EXIT_USAGE
     try:
+        programs = programs_option(options.allow_exec)
+    except ValueError as error:
+        print_error(PROG, str(error))
+        return EXIT_USAGE
+    try:
         import uvicorn
 
         from cardtable.web.app import create_app
@@ -89,7 +136,11 @@ def main(argv: list[str]) -> int:
     shown = f"[{options.host}]" if ":" in options.host else options.host
     print(f"cardtable: lobby at http://{shown}:{port}/ (database: "
           f"{store.engine.url.render_as_string(hide_password=True)})", flush=True)
-    app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages)
+    if programs:
+        print(f"cardtable: programs offered at the tables: {', '.join(sorted(programs))}",
+              flush=True)
+    app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages,
+                     programs=programs)
     config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
                             ws_per_message_deflate=False,
                             timeout_graceful_shutdown=3)

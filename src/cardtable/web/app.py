@@ -47,10 +47,12 @@ class Refused(Exception):
         self.message = message
 
 
-def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LIMIT) -> FastAPI:
+def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LIMIT,
+               programs: games.Programs | None = None) -> FastAPI:
     """The app on ``store``; ``bot_delay`` seconds pass before each bot move, and a connection
-    sending more than ``flood_limit`` messages within a second is closed."""
-    hub = Hub(store, bot_delay)
+    sending more than ``flood_limit`` messages within a second is closed. ``programs`` are the
+    external programs the operator offers at its tables, name → command (none by default)."""
+    hub = Hub(store, bot_delay, programs)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -159,7 +161,7 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
 
     @app.get("/api/games")
     async def list_games() -> dict[str, Any]:
-        return {"games": games.catalogue()}
+        return {"games": games.catalogue(hub.programs)}
 
     @app.get("/api/howto/{game}")
     async def howto(game: str, preset: str | None = None) -> dict[str, Any]:
@@ -177,7 +179,8 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
             raise Refused(400, f"Unknown field '{sorted(unknown)[0][:20]}'.")
         game = game_name(data.get("game"))
         try:
-            params, kinds = games.check_table(game, data.get("params"), data.get("seats"))
+            params, kinds = games.check_table(game, data.get("params"), data.get("seats"),
+                                              hub.programs)
         except games.TableError as error:
             raise Refused(400, str(error)) from None
         claim = data.get("claim")
@@ -264,7 +267,7 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         data = await body(request)
         live = table_of(table_id)
         seat = seat_of(live, request, data)
-        if live.state.result is None:
+        if live.result is None:
             raise Refused(409, "The game is not over yet.")
         seat_row = next(row for row in live.seats if row.seat == seat)
         player = (seat_row.player_id, seat_row.name or "") if seat_row.player_id else None
@@ -288,10 +291,12 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> Response:
         live = table_of(table_id)
-        if live.row.status != "finished" or live.state.result is None:
+        if live.row.status != "finished" or live.result is None:
             raise Refused(409, "The record is available once the game is over.")
+        forfeit = None if live.forfeit is None else (str(live.forfeit.details.get("seat")),
+                                                     str(live.forfeit.details.get("why")))
         text = record_text(live.row.game, live.row.params, live.row.seed, live.kinds,
-                           [move for _seat, move in store.moves(live.id)])
+                           [move for _seat, move in store.moves(live.id)], forfeit)
         return PlainTextResponse(text, media_type="application/x-ndjson", headers={
             "content-disposition": f'attachment; filename="{live.row.game}-{live.id}.jsonl"'})
 
@@ -309,7 +314,7 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
             frames.append(serialize.public_view(live.row.game, state))
         return {"table": live.id, "game": live.row.game,
                 "moves": [{"seat": seat, "move": move} for seat, move in moves],
-                "frames": frames, "result": serialize.result_json(state.result)}
+                "frames": frames, "result": serialize.result_json(state.result or live.result)}
 
     @app.post("/api/players")
     async def new_player(request: Request) -> JSONResponse:

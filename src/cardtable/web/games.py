@@ -3,13 +3,19 @@
 Parameters are ``load_game``'s, less those that name files on the server (``rules_file``,
 ``deck``): a web request may not make the server read its files. Obsession and Austerity take
 their number of players from the seats.
+
+Programs (``exec:``, docs/bots.md) sit only at the tables of a server whose operator named them
+(``cardtable serve --allow-exec NAME=COMMAND``): a request picks one by its name,
+``bot:exec:NAME``, and never gives a command.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+import re
+import threading
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import cardtable
@@ -21,14 +27,21 @@ MAX_SEATS = 10
 """The most seats a web table has (ratings handle 2 to 10 players)."""
 MAX_PARAMS_BYTES = 2000
 AUSTERITY_BOTS = ("shenzi", "banzai", "ed")
+PROGRAM_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,19}")
+"""What an operator may name a program (``--allow-exec NAME=COMMAND``)."""
+
+Programs = Mapping[str, str]
+"""The programs a server offers: name → command (split like a shell line when started)."""
 
 
 class TableError(Exception):
     """A table request the server refuses; the message is shown to the user as it is."""
 
 
-def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any], list[str]]:
-    """Checked parameters and seat kinds for a new table, or :class:`TableError`."""
+def check_table(game: str, params: object, kinds: object,
+                programs: Programs | None = None) -> tuple[dict[str, Any], list[str]]:
+    """Checked parameters and seat kinds for a new table, or :class:`TableError`. A seat
+    ``bot:exec:NAME`` must name one of ``programs`` (nothing is started here)."""
     if game not in GAMES:
         raise TableError(f"Unknown game '{str(game)[:20]}' (allowed: {', '.join(GAMES)}).")
     if params is None:
@@ -68,8 +81,9 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
         if not kind.startswith("bot:"):
             raise TableError(f"A seat is \"human\" or \"bot:NAME\" (got '{kind[:40]}').")
         spec = kind[4:].strip()
-        if spec.split(":")[0].lower() == "exec":
-            raise TableError("External program bots are not available on the web server.")
+        if spec.split(":")[0].strip().lower() == "exec":
+            checked.append("bot:exec:" + check_program(game, spec.partition(":")[2], programs))
+            continue
         try:
             make_bot(loaded, spec, loaded.seats[0], 0)
         except (GameError, ValueError, TypeError) as error:
@@ -78,16 +92,40 @@ def check_table(game: str, params: object, kinds: object) -> tuple[dict[str, Any
     return params, checked
 
 
+def check_program(game: str, name: str, programs: Programs | None) -> str:
+    """The name of a program the server offers for ``game``, or :class:`TableError`."""
+    from cardtable.agents.external_games import adapter
+
+    name = name.strip()
+    if not programs:
+        raise TableError("External program bots are not available on this web server (its "
+                         "operator may offer some: cardtable serve --allow-exec NAME=COMMAND).")
+    if adapter(game) is None:
+        raise TableError(f"Programs do not play {game} here (its player programs speak their "
+                         "own protocol).")
+    if name not in programs:
+        shown = name[:20] + ("..." if len(name) > 20 else "")
+        raise TableError(f"Unknown program '{shown}' (this server offers: "
+                         f"{', '.join(sorted(programs))}).")
+    return name
+
+
 NOT_OFFERED = ("exec",)
-"""Bots a web seat may not be: programs the server would start (the registry itself keeps the
-calibration bots, which see every card, to tournaments and benchmarks)."""
+"""Bots a web seat may not be by spec: a command would be run on the server (the operator's
+named programs are offered as ``exec:NAME``; the registry itself keeps the calibration bots,
+which see every card, to tournaments and benchmarks)."""
 
 
-def bot_names(game: str) -> list[str]:
-    """The built-in bots a web seat may be (programs a table would start are not offered)."""
+def bot_names(game: str, programs: Programs | None = None) -> list[str]:
+    """The bots a web seat may be: the built-in ones, and ``exec:NAME`` for each program the
+    operator offers (for the games programs play)."""
+    from cardtable.agents.external_games import adapter
     from cardtable.agents.registry import bot_names as registered
 
-    return [name for name in registered(game) if name not in NOT_OFFERED]
+    names = [name for name in registered(game) if name not in NOT_OFFERED]
+    if programs and adapter(game) is not None:
+        names += [f"exec:{name}" for name in sorted(programs)]
+    return names
 
 
 def load(game: str, params: dict[str, Any]) -> Any:
@@ -107,10 +145,19 @@ def new_state(game: str, params: dict[str, Any], seed: int, kinds: Sequence[str]
     return loaded.new_state(seed)
 
 
-def make_bot(loaded: Any, spec: str, seat: str, seed: int) -> Any:
-    """A bot seat (an ordinary :class:`cardtable.engine.Seat`) for ``seat``."""
-    from cardtable.agents.registry import make_seat
+def make_bot(loaded: Any, spec: str, seat: str, seed: int,
+             programs: Programs | None = None) -> Any:
+    """A bot seat (an ordinary :class:`cardtable.engine.Seat`) for ``seat``. ``exec:NAME``
+    starts the operator's program ``NAME`` (its command from ``programs``); raises
+    ``UnknownBot`` (a ``GameError``) when the server does not offer it or it cannot start."""
+    from cardtable.agents.registry import UnknownBot, make_seat
 
+    head, _, name = spec.partition(":")
+    if head.strip().lower() == "exec":
+        command = (programs or {}).get(name.strip())
+        if command is None:
+            raise UnknownBot(f"this server does not offer the program '{name.strip()[:20]}'")
+        return make_seat(loaded, f"exec:{command}", seat, seed)
     return make_seat(loaded, spec, seat, seed)
 
 INSTANT_BOTS = frozenset(("random", *AUSTERITY_BOTS))
@@ -137,6 +184,15 @@ class ThreadedBot:
 
     def rejected(self, error: IllegalAction) -> None:
         self.bot.rejected(error)
+
+    def match_over(self, observation: Any, result: Any) -> None:
+        """Pass the end of the match on to a bot that wants it (an external program: it hears
+        the result and its process is ended, on a thread of its own so that the event loop
+        never waits for a process to go)."""
+        over = getattr(self.bot, "match_over", None)
+        if over is not None:
+            threading.Thread(target=over, args=(observation, result), daemon=True,
+                             name="cardtable-program-end").start()
 
 
 # --------------------------------------------------------------------------- how to play
@@ -170,16 +226,18 @@ def howto(game: str, preset: str | None = None) -> dict[str, Any]:
     raise TableError(f"Unknown game '{game[:20]}' (allowed: {', '.join(GAMES)}).")
 
 
-def catalogue() -> list[dict[str, Any]]:
-    """What the lobby's form offers: each game, its presets, bots and seat counts."""
+def catalogue(programs: Programs | None = None) -> list[dict[str, Any]]:
+    """What the lobby's form offers: each game, its presets, bots (the operator's programs
+    among them, as ``exec:NAME``) and seat counts."""
     from cardtable.games.caravan.rules import PRESETS
 
     return [
-        {"game": "caravan", "seats": [2, 2], "presets": list(PRESETS), "bots": bot_names("caravan"),
+        {"game": "caravan", "seats": [2, 2], "presets": list(PRESETS),
+         "bots": bot_names("caravan", programs),
          "params": {"rules": "a preset", "first": "ABC or DEF",
                     "FIELD / abc.FIELD / def.FIELD": "a rule field for both seats or one"}},
         {"game": "obsession", "seats": [2, MAX_SEATS], "presets": [],
-         "bots": bot_names("obsession"),
+         "bots": bot_names("obsession", programs),
          "params": {"run_kill": "2..8", "kill_order": "effect-first or kill-first",
                     "max_plays": "integer >= 1", "repeat_limit": "integer >= 0"}},
         {"game": "austerity", "seats": [2, MAX_SEATS], "presets": [],

@@ -4,6 +4,11 @@ The server owns every state and random source. People's seats wait for a move fr
 WebSocket; bots think on a worker thread. Every move is stored before anyone is told of it;
 a table is rebuilt after a restart from its rules, seed and stored moves (replayed with full
 validation), and its match loop goes on from there.
+
+A seat may be a program the operator offers (``bot:exec:NAME``, docs/web.md): it is started
+with the match and answers on a worker thread like any bot, from its seat's observation only.
+When it forfeits (or cannot start), the game ends with the result ``forfeit``; its process is
+ended with the match, the table's task or the server.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import contextlib
 import logging
 import random
 import secrets
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -20,7 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.engine.errors import GameError, IllegalAction
-from cardtable.engine.match import MatchAbandoned, MatchListener, play_match_async
+from cardtable.engine.match import (
+    FORFEIT,
+    Forfeit,
+    MatchAbandoned,
+    MatchListener,
+    forfeit_result,
+    play_match_async,
+)
 from cardtable.engine.protocol import GameState, Result
 from cardtable.web import games, serialize
 from cardtable.web.store import SeatRow, Store, TableRow, token_hash
@@ -76,9 +89,11 @@ class HumanSeat:
 class BotSeat(games.ThreadedBot):
     """A bot that writes down the notation of its move before the move is applied."""
 
-    def __init__(self, live: LiveTable, bot: Any, delay: float, instant: bool) -> None:
+    def __init__(self, live: LiveTable, bot: Any, delay: float, instant: bool,
+                 seat: str) -> None:
         super().__init__(bot, delay, instant)
         self.live = live
+        self.seat = seat
 
     async def choose(self, observation: Any) -> Any:
         action = await super().choose(observation)
@@ -104,6 +119,14 @@ class LiveTable:
     deadline: float | None = None
     timer: asyncio.TimerHandle | None = None
     last_move: float = field(default_factory=time.time)
+    forfeit: Result | None = None
+    """The result of a game a program forfeited (the game's own state is not over)."""
+
+    @property
+    def result(self) -> Result | None:
+        """The game's result, or the forfeit that ended it; None while it goes on."""
+        result: Result | None = self.state.result
+        return result if result is not None else self.forfeit
 
     @property
     def id(self) -> str:
@@ -129,7 +152,7 @@ class LiveTable:
 
     def start(self) -> None:
         """Run the match loop (from wherever the state is) once every seat is taken."""
-        if self.task is not None or self.free_seats or self.state.result is not None:
+        if self.task is not None or self.free_seats or self.result is not None:
             return
         if self.row.status != "playing":
             self.row.status = "playing"
@@ -140,11 +163,20 @@ class LiveTable:
             if seat.kind == "human":
                 self.humans[seat.seat] = HumanSeat(self, seat.seat)
                 seats[seat.seat] = self.humans[seat.seat]
-            else:
-                bot = games.make_bot(loaded, seat.kind[4:], seat.seat, self.row.seed)
-                name = seat.kind[4:].split(":")[0].lower()
-                seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay,
-                                           name in games.INSTANT_BOTS)
+                continue
+            try:
+                bot = games.make_bot(loaded, seat.kind[4:], seat.seat, self.row.seed,
+                                     self.hub.programs)
+            except GameError as error:  # a program that cannot start forfeits at once
+                for other in seats.values():
+                    if isinstance(other, BotSeat):  # the programs already started end
+                        other.match_over(self.state.observation(other.seat), None)
+                forfeit = Forfeit(seat.seat, error.message.rstrip("."))
+                TableListener(self).on_end(self.state, forfeit_result(self.state, forfeit))
+                return
+            name = seat.kind[4:].split(":")[0].lower()
+            seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay,
+                                       name in games.INSTANT_BOTS, seat.seat)
         self.task = asyncio.get_running_loop().create_task(
             play_match_async(self.state, seats, (TableListener(self),)))
         self.task.add_done_callback(self._ended)
@@ -166,7 +198,7 @@ class LiveTable:
     def submit(self, seat: str, text: str) -> str | None:
         """A person's move in notation; the refusal message, or None when it was handed to the
         match loop (which may still refuse it: the seat is then told by an error frame)."""
-        if self.state.result is not None:
+        if self.result is not None:
             return "The game is over."
         if self.task is None:
             return "The game has not started: waiting for players."
@@ -222,7 +254,7 @@ class LiveTable:
 
     def state_frame(self, seat: str | None, public: Json | None = None) -> Json:
         state = self.state
-        to_move = state.to_move
+        to_move = None if self.result is not None else state.to_move  # (over by a forfeit)
         if seat is None:
             observation = public if public is not None else serialize.public_view(
                 self.row.game, state)
@@ -233,7 +265,7 @@ class LiveTable:
             legal = [state.action_text(action) for action in state.legal_actions()]
         return {"type": "state", "table": self.id, "seat": seat, "observation": observation,
                 "legal": legal, "to_move": to_move,
-                "result": serialize.result_json(state.result), "ply": self.ply,
+                "result": serialize.result_json(self.result), "ply": self.ply,
                 "status": self.row.status, "deadline": self.deadline}
 
     def table_frame(self) -> Json:
@@ -255,9 +287,9 @@ class LiveTable:
             "spectators": {"allowed": self.row.spectators,
                            "count": sum(1 for c in self.connections if c.seat is None)},
             "turn_seconds": self.row.turn_seconds,
-            "to_move": self.state.to_move,
+            "to_move": None if self.result is not None else self.state.to_move,
             "ply": self.ply,
-            "result": serialize.result_json(self.state.result),
+            "result": serialize.result_json(self.result),
             "rematch": self.row.rematch,
             "rematch_of": self.row.rematch_of,
         }
@@ -310,6 +342,8 @@ class TableListener(MatchListener):
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         live = self.live
+        if result.reason == FORFEIT and live.state.result is None:
+            live.forfeit = result
         live.stop_timer()
         live.row.status = "finished"
         stored = serialize.result_json(result) or {}
@@ -326,9 +360,12 @@ class TableListener(MatchListener):
 class Hub:
     """Every live table of the server, by id."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.0,
+                 programs: games.Programs | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.programs: games.Programs = dict(programs or {})
+        """The programs the operator offers (``--allow-exec NAME=COMMAND``), by name."""
         self.tables: dict[str, LiveTable] = {}
 
     def rebuild(self, row: TableRow) -> LiveTable:
@@ -339,6 +376,10 @@ class Hub:
         for _seat, text in self.store.moves(row.id):
             state.apply(state.parse_action(text))
             live.ply += 1
+        stored = row.result
+        if state.result is None and stored is not None and stored.get("reason") == FORFEIT:
+            live.forfeit = Result(tuple(stored.get("winners", ())), FORFEIT,
+                                  dict(stored.get("details", {})))
         return live
 
     def resume(self) -> int:
@@ -417,7 +458,7 @@ class Hub:
              name: str | None) -> tuple[str, str] | str:
         """(seat, token) for a free seat, or the refusal message."""
         free = live.free_seats
-        if live.state.result is not None:
+        if live.result is not None:
             return "The game is over."
         if seat is None:
             if not free:
@@ -465,6 +506,9 @@ class Hub:
     async def shutdown(self) -> None:
         for live in list(self.tables.values()):
             await live.stop()
+        external = sys.modules.get("cardtable.agents.external")
+        if external is not None:  # every program still running goes with the server
+            await asyncio.to_thread(external.close_all)
 
 
 class Flood:

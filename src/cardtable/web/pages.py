@@ -47,8 +47,8 @@ def page(title: str, name: str, body: str, scripts: tuple[str, ...] = ()) -> HTM
     return HTMLResponse(html)
 
 
-def lobby_body() -> str:
-    bots = {game: games.bot_names(game) for game in table_form.GAMES}
+def lobby_body(programs: games.Programs | None = None) -> str:
+    bots = {game: games.bot_names(game, programs) for game in table_form.GAMES}
     return _template("lobby.html").substitute(
         game_options=table_form.options(table_form.GAMES),
         caravan_presets=table_form.caravan_preset_options(),
@@ -85,7 +85,7 @@ def install(app: FastAPI) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:
-        return page("Lobby", "lobby", lobby_body(), ("lobby.js",))
+        return page("Lobby", "lobby", lobby_body(app.state.hub.programs), ("lobby.js",))
 
     def missing(table_id: str) -> HTMLResponse | None:
         """The "no such table" page, or None when the table exists. Called on the event
@@ -127,6 +127,7 @@ def install(app: FastAPI) -> None:
         if live is None:
             return JSONResponse({"error": "No such table."}, status_code=404)
         if live.row.status != "finished" or live.state.result is None:
+            # (A forfeited game has its record, but no replay page: its game is not over.)
             return JSONResponse({"error": "A replay is available once the game is over."},
                                 status_code=409)
         moves = [move for _seat, move in app.state.store.moves(live.id)]

@@ -18,22 +18,27 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import MatchAbandoned, MatchListener, play_match
+from cardtable.engine.match import Forfeit, MatchAbandoned, MatchListener, play_match
 from cardtable.engine.record import RecordWriter, encode_line
 from cardtable.web.games import new_state
 
 
 class _Scripted:
-    """A seat that plays the stored moves, in order, and gives up when they run out."""
+    """A seat that plays the stored moves, in order, and gives up when they run out (or
+    forfeits, when the game ended with its forfeit: ``forfeit`` is ``(seat, why)``)."""
 
-    def __init__(self, state: Any, moves: Iterator[str], seat: str) -> None:
+    def __init__(self, state: Any, moves: Iterator[str], seat: str,
+                 forfeit: tuple[str, str] | None = None) -> None:
         self.state = state
         self.moves = moves
         self.seat = seat
+        self.forfeit = forfeit
 
     def choose(self, observation: Any) -> Any:
         move = next(self.moves, None)
         if move is None:
+            if self.forfeit is not None and self.forfeit[0] == self.seat:
+                raise Forfeit(*self.forfeit)
             raise MatchAbandoned(self.seat, "server")
         return self.state.parse_action(move)
 
@@ -42,9 +47,10 @@ class _Scripted:
 
 
 def record_text(game: str, params: dict[str, Any], seed: int, kinds: Sequence[str],
-                moves: Sequence[str]) -> str:
+                moves: Sequence[str], forfeit: tuple[str, str] | None = None) -> str:
     """The record (JSON lines) of a game given by its rules, seed, seat kinds (``human`` or
-    ``bot:SPEC``) and moves in notation."""
+    ``bot:SPEC``) and moves in notation; ``forfeit`` ``(seat, why)`` for a game that seat
+    forfeited after the moves (the record ends as ``caravan --record`` ends it then)."""
     state = new_state(game, params, seed, kinds)
     stream = io.StringIO()
     listeners: tuple[MatchListener, ...]
@@ -58,14 +64,16 @@ def record_text(game: str, params: dict[str, Any], seed: int, kinds: Sequence[st
     elif game == "obsession":
         from cardtable.games.obsession.record import RecordListener, header
 
-        names = tuple("human" if kind == "human" else kind.removeprefix("bot:").split(":")[0]
-                      for kind in kinds)
+        # A program keeps its name (``exec:NAME``): ``exec`` alone names no seat kind.
+        names = tuple("human" if kind == "human" else kind.removeprefix("bot:")
+                      if kind.startswith("bot:exec:")
+                      else kind.removeprefix("bot:").split(":")[0] for kind in kinds)
         writer = RecordWriter(stream, "web")
         listeners = (RecordListener(writer.write, header(state, seed, names)),)
     else:
         return _austerity_record(state, kinds, moves)
     script = iter(moves)
-    seats = {seat: _Scripted(state, script, seat) for seat in state.seats}
+    seats = {seat: _Scripted(state, script, seat, forfeit) for seat in state.seats}
     with contextlib.suppress(MatchAbandoned):
         play_match(state, seats, listeners)
     return stream.getvalue()

@@ -2,8 +2,10 @@
 a command box that reads the same notation as the line mode.
 
 The game runs in the engine's match loop (``play_match_async``, stepped on the UI thread by
-``screen_match``): a human seat answers through the command box (or the mouse), a bot seat is
-asked in a worker after ``delay`` seconds; the record and the screen are the loop's listeners.
+``screen_match``): a human seat answers through the command box (or the mouse), a bot seat (a
+built-in bot or an external program, ``bot:exec:COMMAND``) is asked in a worker after ``delay``
+seconds; the record and the screen are the loop's listeners. A program that forfeits ends the
+game with the result ``forfeit``, said on the screen.
 The screen only ever draws observations; the game decides every legality question.
 """
 
@@ -23,12 +25,20 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
 
+from cardtable.agents.external_cli import bot_spec, is_exec
 from cardtable.engine.errors import IllegalAction, RecordError
-from cardtable.engine.match import AsyncSeat, MatchListener, play_match_async
+from cardtable.engine.match import (
+    AsyncSeat,
+    Forfeit,
+    MatchListener,
+    Seat,
+    forfeit_message,
+    play_match_async,
+)
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.randomness import fresh_seed
 from cardtable.games.caravan.board import CARAVAN_NAMES, Caravan
-from cardtable.games.caravan.bots import Bot, make_bot
+from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import MoveSyntaxError
 from cardtable.games.caravan.events import MoveEvent
@@ -73,6 +83,7 @@ from cardtable.ui.tui.common import (
     error_text,
     guarded,
 )
+from cardtable.ui.tui.screen_bots import ask_bot, close_bots, make_bots
 from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
 
@@ -227,7 +238,9 @@ MOVES_WORD = "moves"
 
 
 class CaravanApp(TableApp):
-    """The Caravan screen. ``players`` per seat (ABC, DEF): ``human`` or ``bot:NAME``."""
+    """The Caravan screen. ``players`` per seat (ABC, DEF): ``human`` or ``bot:NAME``
+    (``bot:exec:COMMAND`` for a program). Making it starts the programs; a command that cannot
+    start raises ``UnknownBot`` (a ``GameError``) with the line mode's message."""
 
     TITLE = "Caravan"
     CSS = """
@@ -286,10 +299,11 @@ class CaravanApp(TableApp):
         self.match: ScreenMatch | None = None
         self.human_answer: Answer[Move] | None = None
         """The move the human to move is asked for (None while nobody waits for one)."""
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(kind.split(":", 1)[1], seat, seed, CaravanGame(rules, first))
-            for seat, kind in enumerate(players) if kind != HUMAN
-        }
+        self.bots: dict[int, Seat] = make_bots(
+            CaravanGame(rules, first),
+            {seat: kind.split(":", 1)[1] for seat, kind in enumerate(players) if kind != HUMAN},
+            SEATS.__getitem__, seed, record,
+            lambda seat, spec: make_bot(spec, seat, seed, CaravanGame(rules, first)))
 
     # ------------------------------------------------------------------ layout
 
@@ -479,6 +493,8 @@ class CaravanApp(TableApp):
             return "Game abandoned. " + PRESS_ESC
         head = (f"WINNER: {self.names[SEATS.index(result.winners[0])]}"
                 if result.winners else "DRAW")
+        if forfeit_message(result) is not None:
+            head = f"{self.names[SEATS.index(str(result.details.get('seat')))]} forfeits. {head}"
         again = " Ctrl+R: play again." if self.offer_again else ""
         return f"{head}. {PRESS_ESC}{again}"
 
@@ -525,9 +541,19 @@ class CaravanApp(TableApp):
     async def _bot_move(self, seat: int, observation: Observation, answer: Answer[Move]) -> None:
         if self.delay > 0:
             await asyncio.sleep(self.delay)
-        move = await asyncio.to_thread(self.bots[seat].choose, observation)
+        move, forfeit = await ask_bot(self.bots[seat], observation)
         # Given from the message queue, so that the next bot's worker starts afresh.
-        self.call_later(self._bot_answer, answer, move)
+        if forfeit is not None:
+            self.call_later(self._bot_forfeit, answer, forfeit)
+        else:
+            self.call_later(self._bot_answer, answer, move)
+
+    def _bot_forfeit(self, answer: Answer[Move], forfeit: Forfeit) -> None:
+        try:
+            if self.match is not None:
+                self.match.fail(answer, forfeit)
+        except Exception as error:  # a record that cannot be written: the error screen
+            self.fatal(error_text(error))
 
     def _bot_answer(self, answer: Answer[Move], move: Move) -> None:
         try:
@@ -597,15 +623,20 @@ class CaravanApp(TableApp):
         if self.record is not None:
             self.record.finish(self.game)
         if result.reason != "quit":
+            forfeited = forfeit_message(result)
+            if forfeited is not None:
+                seat = SEATS.index(str(result.details.get("seat")))
+                self.say(f"{self.names[seat]} {forfeited}", self.theme_.style("error"))
             if result.winners:
                 winner = self.names[SEATS.index(result.winners[0])]
                 self.say(f"WINNER: {winner}", self.theme_.style("important"))
             else:
                 self.say("DRAW", self.theme_.style("important"))
-            lanes = result.details.get("lanes", [])
-            shown = ", ".join("-" if lane is None else self.names[SEATS.index(lane)]
-                              for lane in lanes)
-            self.say(f"Lanes: {shown}")
+            lanes = result.details.get("lanes")
+            if lanes is not None:
+                shown = ", ".join("-" if lane is None else self.names[SEATS.index(lane)]
+                                  for lane in lanes)
+                self.say(f"Lanes: {shown}")
             self.say(PRESS_ESC)
         self.partial = Partial()
 
@@ -678,6 +709,7 @@ class CaravanApp(TableApp):
         if self.game.result is None:
             self.stop_match(self.quit_cause)
         self.workers.cancel_group(self, "bot")
+        close_bots(self.bots)
         self.exit(0)
 
 
@@ -699,18 +731,30 @@ class CaravanScreen(MatchListener):
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         app = self.app
         app.thinking = None
+        if app.game.result is None:
+            # A forfeit ends the match, not the game: the screen keeps its result, as a
+            # replay of the record does.
+            app.game.result = result
         if is_stalemate(result):
             app.say(stalemate_message(app.game.seat_rules.stuck_plies), app.theme_.style("error"))
         app.finish()
 
 
 def parse_players(players: tuple[str, str]) -> tuple[str, str]:
-    """Check ``human`` / ``bot:NAME`` seat kinds (lower-cased); raises ValueError otherwise."""
+    """Check ``human`` / ``bot:NAME`` seat kinds (lower-cased, but for the command of
+    ``bot:exec:COMMAND``, which is not started here); raises ValueError otherwise."""
     from cardtable.games.caravan.bots import BOTS, known_bot
 
     checked = []
     for kind in players:
-        kind = kind.strip().lower()
+        kind = kind.strip()
+        head, _, name = kind.partition(":")
+        if head.lower() == "bot" and is_exec(name):
+            if not name.strip()[len("exec:"):].strip():
+                raise ValueError("The bot 'exec' needs a command after 'exec:'.")
+            checked.append(f"bot:{bot_spec(name)}")
+            continue
+        kind = kind.lower()
         if kind != HUMAN:
             head, _, name = kind.partition(":")
             # Besides the rule bots, any registry spec (``bot:ismcts:iters=500``).
@@ -732,7 +776,8 @@ def run_caravan(rules: SeatRules, players: tuple[str, str], seed: int | None, fi
     of deck files per seat (None: random decks); ``record`` a JSON Lines record path;
     ``ascii_only`` shows suit letters instead of glyphs. ``NO_COLOR`` is honoured.
     Returns 0 when the game finished or the player quit, 1 after a fatal error (shown on the
-    screen first) or when the record file cannot be opened.
+    screen first) or when the record file cannot be opened. Raises ``UnknownBot`` (a
+    ``GameError``) when a program (``bot:exec:COMMAND``) cannot start, before the screen opens.
     """
     status, _ = play_caravan(rules, players, fresh_seed() if seed is None else seed, first,
                              delay, decks, record, ascii_only)
@@ -746,8 +791,11 @@ def play_caravan(rules: SeatRules, players: tuple[str, str], seed: int, first: i
     """Like :func:`run_caravan`; also says whether the player asked to play again."""
     app = CaravanApp(rules, parse_players(players), seed, first, delay, decks, record,
                      ascii_only, offer_again)
-    with stop_signals_for_app(app.exit) as received:
-        status = app.run()
+    try:
+        with stop_signals_for_app(app.exit) as received:
+            status = app.run()
+    finally:
+        close_bots(app.bots)
     stopped = Stopped(received[0]) if received else None
     if app.game.result is None:
         with contextlib.suppress(RecordError):  # a write error was shown already

@@ -3,6 +3,11 @@
 
 After a game, Ctrl+R plays again (a fresh seed; Austerity rotates the seats) and Esc returns
 here, where the wins of the table so far are shown; Esc here leaves.
+
+A Caravan seat or Obsession's bots may be "program (exec:)": a program in any language
+(docs/bots.md), started with the command typed in the Program box. A command that cannot be
+read is refused on the form, one that cannot start when the game opens (back on the form, with
+the message).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from cardtable.agents.external_cli import EXEC_PREFIX
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
@@ -52,8 +58,12 @@ FIELDS = {
     "austerity": ("lineup", "austerity_deck", "tokens", "points"),
 }
 """The form's fields of each game (the others are disabled while it is chosen)."""
-NOT_FOR_AUSTERITY = ("seed", "record")
-"""Shared fields that an Austerity game does not use (it has no chance; no record)."""
+NOT_FOR_AUSTERITY = ("seed", "record", "program")
+"""Shared fields that an Austerity game does not use (it has no chance; no record; its
+player programs are chosen by name)."""
+PROGRAM = "exec"
+"""The value of "program (exec:)" in the seat lists: the seat runs the Program box's command."""
+PROGRAM_CHOICE = ("program (exec:)", PROGRAM)
 
 
 @dataclass(frozen=True)
@@ -107,7 +117,24 @@ def check_record_path(path: str) -> None:
 
 def caravan_kinds() -> list[tuple[str, str]]:
     return [("human", "human")] + [(f"bot: {name}", f"bot:{name}")
-                                   for name in (*CARAVAN_BOTS, *SEARCH_BOTS)]
+                                   for name in (*CARAVAN_BOTS, *SEARCH_BOTS)] + [PROGRAM_CHOICE]
+
+
+def program_spec(values: dict[str, Any], who: str) -> str:
+    """``exec:COMMAND`` for a seat set to "program (exec:)" (``who`` names it in messages),
+    from the Program box; raises ValueError when the box is empty or cannot be read. The
+    program is not started here."""
+    from cardtable.agents.external import split_command
+    from cardtable.agents.registry import UnknownBot
+
+    command = str(values.get("program", "") or "").strip()
+    if not command:
+        raise ValueError(f"{who} plays a program: type its command in the Program box.")
+    try:
+        split_command(command)
+    except UnknownBot as error:
+        raise ValueError(error.message) from None
+    return EXEC_PREFIX + command
 
 
 def small_count(value: object) -> int | None:
@@ -159,10 +186,12 @@ def build_choice(values: dict[str, Any]) -> Choice:
             if refusal is not None:
                 raise ValueError(refusal)
             check_record_path(record)
-        kinds = (str(values["abc"]), str(values["def"]))
+        kinds = tuple(f"bot:{program_spec(values, seat)}" if str(values[seat.lower()]) == PROGRAM
+                      else str(values[seat.lower()]) for seat in ("ABC", "DEF"))
         first = 1 if str(values.get("first", "1")) == "2" else 0
         return Choice(game, seed, delay, ascii_only, caravan_rules=rules,
-                      caravan_players=kinds, first=first, record=record, caravan_decks=decks)
+                      caravan_players=(kinds[0], kinds[1]), first=first, record=record,
+                      caravan_decks=decks)
     players = small_count(values.get("players", "4"))
     if players is None or not 2 <= players <= 10:
         raise ValueError("Players must be from 2 to 10.")
@@ -173,6 +202,8 @@ def build_choice(values: dict[str, Any]) -> Choice:
     if run_kill is None or not 2 <= run_kill <= 8:
         raise ValueError("Run-kill must be from 2 to 8.")
     bot = str(values.get("bot", "obsessed"))
+    if bot == PROGRAM and humans < players:
+        bot = program_spec(values, "The bots' seat")
     seats = ("human",) * humans + (bot,) * (players - humans)
     if record is not None:
         check_record_path(record)
@@ -211,8 +242,8 @@ class LauncherApp(App[Choice | None]):
     Select:focus > SelectCurrent { background: $accent 30%; }
     SelectOverlay { max-height: 8; }
     .column { width: 1fr; height: auto; border: round $foreground 40%; }
-    #right { width: 1fr; height: auto; }
-    #right > .column { width: 100%; }
+    #right, #left { width: 1fr; height: auto; }
+    #right > .column, #left > .column { width: 100%; }
     #tally { height: auto; text-align: center; }
     #shared { height: auto; border: round $foreground 40%; }
     #columns { height: auto; }
@@ -228,11 +259,14 @@ class LauncherApp(App[Choice | None]):
         Binding("ctrl+c", f"leave({EXIT_INTERRUPTED})", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, last: Choice | None = None, tally: WinTally | None = None) -> None:
+    def __init__(self, last: Choice | None = None, tally: WinTally | None = None,
+                 message: str | None = None) -> None:
         super().__init__()
         without_colour(self)
         self.last = last
         self.tally = tally
+        self.message = message
+        """Why the last choice could not be played (a program that cannot start), or None."""
         self.status = 0
         """130 after Ctrl+C (nothing was being played: the launcher leaves at once)."""
 
@@ -251,22 +285,27 @@ class LauncherApp(App[Choice | None]):
                 yield Label("Record to")
                 yield Input(placeholder="optional .jsonl file", id="record")
             with Horizontal(id="columns"):
-                with Grid(classes="column", id="caravan"):
-                    yield Label("ABC (bottom)")
-                    yield Select(caravan_kinds(), value="human", allow_blank=False, id="abc")
-                    yield Label("DEF (top)")
-                    yield Select(caravan_kinds(), value="bot:normal", allow_blank=False,
-                                 id="def")
-                    yield Label("Rules preset")
-                    yield Select([(name, name) for name in PRESETS], value="power",
-                                 allow_blank=False, id="preset")
-                    yield Label("Rules file")
-                    yield Input(placeholder="optional TOML file", id="rules_file")
-                    yield Label("Deck file")
-                    yield Input(placeholder="optional, both seats", id="deck")
-                    yield Label("First")
-                    yield Select([("ABC", "1"), ("DEF", "2")], value="1", allow_blank=False,
-                                 id="first")
+                with Vertical(id="left"):
+                    with Grid(classes="column", id="caravan"):
+                        yield Label("ABC (bottom)")
+                        yield Select(caravan_kinds(), value="human", allow_blank=False, id="abc")
+                        yield Label("DEF (top)")
+                        yield Select(caravan_kinds(), value="bot:normal", allow_blank=False,
+                                     id="def")
+                        yield Label("Rules preset")
+                        yield Select([(name, name) for name in PRESETS], value="power",
+                                     allow_blank=False, id="preset")
+                        yield Label("Rules file")
+                        yield Input(placeholder="optional TOML file", id="rules_file")
+                        yield Label("Deck file")
+                        yield Input(placeholder="optional, both seats", id="deck")
+                        yield Label("First")
+                        yield Select([("ABC", "1"), ("DEF", "2")], value="1", allow_blank=False,
+                                     id="first")
+                    with Grid(classes="column", id="programs"):
+                        yield Label("Command")
+                        yield Input(placeholder="for program seats",
+                                    id="program")
                 with Vertical(id="right"):
                     with Grid(classes="column", id="obsession"):
                         yield Label("Players")
@@ -274,8 +313,9 @@ class LauncherApp(App[Choice | None]):
                         yield Label("Humans")
                         yield Input("1", id="humans", restrict=r"[0-9]*")
                         yield Label("Bots")
-                        yield Select([(name, name) for name in (*OBSESSION_BOTS, *SEARCH_BOTS)],
-                                     value="obsessed", allow_blank=False, id="bot")
+                        yield Select([(name, name) for name in (*OBSESSION_BOTS, *SEARCH_BOTS)]
+                                     + [PROGRAM_CHOICE], value="obsessed", allow_blank=False,
+                                     id="bot")
                         yield Label("Run-kill")
                         yield Input("4", id="run_kill", restrict=r"[0-9]*")
                     with Grid(classes="column", id="austerity"):
@@ -303,6 +343,7 @@ class LauncherApp(App[Choice | None]):
         self.query_one("#obsession", Grid).border_title = " Obsession "
         self.query_one("#shared", Grid).border_title = " Game "
         self.query_one("#austerity", Grid).border_title = " Austerity "
+        self.query_one("#programs", Grid).border_title = " Program (docs/bots.md) "
         last = self.last
         if last is not None:
             self.query_one("#game", Select).value = last.game
@@ -313,6 +354,8 @@ class LauncherApp(App[Choice | None]):
                     widget.value = last.form[widget.id]  # type: ignore[attr-defined]
         if self.tally is not None:
             self.query_one("#tally", Static).update(self.tally.line())
+        if self.message is not None:
+            self.query_one("#message", Static).update(self.message)
         self.sync_fields()
         self.query_one("#play", Button).focus()
 
@@ -425,8 +468,10 @@ def main() -> int:
     Ctrl+C, or the status of a game that did not end normally)."""
     last: Choice | None = None
     tally: WinTally | None = None
+    message: str | None = None
     while True:
-        form = LauncherApp(last, tally)
+        form = LauncherApp(last, tally, message)
+        message = None
         with stop_signals_for_app(functools.partial(form.exit, None)) as received:
             choice = form.run()
         if received:  # SIGTERM or SIGHUP: the screen is closed, say why and stop
@@ -440,7 +485,11 @@ def main() -> int:
         played = 0
         while again:
             played += 1
-            status, again = play_choice(choice, played, tally)
+            try:
+                status, again = play_choice(choice, played, tally)
+            except GameError as error:  # a program that cannot start: say so on the form
+                message = error.message
+                break
             count_win(tally)
             if status:
                 return status

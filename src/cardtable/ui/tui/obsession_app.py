@@ -8,8 +8,10 @@ F2 (or typing ``moves``) lists the legal moves; ``quit`` or ``exit`` asks like E
 human is out of the game, ``f`` fast-forwards the bots.
 
 The game runs in the engine's match loop (``play_match_async``, stepped on the UI thread by
-``screen_match``): a human seat answers through the command line, a bot seat is asked in a
-worker after ``delay`` seconds; the record and the screen are the loop's listeners.
+``screen_match``): a human seat answers through the command line, a bot seat (a built-in bot,
+a registry spec, or an external program ``exec:COMMAND``) is asked in a worker after ``delay``
+seconds; the record and the screen are the loop's listeners. A program that forfeits ends the
+game with the result ``forfeit``, said on the screen.
 """
 
 from __future__ import annotations
@@ -27,13 +29,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Label, RichLog, Static
 
+from cardtable.agents.external_cli import is_exec
 from cardtable.agents.registry import make_seat
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import (
     AsyncSeat,
+    Forfeit,
     MatchAbandoned,
     MatchListener,
     Seat,
+    forfeit_message,
     play_match_async,
 )
 from cardtable.engine.protocol import GameState, Result
@@ -66,6 +71,7 @@ from cardtable.ui.tui.common import (
     error_text,
     guarded,
 )
+from cardtable.ui.tui.screen_bots import ask_bot, close_bots, make_bots
 from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import Theme, make_theme
 
@@ -111,6 +117,8 @@ def seat_label(seat: int, kinds: Sequence[str], humans: int) -> str:
     kind = kinds[seat]
     if kind == HUMAN:
         return f"P{seat + 1} you" if humans == 1 else f"P{seat + 1} human"
+    if is_exec(kind):  # a command is too long for the table (the record keeps it)
+        return f"P{seat + 1} program"
     return f"P{seat + 1} {kind}"
 
 
@@ -231,11 +239,14 @@ class ObsessionApp(TableApp):
         self.human_seats = tuple(kind == HUMAN for kind in self.kinds)
         self.humans = sum(self.human_seats)
         self.game = Game.new(rules, self.human_seats, seed)
-        self.bots: dict[int, Seat] = {
-            seat: make_bot(kind, seed, seat) if kind in BOT_NAMES else
-            make_seat(ObsessionGame(rules, self.humans), kind, seat_name(seat), seed)
-            for seat, kind in enumerate(self.kinds) if kind != HUMAN
-        }
+        loaded = ObsessionGame(rules, self.humans)
+        self.bots: dict[int, Seat] = make_bots(
+            loaded, {seat: kind for seat, kind in enumerate(self.kinds) if kind != HUMAN},
+            seat_name, seed, record,
+            lambda seat, kind: make_bot(kind, seed, seat) if kind in BOT_NAMES else
+            make_seat(loaded, kind, seat_name(seat), seed))
+        self.forfeit: Result | None = None
+        """The result of a game a program forfeited (the game itself is not over)."""
         self.messages: list[str] = []
         self.important: str | None = None
         self.note: str | None = None
@@ -310,7 +321,7 @@ class ObsessionApp(TableApp):
         return turn is not None and self.human_seats[turn] and self.viewer == turn
 
     def turn(self) -> int | None:
-        return None if self.game.over else self.game.current
+        return None if self.game_over() else self.game.current
 
     def toggle_limit(self) -> int:
         """Digit keys toggle cards 1..N when every numbered card fits in one digit, else 0."""
@@ -513,8 +524,18 @@ class ObsessionApp(TableApp):
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.delay)
-        action = await asyncio.to_thread(self.bots[seat].choose, observation)
-        self.call_later(self._bot_answer, answer, action)
+        action, forfeit = await ask_bot(self.bots[seat], observation)
+        if forfeit is not None:
+            self.call_later(self._bot_forfeit, answer, forfeit)
+        else:
+            self.call_later(self._bot_answer, answer, action)
+
+    def _bot_forfeit(self, answer: Answer[Action], forfeit: Forfeit) -> None:
+        try:
+            if self.match is not None:
+                self.match.fail(answer, forfeit)
+        except Exception as error:  # a record that cannot be written: the error screen
+            self.fatal(error_text(error))
 
     def _bot_answer(self, answer: Answer[Action], action: Action) -> None:
         try:
@@ -629,7 +650,7 @@ class ObsessionApp(TableApp):
     def fast_forward_available(self) -> bool:
         """Once a human is out of a game still going on (or none plays), the bots may play
         without pauses for the rest of it."""
-        if self.game.over or self.delay <= 0:
+        if self.game_over() or self.delay <= 0:
             return False
         humans = [seat for seat in range(self.game.players) if self.human_seats[seat]]
         return not humans or any(self.game.out[seat] for seat in humans)
@@ -666,17 +687,18 @@ class ObsessionApp(TableApp):
         self.push_screen(HelpScreen("Obsession help", lines))
 
     def game_over(self) -> bool:
-        return self.game.over
+        return self.game.over or self.forfeit is not None
 
     def _quit(self) -> None:
         self.abandon()
         self.workers.cancel_group(self, "bot")
+        close_bots(self.bots)
         self.exit(0)
 
     def abandon(self, cause: str | None = None) -> None:
         """Close the record of an unfinished game with an ``abandoned`` line (``cause``, or
         by default how the player left: ``quit`` or ``interrupt``)."""
-        if not self.game.over and not self.left:
+        if not self.game_over() and not self.left:
             self.left = True
             abandoned = MatchAbandoned(seat_name(self.game.current), cause or self.quit_cause)
             with contextlib.suppress(RecordError):  # a write error was shown already
@@ -706,8 +728,13 @@ class ObsessionScreen(MatchListener):
         self.app.action_made(event)
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
-        self.app.thinking = None
-        self.app.finish()
+        app = self.app
+        app.thinking = None
+        forfeited = forfeit_message(result)
+        if forfeited is not None:
+            app.forfeit = result
+            app.say(f"!!! {forfeited}", app.theme_.style("error"))
+        app.finish()
 
 
 def run_obsession(rules: Rules, seats: Sequence[str], seed: int | None, delay: float | None,
@@ -715,11 +742,12 @@ def run_obsession(rules: Rules, seats: Sequence[str], seed: int | None, delay: f
     """Play one game of Obsession on the full screen and return the exit status.
 
     The arguments are those the ``obsession`` command parses (its ``Options``): ``rules``;
-    ``seats`` one of ``human``, ``obsessed`` or ``random`` per seat; ``seed`` (None: a fresh
-    one); ``delay`` seconds before each bot play (None: 1); ``record`` a JSON Lines record
-    path; ``ascii_only`` suit letters instead of glyphs. ``NO_COLOR`` is honoured.
+    ``seats`` ``human``, a bot's name or spec, or ``exec:COMMAND`` per seat; ``seed`` (None: a
+    fresh one); ``delay`` seconds before each bot play (None: 1); ``record`` a JSON Lines
+    record path; ``ascii_only`` suit letters instead of glyphs. ``NO_COLOR`` is honoured.
     Returns 0 when the game ended or the player quit, 1 after a fatal error or when the record
-    file cannot be written.
+    file cannot be written. Raises ``UnknownBot`` (a ``GameError``) when a program cannot
+    start, before the screen opens.
     """
     status, _ = play_obsession(rules, seats, fresh_seed() if seed is None else seed,
                                1.0 if delay is None else delay, record, ascii_only)
@@ -731,8 +759,11 @@ def play_obsession(rules: Rules, seats: Sequence[str], seed: int, delay: float,
                    offer_again: bool = False) -> tuple[int, bool]:
     """Like :func:`run_obsession`; also says whether the player asked to play again."""
     app = ObsessionApp(rules, seats, seed, delay, record, ascii_only, offer_again)
-    with stop_signals_for_app(app.exit) as received:
-        status: Any = app.run()
+    try:
+        with stop_signals_for_app(app.exit) as received:
+            status: Any = app.run()
+    finally:
+        close_bots(app.bots)
     stopped = Stopped(received[0]) if received else None
     app.abandon(None if stopped is None else stop_cause(stopped))
     if stopped is not None:

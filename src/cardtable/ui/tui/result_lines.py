@@ -12,6 +12,7 @@ from __future__ import annotations
 import signal
 from typing import Any
 
+from cardtable.engine.match import forfeit_message
 from cardtable.engine.one_line import one_line
 from cardtable.engine.record import not_finished_message
 from cardtable.games.austerity.codec import winners_text
@@ -48,7 +49,8 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     if isinstance(game, CaravanGame):
         return caravan_lines(game, tuple(app.names), interrupted)
     if isinstance(game, ObsessionGame):
-        return obsession_lines(game, getattr(app, "ended", None), interrupted)
+        return obsession_lines(game, getattr(app, "ended", None), interrupted,
+                               getattr(app, "forfeit", None))
     if isinstance(game, AusterityGame):
         if game.finished:
             return [f"Winner(s) {winners_text(game.table.winners())}"], []
@@ -122,11 +124,17 @@ def caravan_lines(game: CaravanGame, names: tuple[str, ...],
             return [], [CARAVAN_INTERRUPTED]
         return ([ABANDONED] if cause == "quit" else []), []
     line = caravan_render.result_line(result, (names[0], names[1]))
+    forfeited = forfeit_message(result)
+    if forfeited is not None:  # as the line mode says it: who forfeited and why, then the winner
+        return [forfeited, *([] if line is None else [line])], []
     return ([] if line is None else [line]), []
 
 
-def obsession_lines(game: ObsessionGame, ended: Ended | None,
-                    interrupted: bool) -> tuple[list[str], list[str]]:
+def obsession_lines(game: ObsessionGame, ended: Ended | None, interrupted: bool,
+                    forfeit: Any = None) -> tuple[list[str], list[str]]:
+    forfeited = None if forfeit is None else forfeit_message(forfeit)
+    if forfeited is not None:  # as the line mode ends a forfeited game
+        return [f"!!! {forfeited}"], []
     if ended is not None:
         return obsession_render.placings_block(ended), []
     if interrupted:

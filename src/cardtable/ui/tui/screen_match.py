@@ -8,6 +8,10 @@ its own thread, one step per answer: a move is applied, recorded and shown insid
 that received it, before the next key is read, and nothing else touches the game meanwhile.
 (An asyncio task would apply it one turn of the event loop later, when the screen may have
 moved on.)
+
+A bot may also answer with a :class:`~cardtable.engine.match.Forfeit` (an external program that
+broke the protocol or its clock): the screen hands it to the match (:meth:`ScreenMatch.fail`),
+whose loop ends the game with the result ``forfeit``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Coroutine, Generator, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from cardtable.engine.errors import IllegalAction
-from cardtable.engine.match import MatchAbandoned, Seat
+from cardtable.engine.match import Forfeit, MatchAbandoned, Seat
 from cardtable.engine.protocol import Result
 
 T = TypeVar("T")
@@ -76,6 +80,14 @@ class ScreenMatch:
         answer._value = value
         answer._given = True
         self._step(None)
+        return True
+
+    def fail(self, answer: Answer[Any], forfeit: Forfeit) -> bool:
+        """The seat ``answer`` was awaited from forfeits instead: the match loop ends the game
+        with the ``forfeit`` result. False when the match is not waiting for this answer."""
+        if answer is not self.waiting or not self.running:
+            return False
+        self._step(forfeit)
         return True
 
     def abandon(self, seat: str, cause: str) -> bool:
@@ -145,7 +157,11 @@ class ScreenHuman(Generic[T]):
 
 
 class ScreenBot(Generic[T]):
-    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering."""
+    """A bot seat: asked in a worker thread after the delay, so the screen keeps answering.
+
+    The bot may be an external program (:class:`~cardtable.agents.external.ExternalSeat`): the
+    end of the match is passed on to it (``match_over``), which ends its process.
+    """
 
     def __init__(self, app: SeatsScreen[T], seat: int) -> None:
         self.app = app
@@ -158,3 +174,9 @@ class ScreenBot(Generic[T]):
 
     def rejected(self, error: IllegalAction) -> None:
         self.app.bots[self.seat].rejected(error)
+
+    def match_over(self, observation: Any, result: Result | None) -> None:
+        over = getattr(self.app.bots[self.seat], "match_over", None)
+        if over is not None:
+            over(observation, result)
+

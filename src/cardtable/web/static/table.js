@@ -280,6 +280,11 @@ function resultText(view, result) {
   const winners = result.winners || [];
   const who = winners.length ? `${winners.join(", ")} ${winners.length > 1 ? "win" : "wins"}`
                              : "no winner";
+  const details = result.details || {};
+  if (result.reason === "forfeit" && details.seat) {
+    // A program broke the protocol or its clock: say which seat and why (docs/bots.md).
+    return `Game over: ${details.seat} forfeits (${details.why}); ${who} (forfeit).`;
+  }
   return `Game over: ${who} (${result.reason}).`;
 }
 
