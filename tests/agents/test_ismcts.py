@@ -13,7 +13,7 @@ import pytest
 import cardtable
 from cardtable.agents.ismcts import SearchOptions, search
 from cardtable.agents.registry import UnknownBot, make_seat
-from cardtable.agents.search_worlds import outcome
+from cardtable.agents.search_worlds import outcome, placing_rewards
 from cardtable.engine.match import play_match
 from cardtable.games.caravan import fast as caravan_fast
 from cardtable.games.obsession import fast as obsession_fast
@@ -43,7 +43,8 @@ def _obsession_position(seed: int) -> Any:
     state = game.new_state(seed=seed)
     # Play past the swaps into a position where the mover has a choice of plays.
     rng = random.Random(seed)
-    while state.result is None and (state.phase == "swap" or len(state.legal_actions()) < 3
+    while state.result is None and (state.observation(state.current).phase == "swap"
+                                    or len(state.legal_actions()) < 3
                                     or state.observation(state.current).source == "hidden"):
         state.apply(rng.choice(state.legal_actions()))
     return game, state
@@ -120,13 +121,39 @@ def test_time_budget_stops_the_search() -> None:
                        "(expected a number >= 0.001)."),
     ("ismcts:rollout=smart", "Unknown rollout 'smart' for the bot 'ismcts' "
                              "(rollouts: greedy, eval, reply, random)."),
+    ("ismcts:opponents=psychic", "Unknown opponent model 'psychic' for the bot 'ismcts' "
+                                 "(opponents: tree, policy)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
-                       "(options: iters, time, c, rollout)."),
+                       "(options: iters, time, c, rollout, opponents)."),
 ])
 def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:
         make_seat(cardtable.load_game("caravan"), spec, "ABC", 0)
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("make", [_caravan_position, _obsession_position])
+def test_opponents_played_by_the_policy_leave_only_own_moves_in_the_tree(make: Any) -> None:
+    def movers(edges: dict[Any, Any]) -> set[int]:
+        found: set[int] = set()
+        for edge in edges.values():
+            found |= {edge.mover} | movers(edge.children)
+        return found
+
+    for seed in range(2):
+        game, state = make(seed)
+        seat = state.to_move
+        observation = state.observation(seat)
+        searched = make_seat(game, "ismcts:iters=300", seat, seed)
+        modelled = make_seat(game, "ismcts:iters=300,opponents=policy", seat, seed)
+        move = modelled.choose(observation)
+        assert move in state.legal_actions()
+        assert move == make_seat(game, "ismcts:iters=300,opponents=policy", seat,
+                                 seed).choose(observation)
+        searched.choose(observation)
+        own = state.seats.index(seat)
+        assert movers(modelled.last_root) == {own}  # type: ignore[attr-defined]
+        assert len(movers(searched.last_root)) > 1  # type: ignore[attr-defined]
 
 
 def test_omniscient_needs_the_state_and_plays_legally() -> None:
@@ -142,10 +169,18 @@ def test_omniscient_needs_the_state_and_plays_legally() -> None:
 def test_outcome_rewards() -> None:
     assert outcome(("ABC",), ("ABC", "DEF")) == [1.0, 0.0]
     assert outcome((), ("ABC", "DEF")) == [0.5, 0.5]
+
+
+def test_placing_rewards() -> None:
     # Placings (0-based seats, first first) give 1 to the first and 0 to the last.
-    assert outcome(("P2",), ("P1", "P2", "P3"), (1, 2, 0)) == [0.0, 1.0, 0.5]
+    assert placing_rewards((1, 2, 0), 3) == (0.0, 1.0, 0.5)
+    assert placing_rewards((3, 0, 2, 1), 4) == pytest.approx((2 / 3, 0.0, 1 / 3, 1.0))
     # Seats not placed share the places left.
-    assert outcome(("P3",), ("P1", "P2", "P3"), (2,)) == [0.25, 0.25, 1.0]
+    assert placing_rewards((2,), 3) == (0.25, 0.25, 1.0)
+    assert placing_rewards((), 4) == (0.5, 0.5, 0.5, 0.5)
+    # Two seats: the winner 1, the other 0; a stalemate with nobody out shares.
+    assert placing_rewards((1,), 2) == (0.0, 1.0)
+    assert placing_rewards((), 2) == (0.5, 0.5)
 
 
 def test_search_on_a_finished_world_backs_up_the_result() -> None:
@@ -222,7 +257,7 @@ def test_caravan_command_seats_ismcts() -> None:
     refused = _script("caravan", "--bvb", "-b", "ismcts:iterz=5")
     assert refused.returncode == 1
     assert refused.stderr.strip() == ("caravan: The bot 'ismcts' takes no option 'iterz' "
-                                      "(options: iters, time, c, rollout).")
+                                      "(options: iters, time, c, rollout, opponents).")
 
 
 def test_obsession_command_seats_ismcts() -> None:

@@ -58,6 +58,11 @@ class World(Protocol):
         """Play on to the end with the rollout policy."""
         ...
 
+    def advance(self, seat: int, seed: int) -> None:
+        """Play the other seats' moves with the rollout policy until ``seat`` is to move or
+        the game is over."""
+        ...
+
     def rewards(self) -> Sequence[float]:
         """Per seat, in 0..1, once the game is over."""
         ...
@@ -94,6 +99,13 @@ class SearchOptions:
     exploration: float = 0.4
     rollout: str = ""
     """The rollout policy's name; empty for the game's default."""
+    opponents: str = "tree"
+    """``tree``: the other seats' moves are edges of the tree, each chosen by UCB for the seat
+    that makes it; ``policy``: the other seats play the rollout policy, and the tree holds
+    only the searching seat's own moves."""
+
+
+OPPONENT_MODELS = ("tree", "policy")
 
 
 class Edge:
@@ -119,6 +131,7 @@ def search(worlds: Worlds, options: SearchOptions,
     sqrt = math.sqrt
     deadline = None if options.seconds is None else time.perf_counter() + options.seconds
     limit = options.iterations if deadline is None else 1 << 62
+    own = worlds.seat if options.opponents == "policy" else -1
     iteration = 0
     while iteration < limit:
         if deadline is not None and iteration & 15 == 0 and time.perf_counter() >= deadline \
@@ -131,6 +144,9 @@ def search(worlds: Worlds, options: SearchOptions,
             mover = world.mover()
             if mover < 0:
                 break
+            if own >= 0 and mover != own:
+                world.advance(own, rng.getrandbits(62))
+                continue
             keys = world.keys()
             untried: list[Hashable] = []
             best: Edge | None = None
@@ -187,15 +203,17 @@ def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> f
 
 
 def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
-                  rollouts: Sequence[str], default_iterations: int = 1000) -> SearchOptions:
-    """``iters=``, ``time=``, ``c=``, ``rollout=`` of a bot spec, each checked (one-line
-    :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
+                  rollouts: Sequence[str], default_iterations: int = 1000,
+                  default_opponents: str = "tree") -> SearchOptions:
+    """``iters=``, ``time=``, ``c=``, ``rollout=``, ``opponents=`` of a bot spec, each checked
+    (one-line :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
     from cardtable.agents.registry import UnknownBot
 
     iterations = default_iterations
     seconds: float | None = None
     c = default_c
     rollout = ""
+    opponents = default_opponents
     for key, value in options.items():
         if key in ("iters", "iterations"):
             iterations = int(_number(name, key, value, 1, True))
@@ -208,10 +226,15 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
                 raise UnknownBot(f"Unknown rollout '{value}' for the bot '{name}' "
                                  f"(rollouts: {', '.join(rollouts)}).")
             rollout = value.lower()
+        elif key == "opponents":
+            if value.lower() not in OPPONENT_MODELS:
+                raise UnknownBot(f"Unknown opponent model '{value}' for the bot '{name}' "
+                                 f"(opponents: {', '.join(OPPONENT_MODELS)}).")
+            opponents = value.lower()
         else:
             raise UnknownBot(f"The bot '{name}' takes no option '{key}' "
-                             "(options: iters, time, c, rollout).")
-    return SearchOptions(iterations, seconds, c, rollout)
+                             "(options: iters, time, c, rollout, opponents).")
+    return SearchOptions(iterations, seconds, c, rollout, opponents)
 
 
 class SearchSeat:

@@ -9,35 +9,38 @@ the generic game protocol (much slower).
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from cardtable.agents.ismcts import SearchOptions, World, Worlds
 
 
-def outcome(winners: Sequence[str], seats: Sequence[str],
-            placings: Sequence[int] | None = None) -> list[float]:
-    """Rewards in 0..1 per seat: from the placings (0-based seats, first place first) when
-    given — 1 for first, 0 for last, seats not placed sharing the places left — else 1 for
-    the winner and 0 for the others, or an even share when nobody won (a draw)."""
-    count = len(seats)
-    if placings is not None and count > 2:
-        rewards = [0.0] * count
-        step = 1.0 / (count - 1)
-        for place, seat in enumerate(placings):
-            rewards[seat] = 1.0 - place * step
-        left = [seat for seat in range(count) if seat not in placings]
-        if left:
-            first = len(placings)
-            share = sum(1.0 - place * step for place in range(first, count)) / len(left)
-            for seat in left:
-                rewards[seat] = share
-        if winners or placings:
-            return rewards
+def outcome(winners: Sequence[str], seats: Sequence[str]) -> list[float]:
+    """Rewards in 0..1 per seat: 1 for the winner and 0 for the others, or an even share when
+    nobody won (a draw)."""
     if not winners:
-        return [1.0 / count] * count
+        return [1.0 / len(seats)] * len(seats)
     return [1.0 if seat in winners else 0.0 for seat in seats]
+
+
+@functools.lru_cache(maxsize=4096)
+def placing_rewards(placings: tuple[int, ...], count: int) -> tuple[float, ...]:
+    """Rewards in 0..1 for each of ``count`` seats from the placings (0-based seats, first
+    place first): 1 for first down to 0 for last in even steps, the seats not placed (at a
+    stalemate) sharing the places left. With two seats: 1 for the winner, 0 for the other,
+    0.5 each when nobody went out."""
+    rewards = [0.0] * count
+    step = 1.0 / (count - 1)
+    for place, seat in enumerate(placings):
+        rewards[seat] = 1.0 - place * step
+    left = [seat for seat in range(count) if seat not in placings]
+    if left:
+        share = sum(1.0 - place * step for place in range(len(placings), count)) / len(left)
+        for seat in left:
+            rewards[seat] = share
+    return tuple(rewards)
 
 
 # --- Caravan --------------------------------------------------------------------------------
@@ -104,6 +107,16 @@ class CaravanWorld:
             moves, epsilon = _PLAYOUT[mode]
             self.chance = self.state.greedy_playout(seed, moves, epsilon)
 
+    def advance(self, seat: int, seed: int) -> None:
+        state = self.state
+        mode = self.mode
+        while not state.over and state.turn != seat:
+            if mode == "random":
+                state.playout(seed, 1)
+            else:
+                state.greedy_playout(seed, 1, _PLAYOUT.get(mode, (1, 0.0))[1])
+            seed += 1
+
     def rewards(self) -> Sequence[float]:
         state = self.state
         if self.mode == "random":
@@ -159,25 +172,28 @@ OBSESSION_ROLLOUTS = ("obsessed", "random")
 
 
 class ObsessionWorld:
-    """A compiled Obsession game; the keys are the game's actions (plays, blind attempts)."""
+    """A compiled Obsession game; its keys are the core's (``FastGame.legal_keys``: the face
+    and number of copies of a play, whatever their suits and decks; 0 for a blind attempt)."""
 
-    __slots__ = ("game", "policy", "seats")
+    __slots__ = ("draw", "game", "policy", "seats")
 
-    def __init__(self, game: Any, policy: str, seats: Sequence[str]) -> None:
+    def __init__(self, game: Any, policy: str, seats: Sequence[str],
+                 draw: Callable[[], float]) -> None:
         self.game = game
         self.policy = policy
         self.seats = seats
+        self.draw = draw
 
     def mover(self) -> int:
         game = self.game
         return -1 if game.over else int(game.current)
 
     def keys(self) -> Sequence[Hashable]:
-        actions: list[Hashable] = self.game.legal_actions()
-        return actions
+        keys: list[int] = self.game.legal_keys()
+        return keys
 
     def play(self, key: Hashable) -> None:
-        self.game.apply(key)
+        self.game.apply_key(key)
 
     def rollout(self, seed: int) -> None:
         if self.game.over:
@@ -185,18 +201,23 @@ class ObsessionWorld:
         if self.policy == "random":
             self.game.playout(seed)
         else:
-            draw = random.Random(seed).random
-            self.game.playout_obsessed([draw] * len(self.seats))
+            self.game.playout_obsessed([self.draw] * len(self.seats))
+
+    def advance(self, seat: int, seed: int) -> None:
+        if self.policy == "random":
+            self.game.playout(seed, seat)
+        else:
+            self.game.playout_obsessed([self.draw] * len(self.seats), seat)
 
     def rewards(self) -> Sequence[float]:
-        result = self.game.result
-        return outcome(result.winners, self.seats, self.game.placings)
+        return placing_rewards(self.game.placings, len(self.seats))
 
 
 class ObsessionWorlds:
     """The worlds of one Obsession decision. The swap is the ``obsessed`` swap and a blind
     attempt takes the first hidden card (the hidden cards are alike to the seat): only plays
-    from the hand or the face-up row are searched."""
+    from the hand or the face-up row are searched. The ``obsessed`` rollouts of a decision
+    draw their numbers from one generator seeded with the decision's seed."""
 
     def __init__(self, view: Any, seed: int, options: SearchOptions, game: Any,
                  omniscient: bool = False) -> None:
@@ -208,6 +229,7 @@ class ObsessionWorlds:
         self.seats = tuple(game.seats)
         self.forced: Any = None
         self.core: Any = None
+        self.draw = random.Random(seed).random
         if omniscient:
             self.seat = int(view.current)
             observation = view.observation(self.seat)
@@ -223,17 +245,16 @@ class ObsessionWorlds:
         start = view.clone() if omniscient else game.sample_world(view, seed)
         self.omniscient = omniscient
         self.core = FastGame.from_game(start)
-        legal = self.core.legal_actions()
-        if len(legal) == 1:
-            self.forced = legal[0]
+        keys = self.core.legal_keys()
+        if len(keys) == 1:
+            self.forced = self.core.action_of_key(keys[0])
 
     def sample(self, seed: int) -> World:
-        if self.omniscient:
-            return ObsessionWorld(self.core.clone(), self.policy, self.seats)
-        return ObsessionWorld(self.core.sample_world(self.seat, seed), self.policy, self.seats)
+        core = self.core.clone() if self.omniscient else self.core.sample_world(self.seat, seed)
+        return ObsessionWorld(core, self.policy, self.seats, self.draw)
 
     def action(self, key: Hashable) -> Any:
-        return key
+        return self.core.action_of_key(key)
 
     def shortcut(self) -> Any | None:
         return self.forced
