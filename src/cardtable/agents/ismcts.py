@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -99,6 +99,12 @@ class SearchOptions:
     exploration: float = 0.4
     rollout: str = ""
     """The rollout policy's name; empty for the game's default."""
+    reward: str = ""
+    """How the game scores a finished game for the search, by name; empty for the game's
+    default (Obsession: the scales of placings of ``search_worlds.PLACE_REWARDS``)."""
+    swap: str = ""
+    """Obsession: ``obsessed`` (the default) takes the ``obsessed`` swap, ``search`` searches
+    it."""
     opponents: str = "tree"
     """``tree``: the other seats' moves are edges of the tree, each chosen by UCB for the seat
     that makes it; ``policy``: the other seats play the rollout policy, and the tree holds
@@ -204,16 +210,21 @@ def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> f
 
 def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
                   rollouts: Sequence[str], default_iterations: int = 1000,
-                  default_opponents: str = "tree") -> SearchOptions:
-    """``iters=``, ``time=``, ``c=``, ``rollout=``, ``opponents=`` of a bot spec, each checked
-    (one-line :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
+                  default_opponents: str = "tree",
+                  choices: Mapping[str, Sequence[str]] | None = None) -> SearchOptions:
+    """``iters=``, ``time=``, ``c=``, ``rollout=``, ``opponents=`` and the game's own named
+    options (``choices``: name → the values it takes, the first the default; Obsession's
+    ``reward=`` and ``swap=``) of a bot spec, each checked (one-line
+    :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
     from cardtable.agents.registry import UnknownBot
 
+    choices = choices or {}
     iterations = default_iterations
     seconds: float | None = None
     c = default_c
     rollout = ""
     opponents = default_opponents
+    chosen = {key: values[0] for key, values in choices.items()}
     for key, value in options.items():
         if key in ("iters", "iterations"):
             iterations = int(_number(name, key, value, 1, True))
@@ -231,10 +242,16 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
                 raise UnknownBot(f"Unknown opponent model '{value}' for the bot '{name}' "
                                  f"(opponents: {', '.join(OPPONENT_MODELS)}).")
             opponents = value.lower()
+        elif key in choices:
+            if value.lower() not in choices[key]:
+                raise UnknownBot(f"Unknown {key} '{value}' for the bot '{name}' "
+                                 f"({key}s: {', '.join(choices[key])}).")
+            chosen[key] = value.lower()
         else:
-            raise UnknownBot(f"The bot '{name}' takes no option '{key}' "
-                             "(options: iters, time, c, rollout, opponents).")
-    return SearchOptions(iterations, seconds, c, rollout, opponents)
+            known = ", ".join(["iters", "time", "c", "rollout", "opponents", *choices])
+            raise UnknownBot(f"The bot '{name}' takes no option '{key}' (options: {known}).")
+    return SearchOptions(iterations, seconds, c, rollout, chosen.get("reward", ""),
+                         chosen.get("swap", ""), opponents)
 
 
 class SearchSeat:

@@ -17,6 +17,8 @@ from cardtable.agents.registry import BotSpec, register
 from cardtable.agents.search_worlds import (
     CARAVAN_ROLLOUTS,
     OBSESSION_ROLLOUTS,
+    OBSESSION_SWAPS,
+    PLACE_REWARDS,
     caravan_worlds,
     obsession_worlds,
 )
@@ -27,6 +29,9 @@ DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
 
 DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "tree"}
 """How the search models the other seats by game (``opponents=``)."""
+
+GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS}}
+"""A game's own options of the search and the values each takes (the first the default)."""
 
 ITERATIONS_PER_OPPONENT = 1000
 
@@ -41,7 +46,8 @@ def _factory(game_name: str, worlds: Any, rollouts: tuple[str, ...], omniscient:
              c: float) -> Any:
     def factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> SearchSeat:
         options = parse_options(spec.name, spec.options, c, rollouts,
-                                default_iterations(game), DEFAULT_OPPONENTS[game_name])
+                                default_iterations(game), DEFAULT_OPPONENTS[game_name],
+                                GAME_OPTIONS.get(game_name))
         kind = Omniscient if omniscient else SearchSeat
         return kind(worlds(game, omniscient), options, seed)
     return factory

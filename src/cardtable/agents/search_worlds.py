@@ -25,19 +25,33 @@ def outcome(winners: Sequence[str], seats: Sequence[str]) -> list[float]:
     return [1.0 if seat in winners else 0.0 for seat in seats]
 
 
+PLACE_REWARDS = ("linear", "square", "win")
+"""How a placing is scored (``reward=``), from 1 for first to 0 for last: ``linear`` in even
+steps (four seats: 1, 2/3, 1/3, 0), ``square`` the square of that (1, 4/9, 1/9, 0: a first
+place counts more against the middle places), ``win`` only a first place."""
+
+
 @functools.lru_cache(maxsize=4096)
-def placing_rewards(placings: tuple[int, ...], count: int) -> tuple[float, ...]:
+def placing_rewards(placings: tuple[int, ...], count: int,
+                    scale: str = "linear") -> tuple[float, ...]:
     """Rewards in 0..1 for each of ``count`` seats from the placings (0-based seats, first
-    place first): 1 for first down to 0 for last in even steps, the seats not placed (at a
-    stalemate) sharing the places left. With two seats: 1 for the winner, 0 for the other,
-    0.5 each when nobody went out."""
+    place first), by ``scale`` (:data:`PLACE_REWARDS`); the seats not placed (at a stalemate)
+    share the places left. With two seats: 1 for the winner, 0 for the other, 0.5 each when
+    nobody went out, whatever the scale."""
+    def value(place: int) -> float:
+        linear = 1.0 - place / (count - 1)
+        if scale == "square":
+            return linear * linear
+        if scale == "win":
+            return 1.0 if place == 0 else 0.0
+        return linear
+
     rewards = [0.0] * count
-    step = 1.0 / (count - 1)
     for place, seat in enumerate(placings):
-        rewards[seat] = 1.0 - place * step
+        rewards[seat] = value(place)
     left = [seat for seat in range(count) if seat not in placings]
     if left:
-        share = sum(1.0 - place * step for place in range(len(placings), count)) / len(left)
+        share = sum(value(place) for place in range(len(placings), count)) / len(left)
         for seat in left:
             rewards[seat] = share
     return tuple(rewards)
@@ -168,21 +182,32 @@ class CaravanWorlds:
 
 # --- Obsession ------------------------------------------------------------------------------
 
+def _faces() -> list[int]:
+    from cardtable.games.obsession.cards import FACE
+
+    return FACE
+
+
+_FACE = _faces()
+
 OBSESSION_ROLLOUTS = ("obsessed", "random")
+OBSESSION_SWAPS = ("obsessed", "search")
+"""``swap=``: take the ``obsessed`` swap (the default), or search it."""
 
 
 class ObsessionWorld:
     """A compiled Obsession game; its keys are the core's (``FastGame.legal_keys``: the face
     and number of copies of a play, whatever their suits and decks; 0 for a blind attempt)."""
 
-    __slots__ = ("draw", "game", "policy", "seats")
+    __slots__ = ("draw", "game", "policy", "scale", "seats")
 
     def __init__(self, game: Any, policy: str, seats: Sequence[str],
-                 draw: Callable[[], float]) -> None:
+                 draw: Callable[[], float], scale: str) -> None:
         self.game = game
         self.policy = policy
         self.seats = seats
         self.draw = draw
+        self.scale = scale
 
     def mover(self) -> int:
         game = self.game
@@ -210,14 +235,76 @@ class ObsessionWorld:
             self.game.playout_obsessed([self.draw] * len(self.seats), seat)
 
     def rewards(self) -> Sequence[float]:
-        return placing_rewards(self.game.placings, len(self.seats))
+        return placing_rewards(self.game.placings, len(self.seats), self.scale)
+
+
+def swap_keys(pool: Sequence[int]) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """The swaps of a pool as tree keys: the faces put face up (suits and decks play alike),
+    each mapped to the first choice of cards with those faces (display order)."""
+    from itertools import combinations
+
+    keys: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for visible in combinations(pool, 3):
+        keys.setdefault(tuple(_FACE[card] for card in visible), visible)
+    return keys
+
+
+class ObsessionSwapWorld:
+    """A world at the seat's swap, in Python: its keys are :func:`swap_keys`; once the seat
+    has swapped, the seats after it swap as ``obsessed`` does and the game goes on in the
+    compiled core (an :class:`ObsessionWorld`)."""
+
+    __slots__ = ("inner", "make", "seat", "state", "swaps")
+
+    def __init__(self, state: Any, seat: int, swaps: dict[tuple[int, ...], tuple[int, ...]],
+                 make: Callable[[Any], ObsessionWorld]) -> None:
+        self.state = state
+        self.seat = seat
+        self.swaps = swaps
+        self.make = make
+        self.inner: ObsessionWorld | None = None
+
+    def mover(self) -> int:
+        return self.seat if self.inner is None else self.inner.mover()
+
+    def keys(self) -> Sequence[Hashable]:
+        return list(self.swaps) if self.inner is None else self.inner.keys()
+
+    def play(self, key: Hashable) -> None:
+        if self.inner is not None:
+            self.inner.play(key)
+            return
+        from cardtable.games.obsession.actions import Swap
+        from cardtable.games.obsession.bots import obsessed_swap
+        from cardtable.games.obsession.fast import FastGame
+
+        state = self.state
+        state.apply(Swap(self.swaps[key]))  # type: ignore[index]
+        while not state.over and state.observation(state.current).phase == "swap":
+            state.apply(Swap(obsessed_swap(state.observation(state.current).pool)))
+        self.inner = self.make(FastGame.from_game(state))
+
+    def _played(self) -> ObsessionWorld:
+        if self.inner is None:
+            raise RuntimeError("the seat's swap comes first")
+        return self.inner
+
+    def rollout(self, seed: int) -> None:
+        self._played().rollout(seed)
+
+    def advance(self, seat: int, seed: int) -> None:
+        self._played().advance(seat, seed)
+
+    def rewards(self) -> Sequence[float]:
+        return self._played().rewards()
 
 
 class ObsessionWorlds:
-    """The worlds of one Obsession decision. The swap is the ``obsessed`` swap and a blind
-    attempt takes the first hidden card (the hidden cards are alike to the seat): only plays
-    from the hand or the face-up row are searched. The ``obsessed`` rollouts of a decision
-    draw their numbers from one generator seeded with the decision's seed."""
+    """The worlds of one Obsession decision. A blind attempt takes the first hidden card (the
+    hidden cards are alike to the seat); the swap is the ``obsessed`` swap, or searched with
+    ``swap=search`` (each world dealt in Python: a swap is one decision a game). The
+    ``obsessed`` rollouts of a decision draw their numbers from one generator seeded with the
+    decision's seed."""
 
     def __init__(self, view: Any, seed: int, options: SearchOptions, game: Any,
                  omniscient: bool = False) -> None:
@@ -226,6 +313,7 @@ class ObsessionWorlds:
         from cardtable.games.obsession.fast import FastGame
 
         self.policy = options.rollout or "obsessed"
+        self.scale = options.reward or "linear"
         self.seats = tuple(game.seats)
         self.forced: Any = None
         self.core: Any = None
@@ -236,24 +324,43 @@ class ObsessionWorlds:
         else:
             self.seat = int(view.seat)
             observation = view
+        self.omniscient = omniscient
+        self.swaps: dict[tuple[int, ...], tuple[int, ...]] = {}
         if observation.phase == "swap":
-            self.forced = Swap(obsessed_swap(observation.pool))
+            if options.swap != "search":
+                self.forced = Swap(obsessed_swap(observation.pool))
+                return
+            self.swaps = swap_keys(observation.pool)
+            self.view = view
+            self.game = game
+            if len(self.swaps) == 1:
+                self.forced = Swap(next(iter(self.swaps.values())))
             return
         if observation.source == "hidden":
             self.forced = Blind(1)
             return
         start = view.clone() if omniscient else game.sample_world(view, seed)
-        self.omniscient = omniscient
         self.core = FastGame.from_game(start)
         keys = self.core.legal_keys()
         if len(keys) == 1:
             self.forced = self.core.action_of_key(keys[0])
 
     def sample(self, seed: int) -> World:
+        if self.swaps:
+            state = self.view.clone() if self.omniscient else \
+                self.game.sample_world(self.view, seed)
+            return ObsessionSwapWorld(state, self.seat, self.swaps, self._world)
         core = self.core.clone() if self.omniscient else self.core.sample_world(self.seat, seed)
-        return ObsessionWorld(core, self.policy, self.seats, self.draw)
+        return self._world(core)
+
+    def _world(self, core: Any) -> ObsessionWorld:
+        return ObsessionWorld(core, self.policy, self.seats, self.draw, self.scale)
 
     def action(self, key: Hashable) -> Any:
+        if self.swaps:
+            from cardtable.games.obsession.actions import Swap
+
+            return Swap(self.swaps[key])  # type: ignore[index]
         return self.core.action_of_key(key)
 
     def shortcut(self) -> Any | None:
