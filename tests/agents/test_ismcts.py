@@ -124,7 +124,7 @@ def test_time_budget_stops_the_search() -> None:
     ("ismcts:opponents=psychic", "Unknown opponent model 'psychic' for the bot 'ismcts' "
                                  "(opponents: tree, policy)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
-                       "(options: iters, time, c, rollout, opponents)."),
+                       "(options: iters, time, c, rollout, root, opponents)."),
 ])
 def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:
@@ -136,7 +136,7 @@ def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
     ("ismcts:reward=most", "Unknown reward 'most' for the bot 'ismcts' "
                            "(rewards: linear, square, win)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
-                       "(options: iters, time, c, rollout, opponents, reward, swap)."),
+                       "(options: iters, time, c, rollout, root, opponents, reward, swap)."),
 ])
 def test_bad_obsession_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:
@@ -284,7 +284,7 @@ def test_caravan_command_seats_ismcts() -> None:
     refused = _script("caravan", "--bvb", "-b", "ismcts:iterz=5")
     assert refused.returncode == 1
     assert refused.stderr.strip() == ("caravan: The bot 'ismcts' takes no option 'iterz' "
-                                      "(options: iters, time, c, rollout, opponents).")
+                                      "(options: iters, time, c, rollout, root, opponents).")
 
 
 def test_obsession_command_seats_ismcts() -> None:
@@ -446,3 +446,26 @@ def test_swap_keys_name_faces() -> None:
     assert len(keys) <= 20
     for key, visible in keys.items():
         assert tuple(FACE[card] for card in visible) == key and set(visible) <= set(pool)
+
+
+@pytest.mark.parametrize("make", [_caravan_position, _obsession_position])
+def test_sequential_halving_spends_the_budget_on_the_better_moves(make: Any) -> None:
+    for seed in range(2):
+        game, state = make(seed)
+        seat = state.to_move
+        observation = state.observation(seat)
+        bot = make_seat(game, "ismcts:iters=400,root=halving", seat, seed)
+        move = bot.choose(observation)
+        assert move in state.legal_actions()
+        assert move == make_seat(game, "ismcts:iters=400,root=halving", seat,
+                                 seed).choose(observation)
+        root = bot.last_root  # type: ignore[attr-defined]
+        visits = sorted((edge.visits for edge in root.values()), reverse=True)
+        assert 0.8 * 400 <= sum(visits) <= 400
+        assert visits[0] == visits[1] > visits[-1] >= 1  # the last two share the last round
+        chosen = next(key for key, edge in root.items()
+                      if bot.last_worlds.action(key) == move)  # type: ignore[attr-defined]
+        finalists = [edge for edge in root.values() if edge.visits == visits[0]]
+        assert root[chosen].visits == visits[0]
+        assert root[chosen].reward / root[chosen].visits == max(
+            edge.reward / edge.visits for edge in finalists)

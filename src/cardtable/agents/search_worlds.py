@@ -226,7 +226,8 @@ class ObsessionWorld:
         if self.policy == "random":
             self.game.playout(seed)
         else:
-            self.game.playout_obsessed([self.draw] * len(self.seats))
+            draw = random.Random(seed).random
+            self.game.playout_obsessed([draw] * len(self.seats))
 
     def advance(self, seat: int, seed: int) -> None:
         if self.policy == "random":
