@@ -13,7 +13,7 @@ import pytest
 import cardtable
 from cardtable.agents.ismcts import SearchOptions, search
 from cardtable.agents.registry import UnknownBot, make_seat
-from cardtable.agents.search_worlds import outcome
+from cardtable.agents.search_worlds import outcome, placing_rewards
 from cardtable.engine.match import play_match
 from cardtable.games.caravan import fast as caravan_fast
 from cardtable.games.obsession import fast as obsession_fast
@@ -43,7 +43,8 @@ def _obsession_position(seed: int) -> Any:
     state = game.new_state(seed=seed)
     # Play past the swaps into a position where the mover has a choice of plays.
     rng = random.Random(seed)
-    while state.result is None and (state.phase == "swap" or len(state.legal_actions()) < 3
+    while state.result is None and (state.observation(state.current).phase == "swap"
+                                    or len(state.legal_actions()) < 3
                                     or state.observation(state.current).source == "hidden"):
         state.apply(rng.choice(state.legal_actions()))
     return game, state
@@ -120,13 +121,60 @@ def test_time_budget_stops_the_search() -> None:
                        "(expected a number >= 0.001)."),
     ("ismcts:rollout=smart", "Unknown rollout 'smart' for the bot 'ismcts' "
                              "(rollouts: greedy, eval, reply, random)."),
+    ("ismcts:opponents=psychic", "Unknown opponent model 'psychic' for the bot 'ismcts' "
+                                 "(opponents: tree, policy)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
-                       "(options: iters, time, c, rollout)."),
+                       "(options: iters, time, c, rollout, root, opponents)."),
 ])
 def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:
         make_seat(cardtable.load_game("caravan"), spec, "ABC", 0)
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts:reward=most", "Unknown reward 'most' for the bot 'ismcts' "
+                           "(rewards: linear, square, win)."),
+    ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
+                       "(options: iters, time, c, rollout, root, opponents, reward, swap)."),
+])
+def test_bad_obsession_options_are_refused_in_one_line(spec: str, message: str) -> None:
+    with pytest.raises(UnknownBot) as caught:
+        make_seat(cardtable.load_game("obsession", players=4), spec, "P1", 0)
+    assert str(caught.value) == message
+
+
+def test_the_reward_scale_is_an_obsession_option() -> None:
+    game = cardtable.load_game("obsession", players=4)
+    assert make_seat(game, "ismcts", "P1", 0).options.reward == "linear"  # type: ignore[attr-defined]
+    bot = make_seat(game, "ismcts:reward=win", "P1", 0)
+    assert bot.options.reward == "win"  # type: ignore[attr-defined]
+    with pytest.raises(UnknownBot, match="takes no option 'reward'"):
+        make_seat(cardtable.load_game("caravan"), "ismcts:reward=win", "ABC", 0)
+
+
+@pytest.mark.parametrize("make", [_caravan_position, _obsession_position])
+def test_opponents_played_by_the_policy_leave_only_own_moves_in_the_tree(make: Any) -> None:
+    def movers(edges: dict[Any, Any]) -> set[int]:
+        found: set[int] = set()
+        for edge in edges.values():
+            found |= {edge.mover} | movers(edge.children)
+        return found
+
+    for seed in range(2):
+        game, state = make(seed)
+        seat = state.to_move
+        observation = state.observation(seat)
+        searched = make_seat(game, "ismcts:iters=300", seat, seed)
+        modelled = make_seat(game, "ismcts:iters=300,opponents=policy", seat, seed)
+        move = modelled.choose(observation)
+        assert move in state.legal_actions()
+        assert move == make_seat(game, "ismcts:iters=300,opponents=policy", seat,
+                                 seed).choose(observation)
+        searched.choose(observation)
+        own = state.seats.index(seat)
+        assert movers(modelled.last_root) == {own}  # type: ignore[attr-defined]
+        assert len(movers(searched.last_root)) > 1  # type: ignore[attr-defined]
 
 
 def test_omniscient_needs_the_state_and_plays_legally() -> None:
@@ -142,10 +190,24 @@ def test_omniscient_needs_the_state_and_plays_legally() -> None:
 def test_outcome_rewards() -> None:
     assert outcome(("ABC",), ("ABC", "DEF")) == [1.0, 0.0]
     assert outcome((), ("ABC", "DEF")) == [0.5, 0.5]
+
+
+def test_placing_rewards() -> None:
     # Placings (0-based seats, first first) give 1 to the first and 0 to the last.
-    assert outcome(("P2",), ("P1", "P2", "P3"), (1, 2, 0)) == [0.0, 1.0, 0.5]
+    assert placing_rewards((1, 2, 0), 3) == (0.0, 1.0, 0.5)
+    assert placing_rewards((3, 0, 2, 1), 4) == pytest.approx((2 / 3, 0.0, 1 / 3, 1.0))
     # Seats not placed share the places left.
-    assert outcome(("P3",), ("P1", "P2", "P3"), (2,)) == [0.25, 0.25, 1.0]
+    assert placing_rewards((2,), 3) == (0.25, 0.25, 1.0)
+    assert placing_rewards((), 4) == (0.5, 0.5, 0.5, 0.5)
+    # Two seats: the winner 1, the other 0; a stalemate with nobody out shares.
+    assert placing_rewards((1,), 2) == (0.0, 1.0)
+    assert placing_rewards((), 2) == (0.5, 0.5)
+    # Other scales of the same placings.
+    assert placing_rewards((3, 0, 2, 1), 4, "square") == pytest.approx((4 / 9, 0.0, 1 / 9, 1.0))
+    assert placing_rewards((3, 0, 2, 1), 4, "win") == (0.0, 0.0, 0.0, 1.0)
+    assert placing_rewards((2,), 4, "square") == pytest.approx((5 / 27, 5 / 27, 1.0, 5 / 27))
+    for scale in ("linear", "square", "win"):
+        assert placing_rewards((1,), 2, scale) == (0.0, 1.0)
 
 
 def test_search_on_a_finished_world_backs_up_the_result() -> None:
@@ -222,7 +284,7 @@ def test_caravan_command_seats_ismcts() -> None:
     refused = _script("caravan", "--bvb", "-b", "ismcts:iterz=5")
     assert refused.returncode == 1
     assert refused.stderr.strip() == ("caravan: The bot 'ismcts' takes no option 'iterz' "
-                                      "(options: iters, time, c, rollout).")
+                                      "(options: iters, time, c, rollout, root, opponents).")
 
 
 def test_obsession_command_seats_ismcts() -> None:
@@ -321,3 +383,89 @@ def test_default_budget_grows_with_the_table() -> None:
     bot = make_seat(game, "ismcts", "P1", 0)
     assert bot.options.iterations == 3000  # type: ignore[attr-defined]
     assert make_seat(game, "ismcts:iters=10", "P1", 0).options.iterations == 10  # type: ignore[attr-defined]
+
+
+def test_obsession_worlds_score_finished_games_on_the_chosen_scale() -> None:
+    from cardtable.agents.search_worlds import ObsessionWorlds
+
+    game = cardtable.load_game("obsession", players=4)
+    state = game.new_state(seed=2)
+    rng = random.Random(2)
+    while state.observation(state.current).phase == "swap" or len(state.legal_actions()) < 2:
+        state.apply(rng.choice(state.legal_actions()))
+    observation = state.observation(state.current)
+    for scale, values in (("win", [0, 0, 0, 1]), ("square", [0, 1 / 9, 4 / 9, 1]),
+                          ("linear", [0, 1 / 3, 2 / 3, 1])):
+        worlds = ObsessionWorlds(observation, 3, SearchOptions(reward=scale), game)
+        scored = 0
+        for seed in range(6):
+            world = worlds.sample(seed)
+            world.rollout(seed)
+            if len(world.game.placings) >= 3:  # type: ignore[attr-defined]
+                assert sorted(world.rewards()) == pytest.approx(values)
+                scored += 1
+        assert scored >= 3
+
+
+def test_a_searched_swap_is_legal_seeded_and_blind_to_hidden_cards() -> None:
+    from cardtable.agents.search_worlds import swap_keys
+    from cardtable.games.obsession.actions import Swap
+    from cardtable.games.obsession.bots import obsessed_swap
+
+    game = cardtable.load_game("obsession", players=4)
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        state.apply(Swap(obsessed_swap(state.observation(state.current).pool)))
+        seat = state.to_move
+        observation = state.observation(seat)
+        assert observation.phase == "swap"
+        bot = make_seat(game, "ismcts:iters=200,swap=search", seat, seed)
+        move = bot.choose(observation)
+        assert move in state.legal_actions()
+        assert set(bot.last_root) == set(swap_keys(observation.pool))  # type: ignore[attr-defined]
+        assert sum(edge.visits for edge in bot.last_root.values()) == 200  # type: ignore[attr-defined]
+        worlds = [state.sample_world(seat, seed=30 + index) for index in range(2)]
+        assert worlds[0].observation(seat) == worlds[1].observation(seat)
+        assert {make_seat(game, "ismcts:iters=200,swap=search", seat, seed).choose(
+            world.observation(seat)) for world in worlds} == {move}
+    # By default the swap is the obsessed swap, taken without searching.
+    state = game.new_state(seed=5)
+    observation = state.observation(state.current)
+    bot = make_seat(game, "ismcts", state.to_move, 5)
+    assert bot.choose(observation) == Swap(obsessed_swap(observation.pool))
+    assert bot.last_worlds is None  # type: ignore[attr-defined]
+
+
+def test_swap_keys_name_faces() -> None:
+    from cardtable.agents.search_worlds import swap_keys
+    from cardtable.games.obsession.cards import FACE
+
+    state = cardtable.load_game("obsession", players=4).new_state(seed=3)
+    pool = state.observation(state.current).pool
+    keys = swap_keys(pool)
+    assert len(keys) <= 20
+    for key, visible in keys.items():
+        assert tuple(FACE[card] for card in visible) == key and set(visible) <= set(pool)
+
+
+@pytest.mark.parametrize("make", [_caravan_position, _obsession_position])
+def test_sequential_halving_spends_the_budget_on_the_better_moves(make: Any) -> None:
+    for seed in range(2):
+        game, state = make(seed)
+        seat = state.to_move
+        observation = state.observation(seat)
+        bot = make_seat(game, "ismcts:iters=400,root=halving", seat, seed)
+        move = bot.choose(observation)
+        assert move in state.legal_actions()
+        assert move == make_seat(game, "ismcts:iters=400,root=halving", seat,
+                                 seed).choose(observation)
+        root = bot.last_root  # type: ignore[attr-defined]
+        visits = sorted((edge.visits for edge in root.values()), reverse=True)
+        assert 0.8 * 400 <= sum(visits) <= 400
+        assert visits[0] == visits[1] > visits[-1] >= 1  # the last two share the last round
+        chosen = next(key for key, edge in root.items()
+                      if bot.last_worlds.action(key) == move)  # type: ignore[attr-defined]
+        finalists = [edge for edge in root.values() if edge.visits == visits[0]]
+        assert root[chosen].visits == visits[0]
+        assert root[chosen].reward / root[chosen].visits == max(
+            edge.reward / edge.visits for edge in finalists)

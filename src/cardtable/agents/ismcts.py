@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -56,6 +56,11 @@ class World(Protocol):
 
     def rollout(self, seed: int) -> None:
         """Play on to the end with the rollout policy."""
+        ...
+
+    def advance(self, seat: int, seed: int) -> None:
+        """Play the other seats' moves with the rollout policy until ``seat`` is to move or
+        the game is over."""
         ...
 
     def rewards(self) -> Sequence[float]:
@@ -94,6 +99,24 @@ class SearchOptions:
     exploration: float = 0.4
     rollout: str = ""
     """The rollout policy's name; empty for the game's default."""
+    reward: str = ""
+    """How the game scores a finished game for the search, by name; empty for the game's
+    default (Obsession: the scales of placings of ``search_worlds.PLACE_REWARDS``)."""
+    swap: str = ""
+    """Obsession: ``obsessed`` (the default) takes the ``obsessed`` swap, ``search`` searches
+    it."""
+    root: str = "ucb"
+    """How the root's moves share the iterations: ``ucb`` like every other node, or
+    ``halving``: sequential halving with every move tried in the same worlds (an iteration
+    budget only; with ``time=`` the root is UCB)."""
+    opponents: str = "tree"
+    """``tree``: the other seats' moves are edges of the tree, each chosen by UCB for the seat
+    that makes it; ``policy``: the other seats play the rollout policy, and the tree holds
+    only the searching seat's own moves."""
+
+
+OPPONENT_MODELS = ("tree", "policy")
+ROOT_SEARCHES = ("ucb", "halving")
 
 
 class Edge:
@@ -114,62 +137,105 @@ def search(worlds: Worlds, options: SearchOptions,
     """Run the search; returns the chosen root key and the root's edges."""
     rng = random.Random(seed)
     root: dict[Hashable, Edge] = {}
-    c = options.exploration
-    log = math.log
-    sqrt = math.sqrt
+    if options.root == "halving" and options.seconds is None:
+        return _halving(worlds, options, rng, root), root
     deadline = None if options.seconds is None else time.perf_counter() + options.seconds
     limit = options.iterations if deadline is None else 1 << 62
+    own = worlds.seat if options.opponents == "policy" else -1
     iteration = 0
     while iteration < limit:
         if deadline is not None and iteration & 15 == 0 and time.perf_counter() >= deadline \
                 and root:
             break
-        world = worlds.sample(rng.getrandbits(62))
-        node = root
-        path: list[Edge] = []
-        while True:
-            mover = world.mover()
-            if mover < 0:
-                break
-            keys = world.keys()
-            untried: list[Hashable] = []
-            best: Edge | None = None
-            best_key: Hashable = None
-            best_score = -1.0
-            for key in keys:
-                edge = node.get(key)
-                if edge is None:
-                    untried.append(key)
-                    continue
-                edge.available += 1
-                if untried:
-                    continue
-                visits = edge.visits
-                score = edge.reward / visits + c * sqrt(log(edge.available) / visits)
-                if score > best_score:
-                    best_score = score
-                    best = edge
-                    best_key = key
-            if untried:
-                key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                edge = Edge(mover)
-                node[key] = edge
-                world.play(key)
-                path.append(edge)
-                break
-            assert best is not None
-            world.play(best_key)
-            path.append(best)
-            node = best.children
-        if mover >= 0:
-            world.rollout(rng.getrandbits(62))
-        rewards = world.rewards()
-        for edge in path:
-            edge.visits += 1
-            edge.reward += rewards[edge.mover]
+        _iterate(worlds.sample(rng.getrandbits(62)), root, [], rng, options.exploration, own)
         iteration += 1
     chosen = max(root.items(), key=lambda item: item[1].visits)[0]
     return chosen, root
+
+
+def _iterate(world: World, node: dict[Hashable, Edge], path: list[Edge], rng: random.Random,
+             c: float, own: int, rollout_seed: int | None = None) -> None:
+    """One iteration from ``node`` (reached by ``path``) in ``world``: select by UCB down the
+    tree, add one edge, play out (seeded by ``rollout_seed`` if given) and back the rewards up
+    along the path."""
+    log = math.log
+    sqrt = math.sqrt
+    while True:
+        mover = world.mover()
+        if mover < 0:
+            break
+        if own >= 0 and mover != own:
+            world.advance(own, rng.getrandbits(62))
+            continue
+        keys = world.keys()
+        untried: list[Hashable] = []
+        best: Edge | None = None
+        best_key: Hashable = None
+        best_score = -1.0
+        for key in keys:
+            edge = node.get(key)
+            if edge is None:
+                untried.append(key)
+                continue
+            edge.available += 1
+            if untried:
+                continue
+            visits = edge.visits
+            score = edge.reward / visits + c * sqrt(log(edge.available) / visits)
+            if score > best_score:
+                best_score = score
+                best = edge
+                best_key = key
+        if untried:
+            key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            edge = Edge(mover)
+            node[key] = edge
+            world.play(key)
+            path.append(edge)
+            break
+        assert best is not None
+        world.play(best_key)
+        path.append(best)
+        node = best.children
+    if mover >= 0:
+        world.rollout(rng.getrandbits(62) if rollout_seed is None else rollout_seed)
+    rewards = world.rewards()
+    for edge in path:
+        edge.visits += 1
+        edge.reward += rewards[edge.mover]
+
+
+def _halving(worlds: Worlds, options: SearchOptions, rng: random.Random,
+             root: dict[Hashable, Edge]) -> Hashable:
+    """Sequential halving at the root (Karnin, Koren and Somekh 2013) with common random
+    numbers: in each round every move still in play is tried the same number of times, each
+    time in the same sampled world and with the same rollout seed as the others, and the
+    better half by mean reward goes on; below the root the tree is searched as usual. The
+    moves are compared in the same worlds, so the luck of the deal, which moves every move's
+    reward alike, does not decide between them."""
+    own = worlds.seat if options.opponents == "policy" else -1
+    c = options.exploration
+    alive = list(worlds.sample(0).keys())
+    for key in alive:
+        root[key] = Edge(worlds.seat)
+        root[key].available = 0
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    for _ in range(rounds):
+        each = max(1, options.iterations // (rounds * len(alive)))
+        for _ in range(each):
+            world_seed = rng.getrandbits(62)
+            rollout_seed = rng.getrandbits(62)
+            for key in alive:
+                world = worlds.sample(world_seed)
+                edge = root[key]
+                edge.available += 1
+                world.play(key)
+                _iterate(world, edge.children, [edge], rng, c, own, rollout_seed)
+        ranked = sorted(range(len(alive)),
+                        key=lambda index: (-root[alive[index]].reward / root[alive[index]].visits,
+                                           index))
+        alive = [alive[index] for index in sorted(ranked[:(len(alive) + 1) // 2])]
+    return max(alive, key=lambda key: root[key].reward / root[key].visits)
 
 
 def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> float:
@@ -187,15 +253,24 @@ def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> f
 
 
 def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
-                  rollouts: Sequence[str], default_iterations: int = 1000) -> SearchOptions:
-    """``iters=``, ``time=``, ``c=``, ``rollout=`` of a bot spec, each checked (one-line
+                  rollouts: Sequence[str], default_iterations: int = 1000,
+                  default_opponents: str = "tree",
+                  choices: Mapping[str, Sequence[str]] | None = None,
+                  default_root: str = "ucb") -> SearchOptions:
+    """``iters=``, ``time=``, ``c=``, ``rollout=``, ``root=``, ``opponents=`` and the game's
+    own named options (``choices``: name → the values it takes, the first the default;
+    Obsession's ``reward=`` and ``swap=``) of a bot spec, each checked (one-line
     :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
     from cardtable.agents.registry import UnknownBot
 
+    choices = choices or {}
     iterations = default_iterations
     seconds: float | None = None
     c = default_c
     rollout = ""
+    opponents = default_opponents
+    root = default_root
+    chosen = {key: values[0] for key, values in choices.items()}
     for key, value in options.items():
         if key in ("iters", "iterations"):
             iterations = int(_number(name, key, value, 1, True))
@@ -208,10 +283,26 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
                 raise UnknownBot(f"Unknown rollout '{value}' for the bot '{name}' "
                                  f"(rollouts: {', '.join(rollouts)}).")
             rollout = value.lower()
+        elif key == "root":
+            if value.lower() not in ROOT_SEARCHES:
+                raise UnknownBot(f"Unknown root search '{value}' for the bot '{name}' "
+                                 f"(roots: {', '.join(ROOT_SEARCHES)}).")
+            root = value.lower()
+        elif key == "opponents":
+            if value.lower() not in OPPONENT_MODELS:
+                raise UnknownBot(f"Unknown opponent model '{value}' for the bot '{name}' "
+                                 f"(opponents: {', '.join(OPPONENT_MODELS)}).")
+            opponents = value.lower()
+        elif key in choices:
+            if value.lower() not in choices[key]:
+                raise UnknownBot(f"Unknown {key} '{value}' for the bot '{name}' "
+                                 f"({key}s: {', '.join(choices[key])}).")
+            chosen[key] = value.lower()
         else:
-            raise UnknownBot(f"The bot '{name}' takes no option '{key}' "
-                             "(options: iters, time, c, rollout).")
-    return SearchOptions(iterations, seconds, c, rollout)
+            known = ", ".join(["iters", "time", "c", "rollout", "root", "opponents", *choices])
+            raise UnknownBot(f"The bot '{name}' takes no option '{key}' (options: {known}).")
+    return SearchOptions(iterations, seconds, c, rollout, chosen.get("reward", ""),
+                         chosen.get("swap", ""), root, opponents)
 
 
 class SearchSeat:

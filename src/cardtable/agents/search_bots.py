@@ -17,6 +17,8 @@ from cardtable.agents.registry import BotSpec, register
 from cardtable.agents.search_worlds import (
     CARAVAN_ROLLOUTS,
     OBSESSION_ROLLOUTS,
+    OBSESSION_SWAPS,
+    PLACE_REWARDS,
     caravan_worlds,
     obsession_worlds,
 )
@@ -24,6 +26,12 @@ from cardtable.agents.search_worlds import (
 DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
 """UCB exploration by game: Caravan's leaf evaluations differ little, so it explores less."""
 
+
+DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "tree"}
+"""How the search models the other seats by game (``opponents=``)."""
+
+GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS}}
+"""A game's own options of the search and the values each takes (the first the default)."""
 
 ITERATIONS_PER_OPPONENT = 1000
 
@@ -34,10 +42,12 @@ def default_iterations(game: Any) -> int:
     return ITERATIONS_PER_OPPONENT * max(1, len(game.seats) - 1)
 
 
-def _factory(worlds: Any, rollouts: tuple[str, ...], omniscient: bool, c: float) -> Any:
+def _factory(game_name: str, worlds: Any, rollouts: tuple[str, ...], omniscient: bool,
+             c: float) -> Any:
     def factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> SearchSeat:
         options = parse_options(spec.name, spec.options, c, rollouts,
-                                default_iterations(game))
+                                default_iterations(game), DEFAULT_OPPONENTS[game_name],
+                                GAME_OPTIONS.get(game_name))
         kind = Omniscient if omniscient else SearchSeat
         return kind(worlds(game, omniscient), options, seed)
     return factory
@@ -52,7 +62,7 @@ def register_search_bots(game: str) -> None:
         worlds, rollouts = obsession_worlds, OBSESSION_ROLLOUTS
     else:
         return
-    register(game, "ismcts", _factory(worlds, rollouts, False, DEFAULT_C[game]),
+    register(game, "ismcts", _factory(game, worlds, rollouts, False, DEFAULT_C[game]),
              summary="information-set Monte Carlo tree search")
-    register(game, "omniscient", _factory(worlds, rollouts, True, DEFAULT_C[game]),
+    register(game, "omniscient", _factory(game, worlds, rollouts, True, DEFAULT_C[game]),
              summary="tree search that sees every card (calibration only)", calibration=True)

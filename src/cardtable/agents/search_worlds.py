@@ -9,35 +9,52 @@ the generic game protocol (much slower).
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from cardtable.agents.ismcts import SearchOptions, World, Worlds
 
 
-def outcome(winners: Sequence[str], seats: Sequence[str],
-            placings: Sequence[int] | None = None) -> list[float]:
-    """Rewards in 0..1 per seat: from the placings (0-based seats, first place first) when
-    given — 1 for first, 0 for last, seats not placed sharing the places left — else 1 for
-    the winner and 0 for the others, or an even share when nobody won (a draw)."""
-    count = len(seats)
-    if placings is not None and count > 2:
-        rewards = [0.0] * count
-        step = 1.0 / (count - 1)
-        for place, seat in enumerate(placings):
-            rewards[seat] = 1.0 - place * step
-        left = [seat for seat in range(count) if seat not in placings]
-        if left:
-            first = len(placings)
-            share = sum(1.0 - place * step for place in range(first, count)) / len(left)
-            for seat in left:
-                rewards[seat] = share
-        if winners or placings:
-            return rewards
+def outcome(winners: Sequence[str], seats: Sequence[str]) -> list[float]:
+    """Rewards in 0..1 per seat: 1 for the winner and 0 for the others, or an even share when
+    nobody won (a draw)."""
     if not winners:
-        return [1.0 / count] * count
+        return [1.0 / len(seats)] * len(seats)
     return [1.0 if seat in winners else 0.0 for seat in seats]
+
+
+PLACE_REWARDS = ("linear", "square", "win")
+"""How a placing is scored (``reward=``), from 1 for first to 0 for last: ``linear`` in even
+steps (four seats: 1, 2/3, 1/3, 0), ``square`` the square of that (1, 4/9, 1/9, 0: a first
+place counts more against the middle places), ``win`` only a first place."""
+
+
+@functools.lru_cache(maxsize=4096)
+def placing_rewards(placings: tuple[int, ...], count: int,
+                    scale: str = "linear") -> tuple[float, ...]:
+    """Rewards in 0..1 for each of ``count`` seats from the placings (0-based seats, first
+    place first), by ``scale`` (:data:`PLACE_REWARDS`); the seats not placed (at a stalemate)
+    share the places left. With two seats: 1 for the winner, 0 for the other, 0.5 each when
+    nobody went out, whatever the scale."""
+    def value(place: int) -> float:
+        linear = 1.0 - place / (count - 1)
+        if scale == "square":
+            return linear * linear
+        if scale == "win":
+            return 1.0 if place == 0 else 0.0
+        return linear
+
+    rewards = [0.0] * count
+    for place, seat in enumerate(placings):
+        rewards[seat] = value(place)
+    left = [seat for seat in range(count) if seat not in placings]
+    if left:
+        share = sum(value(place) for place in range(len(placings), count)) / len(left)
+        for seat in left:
+            rewards[seat] = share
+    return tuple(rewards)
 
 
 # --- Caravan --------------------------------------------------------------------------------
@@ -104,6 +121,16 @@ class CaravanWorld:
             moves, epsilon = _PLAYOUT[mode]
             self.chance = self.state.greedy_playout(seed, moves, epsilon)
 
+    def advance(self, seat: int, seed: int) -> None:
+        state = self.state
+        mode = self.mode
+        while not state.over and state.turn != seat:
+            if mode == "random":
+                state.playout(seed, 1)
+            else:
+                state.greedy_playout(seed, 1, _PLAYOUT.get(mode, (1, 0.0))[1])
+            seed += 1
+
     def rewards(self) -> Sequence[float]:
         state = self.state
         if self.mode == "random":
@@ -155,29 +182,43 @@ class CaravanWorlds:
 
 # --- Obsession ------------------------------------------------------------------------------
 
+def _faces() -> list[int]:
+    from cardtable.games.obsession.cards import FACE
+
+    return FACE
+
+
+_FACE = _faces()
+
 OBSESSION_ROLLOUTS = ("obsessed", "random")
+OBSESSION_SWAPS = ("obsessed", "search")
+"""``swap=``: take the ``obsessed`` swap (the default), or search it."""
 
 
 class ObsessionWorld:
-    """A compiled Obsession game; the keys are the game's actions (plays, blind attempts)."""
+    """A compiled Obsession game; its keys are the core's (``FastGame.legal_keys``: the face
+    and number of copies of a play, whatever their suits and decks; 0 for a blind attempt)."""
 
-    __slots__ = ("game", "policy", "seats")
+    __slots__ = ("draw", "game", "policy", "scale", "seats")
 
-    def __init__(self, game: Any, policy: str, seats: Sequence[str]) -> None:
+    def __init__(self, game: Any, policy: str, seats: Sequence[str],
+                 draw: Callable[[], float], scale: str) -> None:
         self.game = game
         self.policy = policy
         self.seats = seats
+        self.draw = draw
+        self.scale = scale
 
     def mover(self) -> int:
         game = self.game
         return -1 if game.over else int(game.current)
 
     def keys(self) -> Sequence[Hashable]:
-        actions: list[Hashable] = self.game.legal_actions()
-        return actions
+        keys: list[int] = self.game.legal_keys()
+        return keys
 
     def play(self, key: Hashable) -> None:
-        self.game.apply(key)
+        self.game.apply_key(key)
 
     def rollout(self, seed: int) -> None:
         if self.game.over:
@@ -188,15 +229,83 @@ class ObsessionWorld:
             draw = random.Random(seed).random
             self.game.playout_obsessed([draw] * len(self.seats))
 
+    def advance(self, seat: int, seed: int) -> None:
+        if self.policy == "random":
+            self.game.playout(seed, seat)
+        else:
+            self.game.playout_obsessed([self.draw] * len(self.seats), seat)
+
     def rewards(self) -> Sequence[float]:
-        result = self.game.result
-        return outcome(result.winners, self.seats, self.game.placings)
+        return placing_rewards(self.game.placings, len(self.seats), self.scale)
+
+
+def swap_keys(pool: Sequence[int]) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """The swaps of a pool as tree keys: the faces put face up (suits and decks play alike),
+    each mapped to the first choice of cards with those faces (display order)."""
+    from itertools import combinations
+
+    keys: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for visible in combinations(pool, 3):
+        keys.setdefault(tuple(_FACE[card] for card in visible), visible)
+    return keys
+
+
+class ObsessionSwapWorld:
+    """A world at the seat's swap, in Python: its keys are :func:`swap_keys`; once the seat
+    has swapped, the seats after it swap as ``obsessed`` does and the game goes on in the
+    compiled core (an :class:`ObsessionWorld`)."""
+
+    __slots__ = ("inner", "make", "seat", "state", "swaps")
+
+    def __init__(self, state: Any, seat: int, swaps: dict[tuple[int, ...], tuple[int, ...]],
+                 make: Callable[[Any], ObsessionWorld]) -> None:
+        self.state = state
+        self.seat = seat
+        self.swaps = swaps
+        self.make = make
+        self.inner: ObsessionWorld | None = None
+
+    def mover(self) -> int:
+        return self.seat if self.inner is None else self.inner.mover()
+
+    def keys(self) -> Sequence[Hashable]:
+        return list(self.swaps) if self.inner is None else self.inner.keys()
+
+    def play(self, key: Hashable) -> None:
+        if self.inner is not None:
+            self.inner.play(key)
+            return
+        from cardtable.games.obsession.actions import Swap
+        from cardtable.games.obsession.bots import obsessed_swap
+        from cardtable.games.obsession.fast import FastGame
+
+        state = self.state
+        state.apply(Swap(self.swaps[key]))  # type: ignore[index]
+        while not state.over and state.observation(state.current).phase == "swap":
+            state.apply(Swap(obsessed_swap(state.observation(state.current).pool)))
+        self.inner = self.make(FastGame.from_game(state))
+
+    def _played(self) -> ObsessionWorld:
+        if self.inner is None:
+            raise RuntimeError("the seat's swap comes first")
+        return self.inner
+
+    def rollout(self, seed: int) -> None:
+        self._played().rollout(seed)
+
+    def advance(self, seat: int, seed: int) -> None:
+        self._played().advance(seat, seed)
+
+    def rewards(self) -> Sequence[float]:
+        return self._played().rewards()
 
 
 class ObsessionWorlds:
-    """The worlds of one Obsession decision. The swap is the ``obsessed`` swap and a blind
-    attempt takes the first hidden card (the hidden cards are alike to the seat): only plays
-    from the hand or the face-up row are searched."""
+    """The worlds of one Obsession decision. A blind attempt takes the first hidden card (the
+    hidden cards are alike to the seat); the swap is the ``obsessed`` swap, or searched with
+    ``swap=search`` (each world dealt in Python: a swap is one decision a game). The
+    ``obsessed`` rollouts of a decision draw their numbers from one generator seeded with the
+    decision's seed."""
 
     def __init__(self, view: Any, seed: int, options: SearchOptions, game: Any,
                  omniscient: bool = False) -> None:
@@ -205,35 +314,55 @@ class ObsessionWorlds:
         from cardtable.games.obsession.fast import FastGame
 
         self.policy = options.rollout or "obsessed"
+        self.scale = options.reward or "linear"
         self.seats = tuple(game.seats)
         self.forced: Any = None
         self.core: Any = None
+        self.draw = random.Random(seed).random
         if omniscient:
             self.seat = int(view.current)
             observation = view.observation(self.seat)
         else:
             self.seat = int(view.seat)
             observation = view
+        self.omniscient = omniscient
+        self.swaps: dict[tuple[int, ...], tuple[int, ...]] = {}
         if observation.phase == "swap":
-            self.forced = Swap(obsessed_swap(observation.pool))
+            if options.swap != "search":
+                self.forced = Swap(obsessed_swap(observation.pool))
+                return
+            self.swaps = swap_keys(observation.pool)
+            self.view = view
+            self.game = game
+            if len(self.swaps) == 1:
+                self.forced = Swap(next(iter(self.swaps.values())))
             return
         if observation.source == "hidden":
             self.forced = Blind(1)
             return
         start = view.clone() if omniscient else game.sample_world(view, seed)
-        self.omniscient = omniscient
         self.core = FastGame.from_game(start)
-        legal = self.core.legal_actions()
-        if len(legal) == 1:
-            self.forced = legal[0]
+        keys = self.core.legal_keys()
+        if len(keys) == 1:
+            self.forced = self.core.action_of_key(keys[0])
 
     def sample(self, seed: int) -> World:
-        if self.omniscient:
-            return ObsessionWorld(self.core.clone(), self.policy, self.seats)
-        return ObsessionWorld(self.core.sample_world(self.seat, seed), self.policy, self.seats)
+        if self.swaps:
+            state = self.view.clone() if self.omniscient else \
+                self.game.sample_world(self.view, seed)
+            return ObsessionSwapWorld(state, self.seat, self.swaps, self._world)
+        core = self.core.clone() if self.omniscient else self.core.sample_world(self.seat, seed)
+        return self._world(core)
+
+    def _world(self, core: Any) -> ObsessionWorld:
+        return ObsessionWorld(core, self.policy, self.seats, self.draw, self.scale)
 
     def action(self, key: Hashable) -> Any:
-        return key
+        if self.swaps:
+            from cardtable.games.obsession.actions import Swap
+
+            return Swap(self.swaps[key])  # type: ignore[index]
+        return self.core.action_of_key(key)
 
     def shortcut(self) -> Any | None:
         return self.forced

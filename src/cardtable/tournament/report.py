@@ -19,7 +19,7 @@ def text(summary: dict[str, Any]) -> str:
     width = max([len("seat")] + [len(player["name"]) for player in players])
     head = (f"{'seat':<{width}}  {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  "
             f"{'win rate':>8}  {'95% CI':<15}  {'as first':>8}")
-    head += "  Elo (95% CI)" if two else "  openskill mu±sigma  place"
+    head += "  Elo (95% CI)" if two else "  openskill mu±sigma  place     1st    last"
     lines = [f"{summary['game']}: {summary['games']} of {summary['planned']} games, "
              f"{summary['players_per_game']} players a game, seed {summary['seed']}"]
     if summary.get("stopped") == "sprt":
@@ -37,7 +37,9 @@ def text(summary: dict[str, Any]) -> str:
             row += f"  {player['elo']:+7.1f} [{elo_low:+.1f}, {elo_high:+.1f}]"
         elif not two and "openskill" in player:
             rating = player["openskill"]
-            row += f"  {rating['mu']:6.2f}±{rating['sigma']:.2f}  {player['mean_place']:.2f}"
+            row += (f"  {rating['mu']:6.2f}±{rating['sigma']:.2f}  {player['mean_place']:.2f}  "
+                    f"{_percent(player['first_place_rate'])}  "
+                    f"{_percent(player['last_place_rate'])}")
         lines.append(row)
     first = summary["first_seat"]
     lines += ["", f"first seat overall: {_percent(first['win_rate']).strip()} "

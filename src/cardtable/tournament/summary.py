@@ -51,7 +51,7 @@ def summarise(config: Config, lines: Sequence[dict[str, Any]],
     labels = [entrant.label for entrant in config.entrants]
     index = {label: number for number, label in enumerate(labels)}
     stats = {label: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "first_games": 0,
-                     "first_wins": 0, "first_draws": 0, "places": 0, "last": 0}
+                     "first_wins": 0, "first_draws": 0, "places": 0, "top": 0, "last": 0}
              for label in labels}
     pair_scores: dict[tuple[int, int], list[float]] = {}
     first_chair = [0, 0, 0]
@@ -69,6 +69,7 @@ def summarise(config: Config, lines: Sequence[dict[str, Any]],
             entry["games"] += 1
             entry[{"win": "wins", "draw": "draws", "loss": "losses"}[result]] += 1
             entry["places"] += ranks[chair]
+            entry["top"] += ranks[chair] == 0
             if worst > 0 and ranks[chair] == worst:
                 entry["last"] += 1
             if chair == 0:
@@ -107,7 +108,8 @@ def summarise(config: Config, lines: Sequence[dict[str, Any]],
         }
         if config.players > 2:
             player["mean_place"] = round(1 + entry["places"] / games, 6) if games else None
-            player["last_places"] = entry["last"]
+            player.update(_place_rates("first", entry["top"], games))
+            player.update(_place_rates("last", entry["last"], games))
         players.append(player)
     summary: dict[str, Any] = {
         "game": config.game,
@@ -140,6 +142,15 @@ def summarise(config: Config, lines: Sequence[dict[str, Any]],
             "verdict": test.verdict, "wins": wins, "draws": draws, "losses": losses,
         }
     return summary
+
+
+def _place_rates(place: str, count: int, games: int) -> dict[str, Any]:
+    """``{place}_places`` (a count), ``{place}_place_rate`` and ``{place}_place_ci95`` (its
+    95 % Wilson interval)."""
+    low, high = wilson_interval(count, games)
+    return {f"{place}_places": count,
+            f"{place}_place_rate": round(count / games, 6) if games else 0.0,
+            f"{place}_place_ci95": [round(low, 6), round(high, 6)]}
 
 
 def _add_elo(players: list[dict[str, Any]],

@@ -1286,12 +1286,105 @@ fail:
     return NULL;
 }
 
+/* --- search keys ---------------------------------------------------------------------- */
+
+/* A search's key for a decision: ``face * KEY_COPIES + copies`` for a play (suits and decks
+ * play alike), KEY_BLIND for a blind attempt (the hidden cards are alike to everyone). */
+#define KEY_COPIES 16
+#define KEY_BLIND 0
+
+/* The play of a key: the first ``copies`` cards of ``face`` in the active pile (display
+ * order), as the obsessed policy takes them. Returns the number of cards, 0 for a blind
+ * attempt, -1 when the key is not legal now. */
+static int key_play(const Core *g, long key, uint16_t *cards)
+{
+    if (g->phase != PHASE_PLAY)
+        return -1;
+    int seat = g->current;
+    if (g->hands[seat].n == 0 && g->visible[seat].n == 0)
+        return key == KEY_BLIND && g->hidden[seat].n ? 0 : -1;
+    long face = key / KEY_COPIES, copies = key % KEY_COPIES;
+    if (face < 2 || face >= FACES || copies < 1 || !LEGAL[g->active][face])
+        return -1;
+    const Pile *source = g->hands[seat].n ? &g->hands[seat] : &g->visible[seat];
+    int n = 0;
+    for (int i = 0; i < source->n && n < copies; i++)
+        if (FACE[source->c[i]] == face)
+            cards[n++] = source->c[i];
+    return n == copies ? n : -1;
+}
+
+static PyObject *State_legal_keys(StateObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const Core *g = &self->g;
+    PyObject *list = PyList_New(0);
+    if (list == NULL || g->phase != PHASE_PLAY)
+        return list;
+    int seat = g->current;
+    if (g->hands[seat].n == 0 && g->visible[seat].n == 0) {
+        if (g->hidden[seat].n && append_new(list, PyLong_FromLong(KEY_BLIND)) < 0)
+            goto fail;
+        return list;
+    }
+    const Pile *source = g->hands[seat].n ? &g->hands[seat] : &g->visible[seat];
+    const uint8_t *row = LEGAL[g->active];
+    for (int i = 0; i < source->n;) {
+        int face = FACE[source->c[i]], end = i;
+        while (end < source->n && FACE[source->c[end]] == face)
+            end++;
+        if (row[face])
+            for (int copies = 1; copies <= end - i; copies++)
+                if (append_new(list, PyLong_FromLong(face * KEY_COPIES + copies)) < 0)
+                    goto fail;
+        i = end;
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+static PyObject *State_choice_of_key(StateObject *self, PyObject *key_obj)
+{
+    long key = PyLong_AsLong(key_obj);
+    if (key == -1 && PyErr_Occurred())
+        return NULL;
+    uint16_t cards[MAX_CARDS];
+    int n = key_play(&self->g, key, cards);
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "no legal choice has the key %ld", key);
+        return NULL;
+    }
+    return n ? cards_tuple(cards, n) : PyLong_FromLong(1);
+}
+
+static PyObject *State_apply_key(StateObject *self, PyObject *key_obj)
+{
+    long key = PyLong_AsLong(key_obj);
+    if (key == -1 && PyErr_Occurred())
+        return NULL;
+    Core *g = &self->g;
+    uint16_t cards[MAX_CARDS];
+    int n = key_play(g, key, cards);
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "no legal choice has the key %ld", key);
+        return NULL;
+    }
+    int seat = g->current;
+    int status = n ? do_play(g, g->hands[seat].n ? &g->hands[seat] : &g->visible[seat], cards, n)
+                   : do_blind(g, 0);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *State_playout(StateObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"seed", "record", NULL};
+    static char *keywords[] = {"seed", "record", "until", NULL};
     PyObject *seed_obj;
-    int record = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:playout", keywords, &seed_obj, &record))
+    int record = 0, until = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|pi:playout", keywords, &seed_obj, &record,
+                                     &until))
         return NULL;
     if (!PyLong_Check(seed_obj)) {
         PyErr_SetString(PyExc_TypeError, "the seed must be an int");
@@ -1308,7 +1401,7 @@ static PyObject *State_playout(StateObject *self, PyObject *args, PyObject *kwar
         return NULL;
     Core *g = &self->g;
     uint16_t cards[MAX_CARDS];
-    while (g->phase == PHASE_PLAY) {
+    while (g->phase == PHASE_PLAY && g->current != until) {
         int count, blind = 0, seat = g->current;
         if (random_choice(g, &rng, cards, &count, &blind) < 0) {
             PyErr_SetString(PyExc_ValueError, "the seat to move has no card to play");
@@ -1333,11 +1426,11 @@ fail:
 
 static PyObject *State_playout_obsessed(StateObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"draws", "record", NULL};
+    static char *keywords[] = {"draws", "record", "until", NULL};
     PyObject *draws;
-    int record = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:playout_obsessed", keywords, &draws,
-                                     &record))
+    int record = 0, until = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|pi:playout_obsessed", keywords, &draws,
+                                     &record, &until))
         return NULL;
     Core *g = &self->g;
     PyObject *seq = PySequence_Fast(draws, "draws must be a sequence of one callable per seat");
@@ -1354,7 +1447,7 @@ static PyObject *State_playout_obsessed(StateObject *self, PyObject *args, PyObj
         return NULL;
     }
     uint16_t cards[MAX_CARDS];
-    while (g->phase == PHASE_PLAY) {
+    while (g->phase == PHASE_PLAY && g->current != until) {
         int count, seat = g->current;
         if (g->hands[seat].n == 0 && g->visible[seat].n == 0 && g->hidden[seat].n == 0) {
             PyErr_SetString(PyExc_ValueError, "the seat to move has no card to play");
@@ -1605,14 +1698,24 @@ static PyMethodDef State_methods[] = {
     {"apply", (PyCFunction)State_apply, METH_O,
      "Apply a play (tuple of card ids) or a blind attempt (int) and every automatic step "
      "after it; raises IllegalAction and leaves the state unchanged when it is refused."},
+    {"legal_keys", (PyCFunction)State_legal_keys, METH_NOARGS,
+     "The legal choices as a search's keys, in legal order: face * 16 + copies for a play "
+     "(each number of copies of each legal face), 0 for a blind attempt."},
+    {"choice_of_key", (PyCFunction)State_choice_of_key, METH_O,
+     "The choice (as legal gives them) a legal key stands for: the first copies of the face "
+     "in display order, or hidden position 1."},
+    {"apply_key", (PyCFunction)State_apply_key, METH_O,
+     "apply(choice_of_key(key)); raises ValueError for a key that is not legal now."},
     {"playout", (PyCFunction)(void (*)(void))State_playout, METH_VARARGS | METH_KEYWORDS,
-     "playout(seed, record=False)\n\nPlay the random policy for every seat until the game "
-     "is over; with record, return the actions taken."},
+     "playout(seed, record=False, until=-1)\n\nPlay the random policy for every seat until "
+     "the game is over, or until seat ``until`` is to move; with record, return the actions "
+     "taken."},
     {"playout_obsessed", (PyCFunction)(void (*)(void))State_playout_obsessed,
      METH_VARARGS | METH_KEYWORDS,
-     "playout_obsessed(draws, record=False)\n\nPlay the obsessed policy (bots.ObsessedBot) "
-     "for every seat until the game is over; draws[seat]() gives that seat's uniform numbers. "
-     "With record, return the actions taken."},
+     "playout_obsessed(draws, record=False, until=-1)\n\nPlay the obsessed policy "
+     "(bots.ObsessedBot) for every seat until the game is over, or until seat ``until`` is to "
+     "move; draws[seat]() gives that seat's uniform numbers. With record, return the actions "
+     "taken."},
     {"export", (PyCFunction)State_export, METH_NOARGS, "The whole state as plain values."},
     {NULL, NULL, 0, NULL},
 };

@@ -85,6 +85,24 @@ class FastGame:
         """As ``Game.legal_actions`` in the play phase: plays, or blind attempts."""
         return [_to_action(choice) for choice in self._state.legal()]
 
+    def legal_keys(self) -> list[int]:
+        """The legal decisions as a search's keys, in legal order: ``face * 16 + copies`` for
+        a play of that many copies of a face (each number of copies of each legal face: suits
+        and decks play alike), 0 for a blind attempt (the hidden cards are alike to everyone).
+        A key means the same decision in every world, whatever the copies' decks."""
+        keys: list[int] = self._state.legal_keys()
+        return keys
+
+    def apply_key(self, key: int) -> None:
+        """Apply the decision of a legal key (:meth:`action_of_key`); ValueError for any other
+        key."""
+        self._state.apply_key(key)
+
+    def action_of_key(self, key: int) -> Action:
+        """The action a legal key stands for: the first copies of its face in display order
+        (as ``obsessed`` takes them), or the blind attempt at hidden position 1."""
+        return _to_action(self._state.choice_of_key(key))
+
     def legal_plays(self) -> list[tuple[int, ...]]:
         """As ``Game.legal_plays``: every legal set of cards, one per multiset of texts."""
         return [choice for choice in self._state.legal() if not isinstance(choice, int)]
@@ -111,17 +129,19 @@ class FastGame:
         else:
             raise TypeError(f"not an Obsession action: {action!r}")
 
-    def playout(self, seed: int) -> None:
+    def playout(self, seed: int, until: int = -1) -> None:
         """Play the ``random`` policy for every seat until the game is over (by placings, or
-        as a stalemate at the play cap or by repetition)."""
-        self._state.playout(seed)
+        as a stalemate at the play cap or by repetition), or until the 0-based seat ``until``
+        is to move."""
+        self._state.playout(seed, until=until)
 
-    def playout_obsessed(self, draws: Sequence[Callable[[], float]]) -> None:
+    def playout_obsessed(self, draws: Sequence[Callable[[], float]], until: int = -1) -> None:
         """Play the ``obsessed`` policy (``bots.ObsessedBot``) for every seat until the game is
-        over. ``draws[seat]()`` gives that seat's uniform numbers in [0, 1), one per choice of
-        a face, as the bot's ``rng.random`` does: with ``bot_random(seed, seat).random`` these
-        are exactly the games of ``ObsessedBot`` seats."""
-        self._state.playout_obsessed(draws)
+        over, or until the 0-based seat ``until`` is to move. ``draws[seat]()`` gives that
+        seat's uniform numbers in [0, 1), one per choice of a face, as the bot's
+        ``rng.random`` does: with ``bot_random(seed, seat).random`` these are exactly the games
+        of ``ObsessedBot`` seats."""
+        self._state.playout_obsessed(draws, until=until)
 
     def playout_obsessed_actions(self, draws: Sequence[Callable[[], float]]) -> list[Action]:
         """``playout_obsessed``, returning the actions it took."""
