@@ -213,7 +213,9 @@ def _same(first: object, second: object) -> bool:
 
 def _view(observation: object) -> dict[str, object]:
     """An observation's fields as plain values (histories as tuples of their events)."""
-    slots = getattr(type(observation), "__slots__", ())
+    # Private slots are bookkeeping, not something the seat sees.
+    slots = [slot for slot in getattr(type(observation), "__slots__", ())
+             if not slot.startswith("_")]
     return {slot: _plain(getattr(observation, slot)) for slot in slots}
 
 

@@ -54,7 +54,9 @@ def snapshot(state: Any) -> object:
     views = []
     for seat in state.seats:
         observation = state.observation(seat)
-        slots = getattr(type(observation), "__slots__", ())
+        # Private slots are bookkeeping, not something the seat sees.
+        slots = [slot for slot in getattr(type(observation), "__slots__", ())
+                 if not slot.startswith("_")]
         views.append({slot: _plain(getattr(observation, slot)) for slot in slots})
     return views, state.to_move, state.legal_actions(), state.result
 

@@ -77,7 +77,7 @@ def candidates(game: Game) -> list[int]:
 
 
 def observation_values(obs: Observation) -> tuple[object, ...]:
-    return tuple(getattr(obs, name) for name in Observation.__slots__)
+    return tuple(getattr(obs, name) for name in Observation.FIELDS)
 
 
 def nested_tuples(value: object):

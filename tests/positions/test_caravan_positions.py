@@ -58,7 +58,7 @@ def tuned(examples: int) -> settings:
 def observed(game: Game, seat: int) -> tuple[object, ...]:
     # The public history is not part of a position: a restored game's history starts there.
     obs = game.observation(seat)
-    return tuple(getattr(obs, name) for name in Observation.__slots__ if name != "history")
+    return tuple(getattr(obs, name) for name in Observation.FIELDS if name != "history")
 
 
 def new_game(rules: SeatRules, seed: int) -> Game | None:

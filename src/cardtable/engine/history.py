@@ -16,6 +16,8 @@ from typing import Generic, TypeVar, overload
 
 T = TypeVar("T")
 
+_new_history = object.__new__
+
 
 class History(Sequence[T], Generic[T]):
     """The first ``len(self)`` entries of a shared append-only list."""
@@ -37,11 +39,16 @@ class History(Sequence[T], Generic[T]):
 
     def plus(self, entry: T) -> History[T]:
         """This history followed by ``entry``."""
+        # A game adds an entry at every move: the view is made inline (as ``view`` does).
         entries = self._entries
-        if len(entries) != self._length:
-            entries = entries[: self._length]
+        length = self._length
+        if len(entries) != length:
+            entries = entries[:length]
         entries.append(entry)
-        return History.view(entries, self._length + 1)
+        history: History[T] = _new_history(History)
+        history._entries = entries
+        history._length = length + 1
+        return history
 
     def __len__(self) -> int:
         return self._length

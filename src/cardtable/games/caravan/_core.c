@@ -1728,18 +1728,20 @@ static PyObject *State_legal_codes(PyObject *self, PyObject *unused) {
     return list;
 }
 
-/* The legal moves of a legality.Table outside the Start round (legality.legal_parts takes
-   them from here when the core is built): the table's caravans, summaries and crowding, the
-   mover's hand and rules go into a scratch state, whose legal walk is the core's own. */
-static PyObject *State_legal_of_table(PyObject *cls, PyObject *args) {
-    PyObject *caravans, *summaries, *crowding, *rules, *hand, *list = NULL;
-    int mover, jack_as_joker;
-    (void)cls;
-    if (!PyArg_ParseTuple(args, "OOOOiOp:legal_of_table", &caravans, &summaries, &crowding,
-                          &rules, &mover, &hand, &jack_as_joker))
-        return NULL;
+/* The compiled state of a legality.Table: the table's caravans, summaries and crowding, the
+   mover's hand, rules and Start-round placements (`placed`, 3 when past the Start round) go
+   into a scratch state (no decks, no other hand, the other seat past the Start round), whose
+   legal walk and move_error are the core's own. It answers legality questions about the table
+   only. */
+static State *table_state(PyObject *caravans, PyObject *summaries, PyObject *crowding,
+                          PyObject *rules, long mover, PyObject *hand, int jack_as_joker,
+                          long placed) {
     if (mover < 0 || mover > 1) {
         PyErr_SetString(PyExc_ValueError, "mover must be 0 or 1");
+        return NULL;
+    }
+    if (placed < 0 || placed > 3) {
+        PyErr_SetString(PyExc_ValueError, "placed must be 0 to 3");
         return NULL;
     }
     if (!PyTuple_Check(caravans) || PyTuple_GET_SIZE(caravans) != 6 || !PyTuple_Check(summaries) ||
@@ -1774,27 +1776,27 @@ static PyObject *State_legal_of_table(PyObject *cls, PyObject *args) {
     State *s = new_state(total > 0 ? (int)total : 1);
     if (!s) return NULL;
     for (int seat = 0; seat < 2; seat++) {
-        if (convert_rules(PyTuple_GET_ITEM(rules, seat), &s->rules[seat]) < 0) goto done;
-        s->placed[seat] = 3; /* outside the Start round */
+        if (convert_rules(PyTuple_GET_ITEM(rules, seat), &s->rules[seat]) < 0) goto fail;
+        s->placed[seat] = seat == mover ? placed : 3;
     }
     s->turn = mover;
     s->jack_as_joker[mover] = (unsigned char)jack_as_joker;
     s->reason = R_NONE;
-    if (fill_list(s, L_HAND + mover, hand, "hand card") < 0) goto done;
+    if (fill_list(s, L_HAND + mover, hand, "hand card") < 0) goto fail;
     for (int k = 0; k < 6; k++) {
-        if (fill_caravan(s, k, PyTuple_GET_ITEM(caravans, k)) < 0) goto done;
+        if (fill_caravan(s, k, PyTuple_GET_ITEM(caravans, k)) < 0) goto fail;
         PyObject *summary = PyTuple_GET_ITEM(summaries, k);
         long values[5];
         if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
             PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
-            goto done;
+            goto fail;
         }
         for (int i = 0; i < 5; i++) {
             values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
-            if (values[i] == -1 && PyErr_Occurred()) goto done;
+            if (values[i] == -1 && PyErr_Occurred()) goto fail;
         }
         long most = PyLong_AsLong(PyTuple_GET_ITEM(crowding, k));
-        if (most == -1 && PyErr_Occurred()) goto done;
+        if (most == -1 && PyErr_Occurred()) goto fail;
         Summary *m = &s->summary[k];
         m->value = values[0];
         m->size = (int)values[1];
@@ -1803,22 +1805,44 @@ static PyObject *State_legal_of_table(PyObject *cls, PyObject *args) {
         m->direction = (int)values[4];
         m->crowding = (int)most;
     }
-    size_t n;
-    int64_t *codes = legal_buffer(s, &n);
-    if (!codes) goto done;
-    list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        PyObject *item = PyLong_FromLongLong(codes[i]);
-        if (!item) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
-    }
-    PyMem_Free(codes);
-done:
+    return s;
+fail:
+    Py_DECREF(s);
+    return NULL;
+}
+
+/* The legal moves of a legality.Table outside the Start round (legality.legal_parts takes
+   them from here when the core is built). */
+static PyObject *State_legal_of_table(PyObject *cls, PyObject *args) {
+    (void)cls;
+    PyObject *caravans, *summaries, *crowding, *rules, *hand;
+    int mover, jack_as_joker;
+    if (!PyArg_ParseTuple(args, "OOOOiOp:legal_of_table", &caravans, &summaries, &crowding,
+                          &rules, &mover, &hand, &jack_as_joker))
+        return NULL;
+    State *s = table_state(caravans, summaries, crowding, rules, mover, hand, jack_as_joker, 3);
+    if (!s) return NULL;
+    PyObject *list = State_legal_codes((PyObject *)s, NULL);
     Py_DECREF(s);
     return list;
+}
+
+/* The scratch state of a table itself, for a turn's several questions (observation.py):
+   asked at every move of a match, so its arguments are taken without a format string. */
+static PyObject *State_of_table(PyObject *cls, PyObject *const *args, Py_ssize_t nargs) {
+    (void)cls;
+    if (nargs != 8) {
+        PyErr_Format(PyExc_TypeError, "of_table() takes 8 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    long mover = PyLong_AsLong(args[4]);
+    if (mover == -1 && PyErr_Occurred()) return NULL;
+    int jack_as_joker = PyObject_IsTrue(args[6]);
+    if (jack_as_joker < 0) return NULL;
+    long placed = PyLong_AsLong(args[7]);
+    if (placed == -1 && PyErr_Occurred()) return NULL;
+    return (PyObject *)table_state(args[0], args[1], args[2], args[3], mover, args[5],
+                                   jack_as_joker, placed);
 }
 
 static PyObject *State_count_legal(PyObject *self, PyObject *unused) {
@@ -2058,6 +2082,11 @@ static PyMethodDef State_methods[] = {
     {"legal_of_table", (PyCFunction)State_legal_of_table, METH_CLASS | METH_VARARGS,
      "legal_of_table(caravans, summaries, crowding, rules, mover, hand, jack_as_joker)\n--\n\n"
      "The legal codes of a legality.Table outside the Start round, in canonical order."},
+    {"of_table", (PyCFunction)(void (*)(void))State_of_table, METH_CLASS | METH_FASTCALL,
+     "of_table(caravans, summaries, crowding, rules, mover, hand, jack_as_joker, placed)\n"
+     "--\n\nThe compiled state of a legality.Table whose mover has made `placed` Start-round "
+     "placements, for legality questions only (legal_codes, count_legal, nth_legal, is_legal, "
+     "error): it has no decks and no other hand."},
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_CLASS | METH_VARARGS | METH_KEYWORDS,
      "deal(abc, def_, seed, first=0)\n--\n\nA new game with random decks, dealt exactly as "
      "Game.new deals it from the same int seed (decks, deal, mulligans); seed also seeds the "

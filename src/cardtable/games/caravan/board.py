@@ -94,6 +94,22 @@ def summarize(caravan: Caravan, held: int | None, rules: Rules) -> Summary:
     return (value, size, last_rank, suit, direction)
 
 
+def summary_with_numeral(summary: Summary, card: int, rules: Rules) -> Summary:
+    """``summarize(caravan + ((card, ()),), None, rules)`` from ``summary``, the summary of
+    ``caravan``: a numeral just played on a caravan whose held direction is cleared. The new
+    slot has no faces, so only its rank and suit are added (the move's hot path)."""
+    value, size, previous_rank, _, _ = summary
+    rank = card & RANK_MASK
+    suit = (card >> 4) & 7
+    if not size:
+        return (rank, 1, rank, suit, ANY)
+    if previous_rank != rank:
+        return (value + rank, size + 1, rank, suit, ASC if rank > previous_rank else DESC)
+    mode = rules.equal_rank_direction
+    direction = ANY if mode == "any" or mode == "keep_previous" else DESC
+    return (value + rank, size + 1, rank, suit, direction)
+
+
 def most_faces(caravan: Caravan) -> int:
     """The most faces attached to any one slot (face caps are checked against this)."""
     most = 0

@@ -10,12 +10,7 @@ from cardtable.engine.match import Seat
 from cardtable.engine.randomness import derived_random
 from cardtable.games.caravan.board import ASC, DESC
 from cardtable.games.caravan.cards import RANK_MASK, SEATS
-from cardtable.games.caravan.legality import (
-    count_legal,
-    legal_codes,
-    move_error,
-    nth_legal,
-)
+from cardtable.games.caravan.legality import legal_codes
 from cardtable.games.caravan.notation import CLEAR, DISCARD, Move, pack
 from cardtable.games.caravan.observation import Observation
 
@@ -47,12 +42,13 @@ class RandomBot(Bot):
 
     def choose_code(self, observation: Observation) -> int:
         # Same choice as ``moves[rng.randrange(len(moves))]`` over the canonical list, but
-        # counted and picked without listing every face-card slot.
-        parts = observation.legal_parts()
-        codes, blocks, tail = parts
-        if not blocks and not tail:  # the compiled core lists every move in the first part
-            return codes[self.rng.randrange(len(codes))]
-        return nth_legal(parts, self.rng.randrange(count_legal(parts)))
+        # counted and picked without listing the moves (by the core's state of the table,
+        # asked directly when there is one: this runs at every move of a match).
+        table = observation.compiled_table()
+        if table is not None:
+            code: int = table.nth_legal(self.rng.randrange(table.count_legal()))
+            return code
+        return observation.legal_at(self.rng.randrange(observation.legal_count()))
 
 
 class NormalBot(Bot):
@@ -63,14 +59,10 @@ class NormalBot(Bot):
     uses_faces = True
 
     def choose_code(self, observation: Observation) -> int:
-        table = observation.table()
         seat = self.seat
         hand = observation.hand
-
-        def legal(code: int) -> bool:
-            return move_error(table, code) is None
-
-        if table.opening:
+        legal = observation.is_legal
+        if observation.opening[seat]:
             placement = observation.placed[seat]
             for position, card in enumerate(hand, 1):
                 if card & RANK_MASK <= 10:
@@ -88,7 +80,7 @@ class NormalBot(Bot):
         discard = pack(DISCARD, 0, 1)
         if legal(discard):
             return discard
-        moves = legal_codes(table)
+        moves = legal_codes(observation.table())
         if not moves:
             raise RuntimeError("no legal move for the seat to move")
         return moves[0]

@@ -8,6 +8,7 @@ Moves are also packed into small ints (``Move.code``) for the hot path:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cardtable.engine.seats import seat_number
 from cardtable.games.caravan.board import CARAVAN_NAMES
@@ -58,6 +59,8 @@ class Move:
 
     @classmethod
     def from_code(cls, seat: int, code: int) -> Move:
+        if cls is Move:
+            return _move_of_code(seat, code)
         kind, caravan, hand, slot = unpack(code)
         return cls(seat, kind, caravan, hand, slot)
 
@@ -79,6 +82,14 @@ class Move:
 
     def __str__(self) -> str:
         return f"{SEATS[self.seat]}:{self.notation}"
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _move_of_code(seat: int, code: int) -> Move:
+    """``Move.from_code``: a move is immutable, and bots turn the same few codes into moves
+    at every turn of a match, so the moves made are kept (typed: ``True`` is no seat 1)."""
+    kind, caravan, hand, slot = unpack(code)
+    return Move(seat, kind, caravan, hand, slot)
 
 
 def _ascii_digit_run(text: str, start: int) -> str:

@@ -296,6 +296,7 @@ def from_position(rules: SeatRules, text: str) -> Game:
                                 f"cards, the position says {counts[seat]}")
 
     game = Game.__new__(Game)
+    game._moves = None
     game.seat_rules = rules
     game.rules = rules.as_tuple()
     game.seed = seed

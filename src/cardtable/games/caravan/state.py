@@ -20,6 +20,7 @@ from cardtable.games.caravan.board import (
     lane_taker,
     most_faces,
     summarize,
+    summary_with_numeral,
 )
 from cardtable.games.caravan.cards import (
     ACE,
@@ -46,7 +47,6 @@ from cardtable.games.caravan.legality import (
     move_error,
 )
 from cardtable.games.caravan.notation import (
-    CLEAR,
     DISCARD,
     PLAY,
     Move,
@@ -56,12 +56,24 @@ from cardtable.games.caravan.notation import (
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import Rules, SeatRules
 from cardtable.games.caravan.stalemate import STALEMATE, idle_plies
+from cardtable.games.caravan.turn_moves import TurnMoves
 
 
 class Shuffler(Protocol):
     """The part of a random source the game uses after its decks are built."""
 
     def shuffle(self, items: list[int]) -> None: ...
+
+
+_new_tuple = tuple.__new__
+
+_SEAT_NUMBER: dict[str | int, int] = {
+    **{name: number for number, name in enumerate(SEATS)}, 0: 0, 1: 1}
+
+_NO_SLOT = pack(3, 7, 0xFFFF)
+"""The bits of a packed move below its slot."""
+_KIND_AND_HAND = pack(3, 0, 0xFFFF)
+"""The bits of a packed move that say its kind and hand position."""
 
 
 def _numerals(cards: Sequence[int]) -> int:
@@ -78,12 +90,14 @@ class Game:
     """A game of Caravan between ABC (seat 0) and DEF (seat 1).
 
     ``apply``/``play`` mutate the game; ``clone`` is cheap (lists of ints and tuples).
+    ``_moves`` is what the last observation of the seat to move learnt of the turn's legal
+    moves (see ``turn_moves``), None after every move.
     """
 
     __slots__ = (
-        "_history", "caravans", "crowding", "decks", "first", "hands", "held", "initial_decks",
-        "jack_as_joker", "moves_made", "mulligans", "piles", "placed", "plies", "result",
-        "rng", "rules", "seat_rules", "seed", "summaries", "turn",
+        "_history", "_moves", "caravans", "crowding", "decks", "first", "hands", "held",
+        "initial_decks", "jack_as_joker", "moves_made", "mulligans", "piles", "placed", "plies",
+        "result", "rng", "rules", "seat_rules", "seed", "summaries", "turn",
     )
 
     caravans: list[Caravan]
@@ -96,6 +110,7 @@ class Game:
     placed: list[int]
     moves_made: list[int]
     _history: CaravanHistory
+    _moves: TurnMoves | None
     result: Result | None
     rng: Shuffler
     rules: tuple[Rules, Rules]
@@ -171,6 +186,7 @@ class Game:
         game.moves_made = [0, 0]
         game.plies = 0
         game.result = None
+        game._moves = None
         game.jack_as_joker = (
             decks_without_jokers[0] and game.rules[0].jack_is_joker_without_jokers,
             decks_without_jokers[1] and game.rules[1].jack_is_joker_without_jokers,
@@ -269,56 +285,68 @@ class Game:
             raise IllegalMove(GAME_OVER)
         if move.seat != self.turn:
             raise IllegalMove(f"It is not {SEATS[move.seat]}'s turn.")
-        return self.apply_code(move.code)
+        # move.code, packed here (the match loop's path: one call fewer).
+        return self.apply_code(pack(move.kind, move.caravan, move.hand, move.slot))
 
-    def apply(self, action: Move) -> MoveEvent:
-        return self.play(action)
+    apply = play
 
     def apply_code(self, code: int) -> MoveEvent:
         """Apply packed move ``code`` for the seat to move; raises ``IllegalMove`` and changes
         nothing if the rules refuse it."""
-        # The match loop's hot path: game facts are read into locals once, and the packed
-        # code is taken apart inline (as ``notation.unpack`` does).
+        # The match loop's hot path: game facts are read into locals once, the packed code
+        # is taken apart inline (as ``notation.unpack`` does) and each kind of move does only
+        # its own steps.
         if self.result is not None:
             raise IllegalMove(GAME_OVER)
         mover = self.turn
         all_rules = self.rules
-        hand = self.hands[mover]
-        # self.table(), built here from the facts this method reads anyway.
-        opening = self.placed[mover] < 3 and all_rules[mover].opening_mode != "none"
-        table = Table(self.caravans, self.summaries, all_rules, mover, hand, opening,
-                      self.jack_as_joker[mover], opening and self._discard_mulligan(mover),
-                      self.crowding)
-        error = move_error(table, code)
-        if error is not None:
-            raise IllegalMove(error)
-        kind = code & 3
-        caravan = (code >> 2) & 7
-        position = (code >> 5) & 0xFFFF
-        slot = code >> 21
         rules = all_rules[mover]
-        simultaneous = all_rules[0].opening_mode == "simultaneous"
+        hand = self.hands[mover]
+        opening = self.placed[mover] < 3 and rules.opening_mode != "none"
+        moves = self._moves
+        if moves is None or not (moves.table.is_legal(code) if moves.table is not None
+                                 else moves.allows(code)):
+            # Not known legal this turn: the rules decide, and give the refusal.
+            # self.table(), built here from the facts this method reads anyway.
+            table = Table(self.caravans, self.summaries, all_rules, mover, hand, opening,
+                          self.jack_as_joker[mover], opening and self._discard_mulligan(mover),
+                          self.crowding)
+            error = move_error(table, code)
+            if error is not None:
+                raise IllegalMove(error)
+        self._moves = None
+        kind = code & 3
+        position = (code >> 5) & 0xFFFF
         target: int | None = None
         removed: tuple[int, ...] = ()
         card: int | None
+        shown: tuple[int, ...]
         if kind == PLAY:
+            caravan = (code >> 2) & 7
             card = hand.pop(position - 1)
             if card & RANK_MASK <= NUMERAL_MAX:
-                slots = self.caravans[caravan] = (*self.caravans[caravan], (card, ()))
+                caravans, summaries = self.caravans, self.summaries
+                caravans[caravan] = (*caravans[caravan], (card, ()))
                 self.held[caravan] = None
-                self.summaries[caravan] = summarize(slots, None, all_rules[caravan // 3])
+                summaries[caravan] = summary_with_numeral(
+                    summaries[caravan], card, all_rules[caravan // 3])
                 # A new slot has no faces: the most faces on one slot is unchanged.
-                code &= 0x1FFFFF  # no slot on a numeral play
+                code &= _NO_SLOT  # no slot on a numeral play
                 if opening:
                     self.placed[mover] += 1
+                shown = (card,)
             else:
+                slot = code >> 21
                 target = self.caravans[caravan][slot - 1][0]
                 removed = self._play_face(mover, card, caravan, slot)
+                shown = (card, target)
         elif kind == DISCARD:
             card = hand.pop(position - 1)
             self.piles[mover].append(card)
-            code = pack(DISCARD, 0, position)
+            code &= _KIND_AND_HAND  # a discard names no caravan and no slot
+            shown = (card,)
         else:
+            caravan = (code >> 2) & 7
             old = self.caravans[caravan]
             removed = tuple(c for numeral, faces in old for c in (numeral, *faces))
             for removed_card in removed:
@@ -327,32 +355,45 @@ class Game:
             if rules.clear_policy == "destroy_restart":
                 card = hand.pop(position - 1)
                 self.caravans[caravan] = ((card, ()),)
+                shown = (*removed, card)
             else:
                 card = None
                 position = 0
                 self.caravans[caravan] = ()
+                shown = removed
             self._refresh(caravan)
-            code = pack(kind, caravan, position, slot)
+            code = pack(kind, caravan, position, code >> 21)
         self.plies += 1
         self.moves_made[mover] += 1
-        if kind == CLEAR:
-            shown = removed if card is None else (*removed, card)
-        elif target is not None and card is not None:
-            shown = (card, target)
+        hidden = opening and all_rules[0].opening_mode == "simultaneous"
+        # tuple.__new__ makes the same entry as HistoryEntry(...) without its Python-level
+        # __new__ (as does the event below).
+        self._history = self._history.plus(_new_tuple(HistoryEntry, (mover, code, shown, hidden)))
+        # Draw step: skipped during the Start round (including the move that completes it),
+        # except after a discard mulligan.
+        if opening:
+            count = 1 if kind == DISCARD else 0
         else:
-            shown = () if card is None else (card,)
-        hidden = opening and simultaneous
-        self._history = self._history.plus(HistoryEntry(mover, code, shown, hidden))
-        # Draw step: skipped during the Start round, including the move that completes it.
+            count = rules.hand_size - len(hand)
+            if count > 1 and rules.draw_mode == "one":
+                count = 1
         shuffles: list[tuple[int, tuple[int, ...]]] = []
-        if (kind == DISCARD and opening) or (not opening and len(hand) < rules.hand_size):
-            count = 1 if opening or rules.draw_mode == "one" else rules.hand_size - len(hand)
+        if count > 0:
             deck = self.decks[mover]
             if count == 1 and deck:  # the usual draw, without the reshuffle's bookkeeping
                 hand.append(deck.pop())
             else:
                 self._draw(mover, count, shuffles)
-        self._end_check()
+        # The end of the game: the usual case (both seats hold cards and neither value of
+        # the first lane is in its owner's sold range: the lane is undecided) is seen here.
+        hands = self.hands
+        if not (hands[0] and hands[1]):
+            self._end_check()
+        else:
+            summaries, (abc, def_) = self.summaries, all_rules
+            if (abc.sold_min <= summaries[0][0] <= abc.sold_max
+                    or def_.sold_min <= summaries[3][0] <= def_.sold_max):
+                self._end_check()
         if self.result is None:
             if not (hidden and self.placed[mover] < 3):
                 self.turn = 1 - mover
@@ -361,11 +402,11 @@ class Game:
             if ((self.placed[turn] < 3 and all_rules[turn].opening_mode != "none")
                     or not self.hands[turn]) and not has_legal_move(self.table()):
                 self._finish((SEATS[1 - turn],), "no_legal_move")
-        if (kind == DISCARD and self.result is None
-                and (limit := self.seat_rules.stuck_plies) is not None
-                and idle_plies(self._history, self.plies, limit) >= limit):
-            self.abandon(STALEMATE)
-        return MoveEvent(mover, code, card, target, removed, tuple(shuffles) if shuffles else ())
+            elif (kind == DISCARD and (limit := self.seat_rules.stuck_plies) is not None
+                  and idle_plies(self._history, self.plies, limit) >= limit):
+                self.abandon(STALEMATE)
+        return _new_tuple(
+            MoveEvent, (mover, code, card, target, removed, tuple(shuffles) if shuffles else ()))
 
     def _refresh(self, caravan: int) -> None:
         slots = self.caravans[caravan]
@@ -487,12 +528,17 @@ class Game:
         return winner
 
     def _end_check(self) -> None:
-        empty0, empty1 = not self.hands[0], not self.hands[1]
+        hands = self.hands
+        empty0, empty1 = not hands[0], not hands[1]
         if not (empty0 or empty1):
             # Both seats hold cards: only the lanes can end the game, and not while the first
-            # one is undecided (the usual case, checked before the full count).
+            # one is undecided (the usual case, checked before the full count). A lane is
+            # undecided at least while neither value is in its owner's sold range.
             summaries, (abc, def_) = self.summaries, self.rules
-            if lane_taker(summaries[0][0], summaries[3][0], abc, def_) is None:
+            first, facing = summaries[0][0], summaries[3][0]
+            if ((not abc.sold_min <= first <= abc.sold_max
+                 and not def_.sold_min <= facing <= def_.sold_max)
+                    or lane_taker(first, facing, abc, def_) is None):
                 return
         out = None if empty0 == empty1 else (1 if empty0 else 0)
         lanes_first = self.rules[0].out_of_cards == "after_lanes"
@@ -519,10 +565,12 @@ class Game:
     # --------------------------------------------------------- observation
 
     def observation(self, seat: str | int) -> Observation:
-        # Seat numbers 0 and 1 skip the name lookup (the match loop asks every move).
-        number = seat if seat.__class__ is int and 0 <= seat <= 1 \
-            else seat_index(seat)
-        return Observation.of(self, number)
+        # The match loop asks at every move, by seat name or number: those forms are looked
+        # up at once (exact classes only: True and 1.0 are no seats), anything else goes
+        # through seat_index's checks.
+        kind = seat.__class__
+        number = _SEAT_NUMBER.get(seat) if kind is str or kind is int else None
+        return Observation.of(self, number if number is not None else seat_index(seat))
 
     def clone(self) -> Game:
         other = Game.__new__(Game)
@@ -536,6 +584,7 @@ class Game:
         other.placed = self.placed[:]
         other.moves_made = self.moves_made[:]
         other._history = self._history
+        other._moves = None  # a clone may be edited before it moves
         other.result = self.result
         rng = self.rng
         other.rng = rng.clone() if isinstance(rng, GameRandom) else rng

@@ -148,6 +148,7 @@ def world_from(
     deal = rng if rng is not None else random.Random(seed)
     seat, other = obs.seat, 1 - obs.seat
     game = Game.__new__(Game)
+    game._moves = None
     game.seat_rules = seat_rules
     game.rules = obs.rules
     game.seed = seed
