@@ -15,10 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webplay import LeakChecker, Server, Viewer, play_through, random_chooser, sockets
+from webplay import (
+    LeakChecker,
+    Server,
+    Viewer,
+    keys_in,
+    play_through,
+    random_chooser,
+    sockets,
+)
 
 import cardtable
-from cardtable.web import games
+from cardtable.web import games, serialize
 
 # The external-bot tests' programs and checks (tests/external_bots is a package of the tests
 # directory, which a run of tests/web alone does not put on the path).
@@ -188,6 +196,79 @@ def test_an_obsession_forfeit_is_kept_after_the_table_is_read_back(
                               capture_output=True, text=True, timeout=120)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "!!! P1 forfeits: a line that is not JSON: no json here" in replayed.stdout
+
+
+def without_ids(value: Any) -> Any:
+    """A view with the cards' physical identities left out (a record names cards by their
+    text, so its replay may tell two copies of a card apart otherwise than the table did)."""
+    if isinstance(value, dict):
+        return {key: without_ids(item) for key, item in value.items() if key != "id"}
+    if isinstance(value, list):
+        return [without_ids(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize(("game", "seats", "params", "name"), [
+    ("caravan", ["human", "bot:exec:crash"], {"first": "ABC"}, "crash"),
+    ("obsession", ["bot:random", "bot:random", "bot:exec:junk"], {"players": 3}, "junk"),
+])
+def test_a_forfeited_game_has_its_replay_page_and_json(sqlite_url: str, tmp_path: Path,
+                                                     programs: dict[str, str], game: str,
+                                                     seats: list[str], params: dict[str, Any],
+                                                     name: str) -> None:
+    """Moves are played, then the program forfeits on its turn: the finished table leaves the
+    list of tables like any finished one, and both replays go from the deal to the forfeit,
+    showing it as the table page does, with only what the game makes public (and, on the
+    replay page, the hands a finished game shows)."""
+    with Server(sqlite_url, programs=programs) as server:
+        table, tokens = server.create(game, seats, params)
+        if tokens:
+            with contextlib_sockets(server, table, tokens) as viewers:
+                play_through(viewers, set(tokens), random_chooser(2))
+        view = until_result(server, table)
+        assert view["result"]["reason"] == "forfeit" and view["status"] == "finished"
+        forfeiter = view["result"]["details"]["seat"]
+        assert table not in [entry["table"] for entry in
+                             server.client.get("/api/tables").json()["tables"]]
+        stored = server.store.moves(table)
+        assert len(stored) >= 1
+        assert server.client.get(f"/replay/{table}").status_code == 200
+        answers = [server.client.get(f"/replay/{table}/steps"),
+                   server.client.get(f"/api/tables/{table}/replay")]
+        server.hub.tables.pop(table)  # read back from the database, as after a restart
+        again = server.client.get(f"/replay/{table}/steps")
+        assert again.status_code == 200 and again.json() == answers[0].json()
+        assert wait_gone(pids_in(tmp_path / f"{name}.pids", 1)) == []
+        row = server.store.table(table)
+        assert row is not None
+        checker = LeakChecker(server.store, table, None, tokens)
+    steps, replay = (answer.json() for answer in answers)
+    for answer in answers:
+        assert answer.status_code == 200, answer.text
+        for secret in (*tokens.values(), "misbehave.py", "about to crash", str(tmp_path)):
+            assert secret not in answer.text
+    for shown in (steps, replay):
+        assert shown["table"] == table and shown["game"] == game
+        assert shown["moves"] == [{"seat": seat, "move": move} for seat, move in stored]
+        assert len(shown["frames"]) == len(stored) + 1
+        assert shown["result"] == shown["frames"][-1]["result"] == view["result"]
+    # The JSON replay: every frame a spectator's view, checked against the table replayed
+    # from its moves (no hand, no hidden card, no deck).
+    for ply, frame in enumerate(replay["frames"]):
+        checker.check_page(frame, ply)
+        assert "deck" not in keys_in(frame)
+    # The replay page: each step the same public view, plus every seat's hand.
+    state = games.new_state(game, row.params, row.seed, seats)
+    for ply, frame in enumerate(steps["frames"]):
+        public = {key: value for key, value in frame.items() if key not in ("hands", "result")}
+        expected = {key: value for key, value in replay["frames"][ply].items() if key != "result"}
+        assert without_ids(public) == without_ids(expected)
+        assert without_ids(frame["hands"]) == {
+            seat: without_ids(serialize.seat_view(game, state, seat)["hand"])
+            for seat in state.seats}
+        if ply < len(stored):
+            state.apply(state.parse_action(stored[ply][1]))
+    assert state.result is None and state.to_move == forfeiter
 
 
 def test_a_program_that_cannot_start_forfeits_at_once(sqlite_url: str,

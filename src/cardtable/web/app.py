@@ -293,16 +293,15 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         live = table_of(table_id)
         if live.row.status != "finished" or live.result is None:
             raise Refused(409, "The record is available once the game is over.")
-        forfeit = None if live.forfeit is None else (str(live.forfeit.details.get("seat")),
-                                                     str(live.forfeit.details.get("why")))
         text = record_text(live.row.game, live.row.params, live.row.seed, live.kinds,
-                           [move for _seat, move in store.moves(live.id)], forfeit)
+                           [move for _seat, move in store.moves(live.id)], live.forfeited)
         return PlainTextResponse(text, media_type="application/x-ndjson", headers={
             "content-disposition": f'attachment; filename="{live.row.game}-{live.id}.jsonl"'})
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> dict[str, Any]:
-        """Every public view of a finished game, from the deal to the end, with the moves."""
+        """Every public view of a finished game, from the deal to the end (a forfeit too),
+        with the moves; the last view carries the result, as the table page shows it."""
         live = table_of(table_id)
         if live.row.status != "finished":
             raise Refused(409, "A replay is available once the game is over.")
@@ -312,9 +311,11 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
         for _seat, text in moves:
             state.apply(state.parse_action(text))
             frames.append(serialize.public_view(live.row.game, state))
+        result = serialize.result_json(state.result or live.result)
+        frames[-1]["result"] = result  # (a forfeit is not in the game's own view)
         return {"table": live.id, "game": live.row.game,
                 "moves": [{"seat": seat, "move": move} for seat, move in moves],
-                "frames": frames, "result": serialize.result_json(state.result or live.result)}
+                "frames": frames, "result": result}
 
     @app.post("/api/players")
     async def new_player(request: Request) -> JSONResponse:

@@ -129,6 +129,14 @@ class LiveTable:
         return result if result is not None else self.forfeit
 
     @property
+    def forfeited(self) -> tuple[str, str] | None:
+        """``(seat, why)`` when a program's forfeit ended the game (the table's record ends
+        with it), else None."""
+        if self.forfeit is None:
+            return None
+        return str(self.forfeit.details.get("seat")), str(self.forfeit.details.get("why"))
+
+    @property
     def id(self) -> str:
         return self.row.id
 

@@ -126,16 +126,15 @@ def install(app: FastAPI) -> None:
         live = app.state.hub.get(table_id)
         if live is None:
             return JSONResponse({"error": "No such table."}, status_code=404)
-        if live.row.status != "finished" or live.state.result is None:
-            # (A forfeited game has its record, but no replay page: its game is not over.)
+        if live.row.status != "finished" or live.result is None:
             return JSONResponse({"error": "A replay is available once the game is over."},
                                 status_code=409)
         moves = [move for _seat, move in app.state.store.moves(live.id)]
-        row, kinds = live.row, list(live.kinds)
+        row, kinds, forfeited = live.row, list(live.kinds), live.forfeited
 
         def steps() -> dict[str, Any]:
             # Replaying a whole game is work for a thread, not for the event loop.
-            text = record_text(row.game, row.params, row.seed, kinds, moves)
+            text = record_text(row.game, row.params, row.seed, kinds, moves, forfeited)
             return replay_steps(row.game, text)
 
         try:

@@ -3,9 +3,10 @@
 The record is the one the table downloads (the JSON lines the terminal writes), replayed by
 the game's own replay code, which checks every line as ``caravan --replay`` and
 ``obsession --replay`` do (Caravan's ``load_replay``, Obsession's ``check_replay``, Austerity's
-``replay_hub_record``). Each step is the public view
-the table page draws plus every seat's hand (``hands``): a finished game hides nothing (its
-record holds every card), and the terminal's replays show every hand too.
+``replay_hub_record``); a game a program forfeited ends with its record's forfeit line. Each
+step is the public view the table page draws plus every seat's hand (``hands``): a finished
+game hides nothing (its record holds every card), and the terminal's replays show every hand
+too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import tempfile
 from typing import Any
 
 from cardtable.engine.errors import GameError
+from cardtable.engine.match import Forfeit, forfeit_result
+from cardtable.engine.record import recorded_forfeit
 from cardtable.web.serialize import austerity_view, caravan_view, obsession_view, result_json
 
 Json = dict[str, Any]
@@ -48,7 +51,7 @@ def _caravan(text: str) -> tuple[list[Json], list[Json], Json | None]:
         replay.apply(game, step)
         moves.append({"seat": SEATS[step.move.seat], "move": step.move.notation})
         frames.append(view())
-    replay.finish(game)  # an abandoned game's end is on the record's last line
+    replay.finish(game)  # an abandoned or forfeited game's end is on the record's last line
     return frames, moves, result_json(game.result)
 
 
@@ -71,7 +74,12 @@ def _obsession(text: str) -> tuple[list[Json], list[Json], Json | None]:
         moves.append({"seat": seat, "move": game.action_text(action)})
         game.apply(action)
         frames.append(view())
-    return frames, moves, result_json(game.result)
+    result = game.result
+    forfeit = recorded_forfeit(checked.loaded.lines[-1][1]) if checked.loaded.lines else None
+    if result is None and forfeit is not None:
+        # The game stopped at a forfeit; ``check_replay`` matched the record's forfeit line.
+        result = forfeit_result(game, Forfeit(*forfeit))
+    return frames, moves, result_json(result)
 
 
 def _austerity(text: str) -> tuple[list[Json], list[Json], Json | None]:
