@@ -22,36 +22,14 @@ import math
 import random
 import time
 
-from cardtable.games.austerity.rules import (
-    Action,
-    Card,
-    Game,
-    Table,
-)
+from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
+from cardtable.games.austerity.rules import Action, Table
 from cardtable.games.austerity.state import legal_actions_on
-from cardtable.games.austerity.strategies import banzai, ed, shenzi
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing would cost the player program start-up time
-
-    pass
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_POINTS = 15
 MAX_PLAYOUT_TURNS = 400
 DECK_SAMPLE = 48
-POLICIES = (shenzi, banzai, ed)
-
-
-def _game(table: Table, me: int, deck: list[Card], target: int) -> Game:
-    game = Game.__new__(Game)
-    game.table = table.copy()
-    game.deck = deck
-    game.next_card = 0
-    game.target = target
-    game.current = me
-    game.finished = False
-    return game
 
 
 def _scores(points: list[int]) -> list[float]:
@@ -72,7 +50,9 @@ class _Edge:
 
 
 class MctsStrategy:
-    """The search as a stateful strategy: ``strategy(table, me) -> action``."""
+    """The search as a stateful strategy: ``strategy(table, me) -> action``, called at each of
+    one game's turns in order (it learns the opponents' strategies from one turn to the
+    next)."""
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None,
                  c: float = 0.7, points: int = DEFAULT_POINTS, seed: int | str = 0) -> None:
@@ -82,12 +62,21 @@ class MctsStrategy:
         self.points = points
         self.seed = seed
         self.decisions = 0
+        self.opponents: OpponentModel | None = None
+        self._last: tuple[Table, int, Action] | None = None
 
     def __call__(self, table: Table, me: int) -> Action:
         self.decisions += 1
+        if self.opponents is None or len(self.opponents.candidates) != table.count:
+            self.opponents = OpponentModel(table.count)
+        elif self._last is not None and self._last[1] == me:
+            self.opponents.learn(self._last[0], me, self._last[2], table)
         actions = legal_actions_on(table, me)
-        if len(actions) == 1:
-            return actions[0]
+        action = actions[0] if len(actions) == 1 else self._search(table, me, actions)
+        self._last = (table.copy(), me, action)
+        return action
+
+    def _search(self, table: Table, me: int, actions: list[Action]) -> Action:
         rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
         market = list(table.market)
         root: dict[Action, _Edge] = {}
@@ -96,6 +85,10 @@ class MctsStrategy:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations if deadline is None else 1 << 62
         count = table.count
+        assert self.opponents is not None
+        # Each opponent's candidate strategies; () where none fits (it is searched instead).
+        known = [() if player == me else self.opponents.policies(player)
+                 for player in range(count)]
         done = 0
         while done < limit:
             if deadline is not None and done & 7 == 0 and root and \
@@ -104,13 +97,23 @@ class MctsStrategy:
             done += 1
             deck = [market[rng.randrange(len(market))] for _ in range(DECK_SAMPLE)] \
                 if market else []
-            game = _game(table, me, deck, self.points)
+            # Who plays what in this iteration: an opponent known to play one of the
+            # strategies follows one of its candidates throughout (its moves are not searched);
+            # the others are searched in the tree and follow a random strategy below it.
+            fixed = [POLICIES[options[rng.randrange(len(options))]] if options else None
+                     for options in known]
+            policies = [policy or POLICIES[rng.randrange(len(POLICIES))] for policy in fixed]
+            game = game_on(table, me, deck, self.points)
             node = root
             parent_visits = done
             path: list[_Edge] = []
             expanded = False
             while not game.finished and not expanded:
                 player = game.current
+                policy = fixed[player]
+                if policy is not None:
+                    game.play(policy(game.table, player))
+                    continue
                 options = legal_actions_on(game.table, player)
                 best: _Edge | None = None
                 best_action = options[0]
@@ -134,7 +137,6 @@ class MctsStrategy:
                 parent_visits = best.visits + 1
                 node = best.children
             turns = 0
-            policies = [POLICIES[rng.randrange(3)] for _ in range(count)]
             while not game.finished and turns < MAX_PLAYOUT_TURNS:
                 player = game.current
                 game.play(policies[player](game.table, player))
