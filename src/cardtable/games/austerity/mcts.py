@@ -104,6 +104,7 @@ class MctsStrategy:
                      for options in known]
             policies = [policy or POLICIES[rng.randrange(len(POLICIES))] for policy in fixed]
             game = game_on(table, me, deck, self.points)
+            game.table.track_affordability()
             node = root
             parent_visits = done
             path: list[_Edge] = []
