@@ -4,18 +4,26 @@ Austerity hides nothing but the deck, so the search is plain UCT over the table 
 card draws *sampled, not expanded*: every iteration deals a fresh deck (cards drawn with
 replacement from the market the player sees, the only sample of the deck it has) and walks the
 tree by actions alone (an open-loop tree: a node is the sequence of actions from the root,
-whichever cards were drawn on the way). Below the tree the game is played out to the end, each
-seat following one of shenzi, banzai and ed drawn at random for that playout (the player does
-not know who it plays). A playout ends when a round ends with someone at the target, when a
-purchase empties the market, or after ``MAX_PLAYOUT_TURNS``; each seat scores 1 for the most
-points (shared evenly on a tie) and the search backs up every seat's own score.
+whichever cards were drawn on the way).
+
+The player is not told who it plays, but it watches: from one of its turns to the next it
+reads what each opponent did and keeps the strategies (shenzi, banzai, ed) that would have done
+the same (:mod:`cardtable.games.austerity.opponents`). In each iteration an opponent with such
+candidates follows one of them, drawn at random, in the tree and below it, so the tree branches
+only on the player's own moves; an opponent that no strategy explains (a person, another
+search) is searched like the player, each seat choosing by its own score. Below the tree every
+seat without a candidate follows one of the three strategies drawn at random for that playout.
+A playout ends when a round ends with someone at the target, when a purchase empties the market,
+or after ``MAX_PLAYOUT_TURNS``; each seat scores 1 for the most points (shared evenly on a tie)
+and the search backs up every seat's own score.
 
 The player programs are not told the points target, so they assume the hub's default (15)
 unless the spec says otherwise (``mcts:points=20``). Options: ``iters`` (default 1000),
 ``time`` (seconds per decision, instead of iterations), ``c`` (exploration, default 0.7),
 ``points``, ``seed``. The same seed and iteration budget give the same actions.
 
-On the player's start-up path: imports only ``math``, ``random``, ``time`` and the rules.
+On the player's start-up path: imports only ``math``, ``random``, ``time``, the rules and the
+strategies.
 """
 
 import math
