@@ -4,54 +4,40 @@ Austerity hides nothing but the deck, so the search is plain UCT over the table 
 card draws *sampled, not expanded*: every iteration deals a fresh deck (cards drawn with
 replacement from the market the player sees, the only sample of the deck it has) and walks the
 tree by actions alone (an open-loop tree: a node is the sequence of actions from the root,
-whichever cards were drawn on the way). Below the tree the game is played out to the end, each
-seat following one of shenzi, banzai and ed drawn at random for that playout (the player does
-not know who it plays). A playout ends when a round ends with someone at the target, when a
-purchase empties the market, or after ``MAX_PLAYOUT_TURNS``; each seat scores 1 for the most
-points (shared evenly on a tie) and the search backs up every seat's own score.
+whichever cards were drawn on the way).
+
+The player is not told who it plays, but it watches: from one of its turns to the next it
+reads what each opponent did and keeps the strategies (shenzi, banzai, ed) that would have done
+the same (:mod:`cardtable.games.austerity.opponents`). In each iteration an opponent with such
+candidates follows one of them, drawn at random, in the tree and below it, so the tree branches
+only on the player's own moves; an opponent that no strategy explains (a person, another
+search) is searched like the player, each seat choosing by its own score. Below the tree every
+seat without a candidate follows one of the three strategies drawn at random for that playout.
+A playout ends when a round ends with someone at the target, when a purchase empties the market,
+or after ``MAX_PLAYOUT_TURNS``; each seat scores 1 for the most points (shared evenly on a tie)
+and the search backs up every seat's own score.
 
 The player programs are not told the points target, so they assume the hub's default (15)
 unless the spec says otherwise (``mcts:points=20``). Options: ``iters`` (default 1000),
 ``time`` (seconds per decision, instead of iterations), ``c`` (exploration, default 0.7),
 ``points``, ``seed``. The same seed and iteration budget give the same actions.
 
-On the player's start-up path: imports only ``math``, ``random``, ``time`` and the rules.
+On the player's start-up path: imports only ``math``, ``random``, ``time``, the rules and the
+strategies.
 """
 
 import math
 import random
 import time
 
-from cardtable.games.austerity.rules import (
-    Action,
-    Card,
-    Game,
-    Table,
-)
+from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
+from cardtable.games.austerity.rules import Action, Table
 from cardtable.games.austerity.state import legal_actions_on
-from cardtable.games.austerity.strategies import banzai, ed, shenzi
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing would cost the player program start-up time
-
-    pass
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_POINTS = 15
 MAX_PLAYOUT_TURNS = 400
 DECK_SAMPLE = 48
-POLICIES = (shenzi, banzai, ed)
-
-
-def _game(table: Table, me: int, deck: list[Card], target: int) -> Game:
-    game = Game.__new__(Game)
-    game.table = table.copy()
-    game.deck = deck
-    game.next_card = 0
-    game.target = target
-    game.current = me
-    game.finished = False
-    return game
 
 
 def _scores(points: list[int]) -> list[float]:
@@ -72,7 +58,9 @@ class _Edge:
 
 
 class MctsStrategy:
-    """The search as a stateful strategy: ``strategy(table, me) -> action``."""
+    """The search as a stateful strategy: ``strategy(table, me) -> action``, called at each of
+    one game's turns in order (it learns the opponents' strategies from one turn to the
+    next)."""
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None,
                  c: float = 0.7, points: int = DEFAULT_POINTS, seed: int | str = 0) -> None:
@@ -82,12 +70,21 @@ class MctsStrategy:
         self.points = points
         self.seed = seed
         self.decisions = 0
+        self.opponents: OpponentModel | None = None
+        self._last: tuple[Table, int, Action] | None = None
 
     def __call__(self, table: Table, me: int) -> Action:
         self.decisions += 1
+        if self.opponents is None or len(self.opponents.candidates) != table.count:
+            self.opponents = OpponentModel(table.count)
+        elif self._last is not None and self._last[1] == me:
+            self.opponents.learn(self._last[0], me, self._last[2], table)
         actions = legal_actions_on(table, me)
-        if len(actions) == 1:
-            return actions[0]
+        action = actions[0] if len(actions) == 1 else self._search(table, me, actions)
+        self._last = (table.copy(), me, action)
+        return action
+
+    def _search(self, table: Table, me: int, actions: list[Action]) -> Action:
         rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
         market = list(table.market)
         root: dict[Action, _Edge] = {}
@@ -96,6 +93,10 @@ class MctsStrategy:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations if deadline is None else 1 << 62
         count = table.count
+        assert self.opponents is not None
+        # Each opponent's candidate strategies; () where none fits (it is searched instead).
+        known = [() if player == me else self.opponents.policies(player)
+                 for player in range(count)]
         done = 0
         while done < limit:
             if deadline is not None and done & 7 == 0 and root and \
@@ -104,13 +105,24 @@ class MctsStrategy:
             done += 1
             deck = [market[rng.randrange(len(market))] for _ in range(DECK_SAMPLE)] \
                 if market else []
-            game = _game(table, me, deck, self.points)
+            # Who plays what in this iteration: an opponent known to play one of the
+            # strategies follows one of its candidates throughout (its moves are not searched);
+            # the others are searched in the tree and follow a random strategy below it.
+            fixed = [POLICIES[options[rng.randrange(len(options))]] if options else None
+                     for options in known]
+            policies = [policy or POLICIES[rng.randrange(len(POLICIES))] for policy in fixed]
+            game = game_on(table, me, deck, self.points)
+            game.table.track_affordability()
             node = root
             parent_visits = done
             path: list[_Edge] = []
             expanded = False
             while not game.finished and not expanded:
                 player = game.current
+                policy = fixed[player]
+                if policy is not None:
+                    game.play(policy(game.table, player))
+                    continue
                 options = legal_actions_on(game.table, player)
                 best: _Edge | None = None
                 best_action = options[0]
@@ -134,7 +146,6 @@ class MctsStrategy:
                 parent_visits = best.visits + 1
                 node = best.children
             turns = 0
-            policies = [POLICIES[rng.randrange(3)] for _ in range(count)]
             while not game.finished and turns < MAX_PLAYOUT_TURNS:
                 player = game.current
                 game.play(policies[player](game.table, player))
