@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .helpers import BIN, EXAMPLES, SCRIPTS, pids_in, spec, wait_gone
 
 CARAVAN = BIN / "caravan"
@@ -59,18 +61,38 @@ def test_caravan_forfeit_is_said_recorded_and_replayed(tmp_path: Path) -> None:
     assert "ABC forfeits: its program exited with status 3" in replayed.stdout
 
 
-def test_caravan_replay_refuses_a_forfeit_by_a_seat_not_to_move(tmp_path: Path) -> None:
+def _forfeit_record_by(tmp_path: Path, seat: str, winners: list[str]) -> Path:
+    """A record of ABC's program crashing at once, its result line rewritten as ``seat``'s
+    forfeit won by ``winners``."""
     record = tmp_path / "forfeit.jsonl"
     run(CARAVAN, "--plain", "--seed", "3", "--bvb", "--delay", "0",
         "-b", spec(SCRIPTS / "misbehave.py", "crash"), "--record", str(record))
     lines = record.read_text().splitlines()
     result = json.loads(lines[-1])
-    result["details"]["seat"] = "DEF"
-    result["winners"] = ["ABC"]
+    result["details"]["seat"] = seat
+    result["winners"] = winners
     record.write_text("\n".join([*lines[:-1], json.dumps(result)]) + "\n")
+    return record
+
+
+def test_caravan_replay_takes_a_forfeit_by_a_seat_not_to_move(tmp_path: Path) -> None:
+    # A program that cannot start forfeits at once, whichever seat is to move.
+    record = _forfeit_record_by(tmp_path, "DEF", ["ABC"])
+    replayed = run(CARAVAN, "--replay", str(record), "--plain", "--delay", "0")
+    assert replayed.returncode == 0, replayed.stderr
+    assert "DEF forfeits: its program exited with status 3" in replayed.stdout
+
+
+@pytest.mark.parametrize(("seat", "winners", "message"), [
+    ("XYZ", ["ABC", "DEF"], "the forfeiting seat should be one of ABC, DEF"),
+    ("DEF", ["DEF"], 'the result line\'s winners should be ["ABC"]'),
+])
+def test_caravan_replay_refuses_a_forfeit_that_does_not_fit(
+        tmp_path: Path, seat: str, winners: list[str], message: str) -> None:
+    record = _forfeit_record_by(tmp_path, seat, winners)
     replayed = run(CARAVAN, "--replay", str(record), "--plain", "--delay", "0")
     assert replayed.returncode == 1
-    assert "the forfeiting seat should be ABC, the seat to move" in replayed.stderr
+    assert message in replayed.stderr
 
 
 def test_caravan_unknown_program_is_one_line_at_start(tmp_path: Path) -> None:

@@ -271,16 +271,32 @@ def test_a_forfeited_game_has_its_replay_page_and_json(sqlite_url: str, tmp_path
     assert state.result is None and state.to_move == forfeiter
 
 
-def test_a_program_that_cannot_start_forfeits_at_once(sqlite_url: str,
-                                                      programs: dict[str, str]) -> None:
+@pytest.mark.parametrize(("game", "seats", "forfeiter", "winners"), [
+    ("caravan", ["human", "bot:exec:gone"], "DEF", ["ABC"]),
+    ("caravan", ["bot:exec:gone", "human"], "ABC", ["DEF"]),
+    ("obsession", ["human", "bot:exec:gone", "bot:random"], "P2", ["P1", "P3"]),
+])
+def test_a_program_that_cannot_start_forfeits_at_once(
+        sqlite_url: str, programs: dict[str, str], game: str, seats: list[str],
+        forfeiter: str, winners: list[str]) -> None:
+    """Whether or not its seat is to move, the program forfeits before any move, and the
+    record, the replay page and the JSON replay all end with that forfeit."""
     with Server(sqlite_url, programs=programs) as server:
-        table, _tokens = server.create("caravan", ["human", "bot:exec:gone"])
+        table, _tokens = server.create(game, seats, {"players": 3} if game == "obsession" else {})
         view = server.client.get(f"/api/tables/{table}").json()
         assert view["status"] == "finished"
-        assert view["result"] == {"winners": ["ABC"], "reason": "forfeit", "details": {
-            "seat": "DEF",
-            "why": "Cannot start '/nonexistent/cardtable-bot' for DEF: No such file or "
-                   "directory"}}
+        assert view["result"] == {"winners": winners, "reason": "forfeit", "details": {
+            "seat": forfeiter,
+            "why": "Cannot start '/nonexistent/cardtable-bot' for "
+                   f"{forfeiter}: No such file or directory"}}
+        last = json.loads(server.client.get(f"/api/tables/{table}/record").text.splitlines()[-1])
+        assert (last["reason"], last["winners"]) == ("forfeit", winners)
+        assert last["details"]["seat"] == forfeiter
+        steps = server.client.get(f"/replay/{table}/steps")
+        replay = server.client.get(f"/api/tables/{table}/replay")
+    for answer in (steps, replay):
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["frames"][-1]["result"] == view["result"]
 
 
 def test_the_server_ends_the_programs_of_tables_still_playing(sqlite_url: str, tmp_path: Path,

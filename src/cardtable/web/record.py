@@ -24,8 +24,9 @@ from cardtable.web.games import new_state
 
 
 class _Scripted:
-    """A seat that plays the stored moves, in order, and gives up when they run out (or
-    forfeits, when the game ended with its forfeit: ``forfeit`` is ``(seat, why)``)."""
+    """A seat that plays the stored moves, in order, and gives up when they run out (or, when
+    the game ended with a forfeit ``(seat, why)``, that seat forfeits then, whichever seat is
+    to move: a program that cannot start forfeits before its turn)."""
 
     def __init__(self, state: Any, moves: Iterator[str], seat: str,
                  forfeit: tuple[str, str] | None = None) -> None:
@@ -37,7 +38,7 @@ class _Scripted:
     def choose(self, observation: Any) -> Any:
         move = next(self.moves, None)
         if move is None:
-            if self.forfeit is not None and self.forfeit[0] == self.seat:
+            if self.forfeit is not None:
                 raise Forfeit(*self.forfeit)
             raise MatchAbandoned(self.seat, "server")
         return self.state.parse_action(move)

@@ -362,15 +362,15 @@ class Replay:
 
 
     def _finish_forfeit(self, game: Game, seat: str, why: str) -> None:
-        """A result line that says ``seat`` forfeited: it must be the seat to move in a game
-        that is not over."""
+        """A result line that says ``seat`` forfeited: one of the game's seats (not always the
+        seat to move: a program that cannot start forfeits at once) in a game that is not over."""
         assert self.result is not None
         if game.result is not None:
             raise self._error(self.result_line, "the game is over, but the result line says "
                                                 "forfeit")
-        if seat != SEATS[game.turn]:
-            raise self._error(self.result_line, f"the forfeiting seat should be {SEATS[game.turn]}"
-                                                ", the seat to move")
+        if seat not in SEATS:
+            raise self._error(self.result_line, "the forfeiting seat should be one of "
+                                                f"{', '.join(SEATS)}")
         game.result = Result(tuple(name for name in SEATS if name != seat), FORFEIT,
                              {"seat": seat, "why": why})
         expected = _forfeit_line(game, game.result)

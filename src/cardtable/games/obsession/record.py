@@ -497,10 +497,13 @@ class Script:
             if self.abandoned is not None:
                 raise MatchAbandoned(f"P{observation.seat + 1}", self.abandoned)
             if self.forfeit is not None:
+                # Any seat of the game may forfeit, not only the seat to move: a program
+                # that cannot start forfeits at once.
                 seat, why = self.forfeit
-                if seat != seat_name(observation.seat):
-                    raise ReplayMismatch(self.line_of_result, f"the forfeiting seat should be "
-                                         f"{seat_name(observation.seat)}, the seat to move")
+                seats = self.loaded.rules.players
+                if seat not in (seat_name(index) for index in range(seats)):
+                    raise ReplayMismatch(self.line_of_result, "the forfeiting seat should be "
+                                         f"one of P1 to P{seats}")
                 raise Forfeit(seat, why)
             raise self.loaded.ended_early()
         number, obj = self.decisions[self.position]
