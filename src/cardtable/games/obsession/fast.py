@@ -218,7 +218,7 @@ def export_game(game: Game) -> dict[str, Any]:
         "humans_left": sum(1 for seat, human in enumerate(humans) if human and not out[seat]),
         "plays": fields["plays"], "turns": fields["turns"], "stalemate": fields["stalemate"],
         **{name: tuple(tuple(row) for row in fields[name])
-           for name in ("hands", "visible", "hidden")},
+           for name in ("hands", "visible", "hidden", "known")},
         **{name: tuple(fields[name]) for name in ("draw", "pile", "removed", "killed", "out",
                                                   "placings")},
         "seen": dict(fields["seen"]),
