@@ -38,8 +38,9 @@ def tuned(examples: int) -> settings:
 
 
 def observed(game: Game, seat: int) -> object:
-    # The public history is not part of a position: a restored game's log starts there.
-    return replace(game.observe(seat), history=())
+    # The public history is not part of a position: a restored game's log starts there, and
+    # so do the cards known from it to be in a hand.
+    return replace(game.observe(seat), history=(), known=())
 
 
 def assert_same(original: Game, restored: Game) -> None:

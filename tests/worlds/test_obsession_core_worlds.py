@@ -177,7 +177,9 @@ def test_a_hidden_card_lies_anywhere_unseen_with_equal_chance() -> None:
         places.append(where if where[0] not in ("p2", "p3") else (where[0], 0))
     categories: list[tuple[str, int]] = [("draw", i) for i in range(len(state.draw))]
     categories += [(f"h{s + 1}", i) for s in range(3) for i in range(len(state.hidden[s]))]
-    weights = {("p2", 0): len(state.hands[1]), ("p3", 0): len(state.hands[2])}
+    # The cards known to be in a hand (picked up, swapped out of a face-up row) take no place.
+    weights = {("p2", 0): len(state.hands[1]) - len(state.known[1]),
+               ("p3", 0): len(state.hands[2]) - len(state.known[2])}
     slots = len(categories) + sum(weights.values())
     counts = Counter(places)
     assert set(counts) <= set(categories) | set(weights)
@@ -188,17 +190,24 @@ def test_a_hidden_card_lies_anywhere_unseen_with_equal_chance() -> None:
     assert statistic < chi_square_bound(len(categories) + len(weights))
 
 
+def unknown_part(state: Game, seat: int) -> list[int]:
+    """The cards of ``seat``'s hand not known to every seat to be there: the ones a world deals."""
+    return [card for card in state.hands[seat] if card not in state.known[seat]]
+
+
 def short_handed_mover() -> tuple[Game, int]:
-    """A game where the seat to move holds a legal card among few in hand, and most deals of
-    the cards another seat cannot see would leave it none: (game, that other seat)."""
+    """A game where the seat to move holds a legal card among few in hand, none of them known
+    to be there, and most deals of the cards another seat cannot see would leave it none:
+    (game, that other seat)."""
     for seed in range(2000):
         state = in_play(4, seed, seed % 120)
         mover = state.current
-        if state.result is not None or not 0 < len(state.hands[mover]) <= 2:
+        if (state.result is not None or not 0 < len(state.hands[mover]) <= 2
+                or state.known[mover]):
             continue
         seat = (mover + 1) % 4
         pool = state.draw + [c for s in range(4) for c in state.hidden[s]]
-        pool += [c for s in range(4) if s != seat for c in state.hands[s]]
+        pool += [c for s in range(4) if s != seat for c in unknown_part(state, s)]
         legal = sum(1 for card in pool if LEGAL_CARD[state.active][card])
         refused = (1 - legal / len(pool)) ** len(state.hands[mover])
         if holds_legal_card(state, mover) and refused > 0.3:
@@ -213,7 +222,7 @@ def test_the_seat_to_move_holds_a_legal_card() -> None:
     mover = state.current
     core = FastGame.from_game(state)
     pool = state.draw + [c for s in range(4) for c in state.hidden[s]]
-    pool += [c for s in range(4) if s != seat for c in state.hands[s]]
+    pool += [c for s in range(4) if s != seat for c in unknown_part(state, s)]
     legal = [card for card in pool if LEGAL_CARD[state.active][card]]
     held: Counter[int] = Counter()
     for world_seed in range(3000):

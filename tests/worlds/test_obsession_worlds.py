@@ -123,7 +123,9 @@ def test_a_hidden_card_lies_anywhere_unseen_with_equal_chance() -> None:
         places.append(where if where[0] not in ("p2", "p3") else (where[0], 0))
     categories: list[object] = [("draw", i) for i in range(len(state.draw))]
     categories += [(f"h{s + 1}", i) for s in range(3) for i in range(len(state.hidden[s]))]
-    weights = {("p2", 0): len(state.hands[1]), ("p3", 0): len(state.hands[2])}
+    # The cards known to be in a hand (picked up, swapped out of a face-up row) take no place.
+    weights = {("p2", 0): len(state.hands[1]) - len(state.known[1]),
+               ("p3", 0): len(state.hands[2]) - len(state.known[2])}
     total = len(places)
     slots = len(categories) + sum(weights.values())
     counts = Counter(places)

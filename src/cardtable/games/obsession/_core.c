@@ -271,6 +271,8 @@ typedef struct {
     Pile pile;    /* the discard pile, bottom first */
     Pile removed; /* 3s taken out of the game at pick-ups */
     Pile killed;  /* cards of killed piles */
+    /* Per seat, sorted: the cards of its hand every seat saw go there (Game.known). */
+    Pile known[MAX_PLAYERS];
     Seen seen;
 } Core;
 
@@ -324,7 +326,7 @@ static void go_out(Core *g, int seat)
 
 static void pick_up(Core *g, int seat)
 {
-    Pile *hand = &g->hands[seat];
+    Pile *hand = &g->hands[seat], *known = &g->known[seat];
     int threes = 0;
     for (int i = 0; i < g->pile.n; i++) {
         uint16_t card = g->pile.c[i];
@@ -333,6 +335,7 @@ static void pick_up(Core *g, int seat)
             threes++;
         } else {
             hand->c[hand->n++] = card;
+            known->c[known->n++] = card;
         }
     }
     if (threes)
@@ -342,6 +345,7 @@ static void pick_up(Core *g, int seat)
     g->top_face = 0;
     g->run = 0;
     pile_sort(hand);
+    pile_sort(known);
 }
 
 static size_t part_key(const Core *g, int seat, uint8_t *key)
@@ -492,6 +496,13 @@ static int do_play(Core *g, Pile *source, const uint16_t *cards, int count)
     g->plays++;
     for (int i = 0; i < count; i++)
         pile_remove(source, cards[i]);
+    Pile *known = &g->known[g->current];
+    if (known->n && source == &g->hands[g->current]) {
+        /* A card played from the hand is no longer known to be there. */
+        for (int i = 0; i < count; i++)
+            if (pile_contains(known, cards[i]))
+                pile_remove(known, cards[i]);
+    }
     return lay(g, g->current, cards, count);
 }
 
@@ -508,6 +519,7 @@ static int do_blind(Core *g, int index)
     /* The turned card stays in the hand and the pile is picked up on top of it. */
     Pile *hand = &g->hands[seat];
     hand->c[hand->n++] = card;
+    g->known[seat].c[g->known[seat].n++] = card; /* every seat saw it turned */
     pick_up(g, seat);
     return next_turn(g, seat, 0);
 }
@@ -630,7 +642,7 @@ static int game_cards(int players) { return 54 * ((players + 1) / 2); }
 static Py_ssize_t storage_size(int players)
 {
     int total = game_cards(players);
-    return (Py_ssize_t)(players + 4) * total + 2 * players * HAND_SIZE;
+    return (Py_ssize_t)(2 * players + 4) * total + 2 * players * HAND_SIZE;
 }
 
 /* Points each pile at its part of the storage (the storage holds no cards yet). */
@@ -639,10 +651,12 @@ static void layout(StateObject *self, int players)
     Core *g = &self->g;
     uint16_t *at = self->cards;
     int total = game_cards(players);
-    Pile *growing[MAX_PLAYERS + 4];
+    Pile *growing[2 * MAX_PLAYERS + 4];
     int count = 0;
-    for (int seat = 0; seat < players; seat++)
+    for (int seat = 0; seat < players; seat++) {
         growing[count++] = &g->hands[seat];
+        growing[count++] = &g->known[seat];
+    }
     growing[count++] = &g->draw;
     growing[count++] = &g->pile;
     growing[count++] = &g->removed;
@@ -687,7 +701,7 @@ static void state_dealloc(StateObject *self)
 static const char *const EXPORT_FIELDS[] = {
     "players", "phase", "rules", "current", "direction", "active", "top_face", "run",
     "remaining", "plays", "turns", "humans", "out", "placings", "stalemate", "hands",
-    "visible", "hidden", "draw", "pile", "removed", "killed", "seen",
+    "visible", "hidden", "draw", "pile", "removed", "killed", "seen", "known",
 };
 #define N_EXPORT_FIELDS ((Py_ssize_t)(sizeof EXPORT_FIELDS / sizeof EXPORT_FIELDS[0]))
 
@@ -1028,6 +1042,20 @@ seats_done:
                      total, game_cards(players));
         return -1;
     }
+    /* The known cards are a part of each hand: read apart from the cards counted above. */
+    uint8_t known_used[ID_LIMIT];
+    memset(known_used, 0, sizeof known_used);
+    if (read_rows(game, "known", g->known, players, 1, known_used) < 0)
+        return -1;
+    for (int seat = 0; seat < players; seat++) {
+        for (int i = 0; i < g->known[seat].n; i++) {
+            if (!pile_contains(&g->hands[seat], g->known[seat].c[i])) {
+                PyErr_Format(PyExc_ValueError, "known card %d is not in the hand of seat %d",
+                             (int)g->known[seat].c[i], seat);
+                return -1;
+            }
+        }
+    }
     return read_seen(game, g);
 }
 
@@ -1061,11 +1089,12 @@ static PyObject *State_clone(StateObject *self, PyObject *Py_UNUSED(ignored))
     /* Copy the storage, then the game with its piles pointed at the copy's storage. */
     memcpy(other->cards, self->cards, (size_t)Py_SIZE(self) * sizeof self->cards[0]);
     Core *to = &other->g;
-    Pile saved[3 * MAX_PLAYERS + 4];
-    Pile *piles[3 * MAX_PLAYERS + 4];
+    Pile saved[4 * MAX_PLAYERS + 4];
+    Pile *piles[4 * MAX_PLAYERS + 4];
     int count = 0;
     for (int seat = 0; seat < MAX_PLAYERS; seat++) {
         piles[count++] = &to->hands[seat];
+        piles[count++] = &to->known[seat];
         piles[count++] = &to->visible[seat];
         piles[count++] = &to->hidden[seat];
     }
@@ -1586,7 +1615,7 @@ static PyObject *State_export(StateObject *self, PyObject *Py_UNUSED(ignored))
     const Core *g = &self->g;
     return Py_BuildValue(
         "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:L,s:L,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,"
-        "s:N,s:N}",
+        "s:N,s:N,s:N}",
         "players", g->players, "phase", g->phase, "current", g->current,
         "direction", g->direction, "active", g->active, "top_face", g->top_face, "run", g->run,
         "remaining", g->remaining, "humans_left", g->humans_left, "plays", g->plays,
@@ -1595,7 +1624,8 @@ static PyObject *State_export(StateObject *self, PyObject *Py_UNUSED(ignored))
         "hidden", rows_tuple(g->hidden, g->players), "draw", pile_tuple(&g->draw),
         "pile", pile_tuple(&g->pile), "removed", pile_tuple(&g->removed),
         "killed", pile_tuple(&g->killed), "out", bytes_tuple(g->out, g->players, 1),
-        "placings", bytes_tuple(g->placings, g->placed, 0), "seen", seen_dict(&g->seen));
+        "placings", bytes_tuple(g->placings, g->placed, 0), "seen", seen_dict(&g->seen),
+        "known", rows_tuple(g->known, g->players));
 }
 
 /* --- attributes --------------------------------------------------------------------------- */

@@ -9,7 +9,9 @@
  * the draw pile) again, uniformly at random, with the constraint worlds.py documents: a seat
  * with no legal card in its hand picks up without being asked, so another seat to move with
  * cards in hand holds a legal one when it really does (deals where it does not are dealt
- * again, up to WORLD_MAX_DEALS). Hands stay sorted. The repetition guard's record of
+ * again, up to WORLD_MAX_DEALS). The cards every seat saw go into another seat's hand and
+ * that it has not played since (Core.known, a part of its hand) stay in that hand; the rest
+ * of the hand is dealt. Hands stay sorted. The repetition guard's record of
  * positions, which holds hidden cards, starts afresh in the world. Obsession draws nothing
  * at random during play, so the seed only deals.
  */
@@ -33,15 +35,17 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed)
     xoshiro_seed(&rng, seed);
     uint16_t pool[MAX_CARDS];
     int n = 0;
-    /* The deal's order, as worlds.py deals: per seat its hand (not `seat`'s) then its hidden
-     * row, then the draw pile. `start`..`end` is the mover's hand. */
+    /* The deal's order, as worlds.py deals: per seat the unknown part of its hand (not
+     * `seat`'s) then its hidden row, then the draw pile. `start`..`end` is the mover's. */
     int start = 0, end = 0;
     for (int other = 0; other < players; other++) {
         if (other != seat) {
             if (other == mover)
                 start = n;
-            memcpy(pool + n, g->hands[other].c, (size_t)g->hands[other].n * sizeof *pool);
-            n += g->hands[other].n;
+            const Pile *hand = &g->hands[other], *known = &g->known[other];
+            for (int i = 0; i < hand->n; i++)
+                if (!pile_contains(known, hand->c[i]))
+                    pool[n++] = hand->c[i];
             if (other == mover)
                 end = n;
         }
@@ -51,7 +55,8 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed)
     memcpy(pool + n, g->draw.c, (size_t)g->draw.n * sizeof *pool);
     n += g->draw.n;
     int must_play = g->phase == PHASE_PLAY && mover != seat && end > start &&
-                    holds_legal_card(g, g->hands[mover].c, g->hands[mover].n);
+                    holds_legal_card(g, g->hands[mover].c, g->hands[mover].n) &&
+                    !holds_legal_card(g, g->known[mover].c, g->known[mover].n);
     for (int tries = 0; tries < WORLD_MAX_DEALS; tries++) {
         for (int i = n - 1; i > 0; i--) {
             int j = (int)xoshiro_below(&rng, (uint32_t)i + 1);
@@ -65,9 +70,13 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed)
     const uint16_t *next = pool;
     for (int other = 0; other < players; other++) {
         if (other != seat) {
-            memcpy(g->hands[other].c, next, (size_t)g->hands[other].n * sizeof *next);
-            next += g->hands[other].n;
-            pile_sort(&g->hands[other]);
+            Pile *hand = &g->hands[other];
+            const Pile *known = &g->known[other];
+            int dealt = hand->n - known->n;
+            memcpy(hand->c, known->c, (size_t)known->n * sizeof *next);
+            memcpy(hand->c + known->n, next, (size_t)dealt * sizeof *next);
+            next += dealt;
+            pile_sort(hand);
         }
         memcpy(g->hidden[other].c, next, (size_t)g->hidden[other].n * sizeof *next);
         next += g->hidden[other].n;
@@ -107,5 +116,6 @@ static PyObject *State_sample_world(StateObject *self, PyObject *args)
 #define SAMPLE_WORLD_METHOD                                                                     \
     {"sample_world", (PyCFunction)State_sample_world, METH_VARARGS,                             \
      "sample_world(seat, seed) -> State\n\nA new State agreeing with everything `seat` "        \
-     "(0-based) sees, the cards it cannot see dealt again uniformly (worlds.py's constraint); " \
+     "(0-based) sees, the cards it cannot see dealt again uniformly (worlds.py's constraint) " \
+     "but for the cards known to be in a hand, which stay there; "                             \
      "its record of positions starts afresh."},

@@ -10,7 +10,8 @@ Fields: ``players``; ``phase``; ``rules`` (the game's
 (one flag per seat); ``placings`` (seats in the order they went out); ``stalemate`` (None,
 ``"cap"`` or ``"repetition"``); ``hands``, ``visible``, ``hidden`` (one card-id list per seat,
 hands and visible rows sorted); ``draw`` (top card last), ``pile``, ``removed``, ``killed``
-(card ids); ``seen`` (the repetition guard's count per position key).
+(card ids); ``seen`` (the repetition guard's count per position key); ``known`` (one sorted
+card-id list per seat: the cards of its hand every seat saw go there, a part of its hand).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 CORE_FIELDS = (
     "players", "phase", "rules", "current", "direction", "active", "top_face", "run",
     "remaining", "plays", "turns", "humans", "out", "placings", "stalemate", "hands",
-    "visible", "hidden", "draw", "pile", "removed", "killed", "seen",
+    "visible", "hidden", "draw", "pile", "removed", "killed", "seen", "known",
 )
 
 CoreExport = tuple[Any, ...]

@@ -67,10 +67,11 @@ class FastGame:
 
     def sample_world(self, seat: str | int, seed: int) -> FastGame:
         """A new game agreeing with everything ``seat`` (``P1``.. or 0..) sees, the cards it
-        cannot see dealt again uniformly, under the constraint of ``Game.sample_world`` (see
-        ``worlds.py``; the C is in ``_worlds.h``): the same seed (an int) gives the same
-        world, and the repetition guard's record of positions starts afresh. Raises
-        ``UnknownSeat`` for anything else than a seat of the game."""
+        cannot see dealt again uniformly, under the constraints of ``Game.sample_world`` (see
+        ``worlds.py``: the cards known to be in a hand stay there; the C is in ``_worlds.h``):
+        the same seed (an int) gives the same world, and the repetition guard's record of
+        positions starts afresh. Raises ``UnknownSeat`` for anything else than a seat of the
+        game."""
         players = self.rules.players
         if not (type(seat) is int and 0 <= seat < players):  # indices go straight through
             seat = seat_number(seat, [seat_name(index) for index in range(players)])
@@ -218,7 +219,7 @@ def export_game(game: Game) -> dict[str, Any]:
         "humans_left": sum(1 for seat, human in enumerate(humans) if human and not out[seat]),
         "plays": fields["plays"], "turns": fields["turns"], "stalemate": fields["stalemate"],
         **{name: tuple(tuple(row) for row in fields[name])
-           for name in ("hands", "visible", "hidden")},
+           for name in ("hands", "visible", "hidden", "known")},
         **{name: tuple(fields[name]) for name in ("draw", "pile", "removed", "killed", "out",
                                                   "placings")},
         "seen": dict(fields["seen"]),

@@ -41,6 +41,10 @@ class Observation:
     """Cards killed with the pile, in the order they left it (each was seen face up)."""
     removed: tuple[int, ...] = ()
     """Threes removed from the game when a pile was picked up (each was seen face up)."""
+    known: tuple[tuple[int, ...], ...] = ()
+    """Per seat, sorted, the cards every seat saw go into its hand and that it has not played
+    since: the pile cards it picked up, a hidden card it turned and took up, the cards it
+    swapped out of its face-up row. Public; a part of that seat's hand (empty when unknown)."""
 
     @property
     def source(self) -> str:

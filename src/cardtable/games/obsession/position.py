@@ -294,6 +294,8 @@ def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
     game.hands = hands
     game.visible = visible
     game.hidden = hidden
+    # A position does not tell which cards of a hand every seat saw go there.
+    game.known = [[] for _ in range(n)]
     game.draw = draw
     game.pile = pile
     game._pile_faces = bytearray(FACE[card] for card in pile)

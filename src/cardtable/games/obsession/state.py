@@ -84,7 +84,8 @@ class Game:
         "_events", "_humans_left", "_kill_first", "_max_plays", "_parts", "_pile_faces",
         "_public", "_repeat_limit",
         "_run_kill", "_seen", "active", "current", "deck", "direction", "draw", "hands",
-        "hidden", "humans", "killed", "out", "phase", "pile", "placings", "players", "plays",
+        "hidden", "humans", "killed", "known", "out", "phase", "pile", "placings", "players",
+        "plays",
         "remaining", "removed", "rules", "run", "stalemate", "top_face", "turns", "visible",
     )
 
@@ -108,6 +109,9 @@ class Game:
         self.hands: list[list[int]] = []
         self.visible: list[list[int]] = []
         self.hidden: list[list[int]] = []
+        # Per seat, the cards every seat saw go into its hand and not leave it (sorted): see
+        # ``observation.Observation.known``.
+        self.known: list[list[int]] = [[] for _ in range(n)]
         pos = 0
         for _ in range(n):
             # Not round-robin: each seat takes 3 hand, 3 visible and 3 hidden cards in a row.
@@ -191,6 +195,7 @@ class Game:
         other.hands = [list(cards) for cards in self.hands]
         other.visible = [list(cards) for cards in self.visible]
         other.hidden = [list(cards) for cards in self.hidden]
+        other.known = [list(cards) for cards in self.known]
         other.draw = list(self.draw)
         other.pile = list(self.pile)
         other._pile_faces = bytearray(self._pile_faces)
@@ -311,6 +316,7 @@ class Game:
             play_number=self.plays,
             killed=tuple(self.killed),
             removed=tuple(self.removed),
+            known=tuple(map(tuple, self.known)),
         )
 
     @property
@@ -330,6 +336,10 @@ class Game:
         if len(visible) != 3:
             raise IllegalAction(must_select(3))
         chosen = sorted(visible)
+        # The row was face up: the cards that leave it for the hand are known to be there.
+        known = self.known[seat]
+        known.extend(card for card in self.visible[seat] if card not in chosen)
+        known.sort()
         self.visible[seat] = chosen
         self.hands[seat] = sorted(card for card in pool if card not in chosen)
         self._parts[seat] = None
@@ -410,6 +420,7 @@ class Game:
         else:
             # The turned card stays in the hand and the pile is picked up on top of it.
             self.hands[seat].append(card)
+            self.known[seat].append(card)
             self._pick_up(seat)
             self._next(seat, False)
 
@@ -419,6 +430,12 @@ class Game:
              rest: list[int]) -> None:
         """Put ``cards`` (one face, display order) on the pile and run the post-play steps."""
         self._parts[seat] = None
+        if source == "hand":
+            known = self.known[seat]
+            if known:
+                for card in cards:
+                    if card in known:
+                        known.remove(card)
         pile = self.pile
         pile.extend(cards)
         face = FACE[cards[0]]
@@ -494,6 +511,7 @@ class Game:
         self._parts[seat] = None
         pile = self.pile
         hand = self.hands[seat]
+        known = self.known[seat]
         threes = 0
         for card in pile:
             if FACE[card] == 3:
@@ -501,6 +519,7 @@ class Game:
                 threes += 1
             else:
                 hand.append(card)
+                known.append(card)
         if threes:
             self._seen.clear()  # cards left the game: earlier positions cannot recur
         count = len(pile) - threes
@@ -510,6 +529,7 @@ class Game:
         self.top_face = 0
         self.run = 0
         hand.sort()
+        known.sort()
         if self._events is not None:
             self._emit(PickedUp(self.plays, seat, count, threes))
 

@@ -11,8 +11,12 @@ The table shows one thing about a hidden hand: a seat with no legal card in its 
 without being asked, so another seat to move with cards in hand holds a legal one; deals where
 it does not are dealt again (uniform among the deals that agree).
 
-The world agrees with the seat's current view of the table; it does not reason over the
-history (for instance which picked-up cards another seat may still hold). Obsession draws no
+Every seat saw some cards go into a hand: the pile cards a seat picked up, a hidden card it
+turned and took up, the cards it swapped out of its face-up row. Those it has not played since
+(``Observation.known``: a card played from a hand leaves it) are still in that hand, so the
+world deals them there first and the rest of that hand from the unseen cards. Beyond that the
+world does not reason over the history (for instance which faces a seat did not play when it
+could have). Obsession draws no
 random numbers during play, so the world needs no generator; the repetition guard's record of
 positions (which holds hidden cards) starts afresh in the world.
 """
@@ -64,6 +68,39 @@ def unseen_of_observation(obs: Observation) -> list[int]:
     return unseen
 
 
+def known_in_hands(obs: Observation, unseen: Sequence[int]) -> list[tuple[int, ...]]:
+    """Per seat, the cards ``obs`` shows every seat saw go into that seat's hand and that the
+    world must deal there: none for ``obs.seat`` (its hand is seen whole), and only cards
+    among ``unseen`` and no more than the hand holds (an observation from elsewhere may not
+    agree with itself)."""
+    n = obs.rules.players
+    if not obs.known:
+        return [()] * n
+    left = Counter(unseen)
+    known: list[tuple[int, ...]] = []
+    for other in range(n):
+        held: list[int] = []
+        if other != obs.seat and other < len(obs.known):
+            for card in obs.known[other]:
+                if len(held) < obs.hand_counts[other] and _take(left, card):
+                    held.append(card)
+        known.append(tuple(held))
+    return known
+
+
+def _take(counts: Counter[int], card: int) -> bool:
+    """Takes one ``card`` from ``counts`` if one is there."""
+    if counts[card] > 0:
+        counts[card] -= 1
+        return True
+    return False
+
+
+def _dealt(obs: Observation, known: Sequence[Sequence[int]], other: int) -> int:
+    """How many cards of ``other``'s hand the world deals at random."""
+    return 0 if other == obs.seat else obs.hand_counts[other] - len(known[other])
+
+
 def world_from(
     obs: Observation, unseen: Sequence[int], humans: Sequence[bool], seed: int | str,
     *, turns: int | None = None, stalemate: str | None = None, mover_has_play: bool = True,
@@ -75,18 +112,22 @@ def world_from(
     rules = obs.rules
     n = rules.players
     seat = obs.seat
+    known = known_in_hands(obs, unseen)
     cards = list(unseen)
+    if any(known):
+        taken_up = Counter(card for held in known for card in held)
+        cards = [card for card in cards if not _take(taken_up, card)]
     rng.shuffle(cards)
     mover = obs.to_move
+    legal = LEGAL_CARD[obs.active_face]
     if (mover_has_play and mover is not None and mover != seat and obs.phase == "play"
-            and obs.hand_counts[mover]):
+            and _dealt(obs, known, mover) and not any(legal[card] for card in known[mover])):
         # A seat with no legal card in its hand picks up without being asked, so the seat to
         # move holds one: deals where it does not are refused (and dealt again).
-        legal = LEGAL_CARD[obs.active_face]
-        # Where the mover's hand starts in the deal below (hand then hidden row, by seat).
-        start = sum((0 if other == seat else obs.hand_counts[other]) + obs.hidden_counts[other]
+        # Where the mover's dealt cards start below (hand then hidden row, by seat).
+        start = sum(_dealt(obs, known, other) + obs.hidden_counts[other]
                     for other in range(mover))
-        end = start + obs.hand_counts[mover]
+        end = start + _dealt(obs, known, mover)
         for _ in range(MAX_DEALS):
             if any(legal[card] for card in cards[start:end]):
                 break
@@ -107,14 +148,18 @@ def world_from(
         if other == seat:
             hands.append(list(obs.hand))
         else:
-            count = obs.hand_counts[other]
-            hands.append(sorted(cards[taken:taken + count]))
+            count = _dealt(obs, known, other)
+            hands.append(sorted([*known[other], *cards[taken:taken + count]]))
             taken += count
         count = obs.hidden_counts[other]
         hidden.append(cards[taken:taken + count])
         taken += count
     game.hands = hands
     game.hidden = hidden
+    own = Counter(obs.hand)
+    game.known = [list(known[other]) if other != seat
+                  else [card for card in (obs.known[seat] if obs.known else ()) if _take(own, card)]
+                  for other in range(n)]
     game.visible = [list(row) for row in obs.visible]
     game.draw = cards[taken:]
     pile = list(reversed(obs.discard))
