@@ -19,6 +19,7 @@ from cardtable.ui.tui.launcher import Choice, LauncherApp, build_choice
 from cardtable.ui.tui.result_lines import result_lines
 from cardtable.ui.tui.tally import WinTally
 
+from .pilot import click_play
 from .snapshot import check_snapshot
 
 
@@ -31,7 +32,7 @@ def test_form_builds_a_caravan_choice() -> None:
             app.query_one("#seed").value = "12"
             app.query_one("#preset").value = "nv"
             app.query_one("#def").value = "bot:random"
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
         return app.return_value
 
@@ -48,7 +49,7 @@ def test_form_reports_bad_values_and_esc_leaves() -> None:
             await pilot.pause()
             app.query_one("#game").value = "obsession"
             app.query_one("#players").value = "12"
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
             assert "Players must be from 2 to 10." in screen_text(app)
             await pilot.press("escape")
@@ -293,7 +294,7 @@ def test_back_on_the_launcher_every_field_is_as_the_player_left_it() -> None:
             app.query_one("#bot").value = "random"
             app.query_one("#run_kill").value = "3"
             app.query_one("#seed").value = "12"
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
         return app.return_value
 

@@ -15,6 +15,8 @@ from cardtable.ui.tui.common import TableApp, screen_text
 from cardtable.ui.tui.launcher import Choice, LauncherApp, build_choice, play_choice
 from external_bots.helpers import EXAMPLES, SCRIPTS, command, pids_in, wait_gone
 
+from .pilot import click_play
+
 CARAVAN = {"game": "caravan", "seed": "4", "delay": "0", "preset": "power",
            "abc": "bot:normal", "def": "exec"}
 OBSESSION = {"game": "obsession", "seed": "4", "delay": "0", "players": "3", "humans": "0",
@@ -50,13 +52,13 @@ def test_the_form_offers_programs_and_says_what_is_missing() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             app.query_one("#def").value = "exec"
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
             assert "DEF plays a program: type its command in the Program box." \
                 in screen_text(app)
             assert app.return_value is None
             app.query_one("#program").value = "python3 examples/bots/caravan_random.py"
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
         return app.return_value
 

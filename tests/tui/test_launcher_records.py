@@ -14,6 +14,8 @@ from cardtable.ui.tui.common import screen_text
 from cardtable.ui.tui.launcher import Choice, LauncherApp, build_choice
 from cardtable.ui.tui.record_question import ConfirmOverwrite
 
+from .pilot import click_play
+
 OBSESSION = {"game": "obsession", "seed": "1", "delay": "0", "players": "3", "humans": "0",
              "bot": "random", "run_kill": "4"}
 
@@ -36,7 +38,7 @@ def test_launcher_asks_before_replacing_a_record(tmp_path: Path,
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             _fill(app, record)
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
             assert isinstance(app.screen, ConfirmOverwrite)
             seen.append(screen_text(app))
@@ -44,12 +46,12 @@ def test_launcher_asks_before_replacing_a_record(tmp_path: Path,
             await pilot.pause()
             assert not isinstance(app.screen, ConfirmOverwrite) and app.is_running
             seen.append(screen_text(app))
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
             await pilot.press("escape")  # Esc answers the question; it does not leave
             await pilot.pause()
             assert app.is_running and not isinstance(app.screen, ConfirmOverwrite)
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
             await pilot.press("y")
             await pilot.pause()
@@ -73,7 +75,7 @@ def test_launcher_asks_about_the_numbered_records_of_later_games(
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             _fill(app, record)
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
             assert isinstance(app.screen, ConfirmOverwrite)
             return screen_text(app)
@@ -87,7 +89,7 @@ def test_a_new_record_starts_without_a_question(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             _fill(app, tmp_path / "new.jsonl")
-            await pilot.click("#play")
+            await click_play(app, pilot)
             await pilot.pause()
         return app.return_value
 
