@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.engine.errors import GameParamsError
 from cardtable.engine.one_line import one_line
-from cardtable.engine.randomness import GameRandom
+from cardtable.engine.randomness import GameRandom, fresh_seed
 from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
 from cardtable.games.austerity.hub import BAD_ARGUMENT, USAGE
@@ -106,8 +106,6 @@ class AusterityGame:
         if self.deal == "file":
             return AusterityState(list(self.deck), self.tokens, self.points, self.players)
         if seed is None:
-            from cardtable.engine.randomness import fresh_seed
-
             seed = fresh_seed()
         return AusterityState(shuffled_deck(self.deck, seed), self.tokens, self.points,
                               self.players, shuffled=True)
