@@ -221,6 +221,24 @@ def test_austerity_ties_share_their_places() -> None:
     assert parts.rewards(two, Result(("A", "B"), "points", {"points": [3, 3]})) == [0.0, 0.0]
 
 
+def test_austerity_seeded_resets_deal_shuffled_games() -> None:
+    def decks(env: CardTableEnv, seeds: list[int | None]) -> list[tuple[str, ...]]:
+        dealt = []
+        for seed in seeds:
+            env.reset(seed=seed)
+            dealt.append(tuple(card.text() for card in env.state.setup[0]))
+        return dealt
+
+    env = austerity_v0.raw_env()
+    assert env.game.deal == "shuffled"
+    first = decks(env, [1, None, None])
+    assert decks(env, [1, None, None]) == first  # the same seed deals the same games
+    assert len(set(first + decks(env, [2, 3]))) == 5
+    in_order = austerity_v0.raw_env(deal="file")
+    file_order = tuple(card.text() for card in in_order.game.deck)
+    assert set(decks(in_order, [1, 2, None])) == {file_order}
+
+
 def test_max_steps_truncates_with_zero_rewards() -> None:
     env = caravan_v0.raw_env(max_steps=5)
     env.reset(seed=1)

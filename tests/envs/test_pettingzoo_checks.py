@@ -30,6 +30,7 @@ CASES: list[tuple[Any, dict[str, Any]]] = [
     (obsession_v0, {"players": 7, "max_plays": 150}),
     (austerity_v0, {}),
     (austerity_v0, {"players": 4, "points": 6}),
+    (austerity_v0, {"deal": "file"}),
 ]
 IDS = [f"{module.__name__.rsplit('.', 1)[1]}-{params}" for module, params in CASES]
 

@@ -94,6 +94,20 @@ def test_jobs_2_plays_the_same_games_as_jobs_1(tmp_path: Path) -> None:
     assert without_times(json.loads(first.stdout)) == without_times(json.loads(second.stdout))
 
 
+def test_jobs_2_plays_the_same_shuffled_austerity_deals_as_jobs_1(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    seats = ["--seat", "shenzi", "--seat", "banzai", "--seat", "ed", "--players", "2"]
+    first = run("austerity", *seats, "--games", "20", "--out", str(one), "--json")
+    second = run("austerity", *seats, "--games", "20", "--out", str(two), "--json",
+                 "--jobs", "2")
+    assert first.returncode == second.returncode == 0, second.stderr
+    assert json.loads(one.read_text().splitlines()[0])["params"]["deal"] == "shuffled"
+    assert games_in(one) == games_in(two)
+    assert len(games_in(one)) == 60
+    assert len({str(line["details"]) for line in games_in(one)}) > 10
+    assert without_times(json.loads(first.stdout)) == without_times(json.loads(second.stdout))
+
+
 def test_rerun_skips_games_already_played_and_extends(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert run("caravan", *RULE_BOTS, "--games", "4", "--out", str(out)).returncode == 0
@@ -193,6 +207,10 @@ def test_sprt_stops_early_at_the_same_game_whatever_the_jobs(tmp_path: Path) -> 
      1, "A 4-player game needs at least 4 --seat options (got 2)."),
     (["obsession", "--seat", "random", "--seat", "obsessed", "--games", "2", "--rules", "nv"],
      1, "--rules is a Caravan option, not one of obsession."),
+    (["austerity", "--seat", "shenzi", "--seat", "ed", "--games", "2", "--deal", "sorted"], 1,
+     "Unknown deal 'sorted' for austerity (allowed: file, shuffled)."),
+    (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--deal", "file"], 1,
+     "--deal is not an option of caravan."),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--gauntlet", "x"], 1,
      "--gauntlet 'x' is none of the seats (random, normal)."),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--out", "/"], 2,

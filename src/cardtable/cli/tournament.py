@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--deck", metavar="PATH", help="Austerity: deck file")
     rules.add_argument("--tokens", metavar="T", help="Austerity: tokens per pile")
     rules.add_argument("--points", metavar="P", help="Austerity: points to win")
+    rules.add_argument("--deal", metavar="DEAL",
+                       help="Austerity: shuffled (default: the deck shuffled from each deal's "
+                            "seed) or file (the deck file's order in every game)")
     return parser
 
 
@@ -129,7 +132,8 @@ def _run(argv: list[str]) -> int:
         rules_file=options.rules_file, players=options.players, entrants=len(options.seat),
         extra={"run_kill": options.run_kill, "kill_order": options.kill_order,
                "max_plays": options.max_plays, "repeat_limit": options.repeat_limit,
-               "deck": options.deck, "tokens": options.tokens, "points": options.points})
+               "deck": options.deck, "tokens": options.tokens, "points": options.points,
+               "deal": options.deal})
     config = make_config(options.game.lower(), params, options.seat, options.gauntlet,
                          options.seed)
     from cardtable.tournament.schedule import count

@@ -1,11 +1,12 @@
 """Austerity as a PettingZoo AEC environment: ``env(**params)`` (wrapped) and ``raw_env``.
 
 ``params`` are ``cardtable.load_game("austerity", ...)``'s (``deck``, ``tokens``, ``points``,
-``players``) plus ``render_mode`` (``"ansi"`` or ``"human"``) and ``max_steps`` (default
-:data:`MAX_STEPS`: the game has no length cap of its own). ``player_0`` is ``A``, ``player_1``
-``B``, ... Rewards rank the seats by points, ``1 - 2 * place / (players - 1)``, tied seats
-sharing the mean of their places (a two-player tie: 0 each). The game has no chance (the deck
-order is given), so every reset deals the same game whatever the seed. See docs/rl.md.
+``players``, ``deal``) plus ``render_mode`` (``"ansi"`` or ``"human"``) and ``max_steps``
+(default :data:`MAX_STEPS`: the game has no length cap of its own). ``player_0`` is ``A``,
+``player_1`` ``B``, ... Rewards rank the seats by points, ``1 - 2 * place / (players - 1)``,
+tied seats sharing the mean of their places (a two-player tie: 0 each). Each reset deals the
+deck shuffled from the game's seed (``deal`` :data:`DEFAULT_DEAL`); ``deal="file"`` deals the
+deck file in its order, the same game at every reset. See docs/rl.md.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from cardtable.games.austerity.rules import letter
 
 MAX_STEPS = 10_000
 """Actions after which an episode is truncated (rewards 0)."""
+DEFAULT_DEAL = "shuffled"
+"""The environment's deal unless ``deal`` is given: a game of its own at every reset (the
+game's default, the hub's, is the deck file's order: one game, whatever the seed)."""
 
 
 class AusterityParts:
@@ -49,7 +53,7 @@ class AusterityParts:
         return f"{text}\nPlayer {letter(seat)} to move."
 
     def game_params(self, params: dict[str, Any]) -> dict[str, Any]:
-        return params
+        return {"deal": DEFAULT_DEAL, **params}
 
 
 class raw_env(CardTableEnv):

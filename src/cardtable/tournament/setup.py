@@ -15,6 +15,9 @@ from cardtable.tournament.schedule import Config, Entrant
 from cardtable.tournament.summary import SprtSetting
 
 PLAYER_RANGE = {"obsession": (2, 10), "austerity": (2, 26)}
+TOURNAMENT_DEAL = "shuffled"
+"""Austerity's deal in a tournament unless ``--deal`` says otherwise (the game's own default,
+the hub's, is the deck file's order)."""
 
 
 def load_rules(game: str, params: dict[str, Any]) -> Any:
@@ -70,12 +73,15 @@ def game_params(game: str, *, rules: str | None = None, rule: Sequence[str] = ()
                                       f"(got '{one_line(players)}').")
         params["players"] = count
     allowed = {"obsession": ("run_kill", "kill_order", "max_plays", "repeat_limit"),
-               "austerity": ("deck", "tokens", "points"), "caravan": ()}[game]
+               "austerity": ("deck", "tokens", "points", "deal"), "caravan": ()}[game]
     for name, value in given_extra.items():
         if name not in allowed:
             raise TournamentError(f"--{name.replace('_', '-')} is not an option of {game}.")
         params[name] = value
     if game == "austerity":
+        # Every deal of a tournament its own game: the deck shuffled from the deal's seed
+        # (``--deal file`` keeps the deck file's order, one game dealt again and again).
+        params.setdefault("deal", TOURNAMENT_DEAL)
         for name in ("tokens", "points"):
             if name in params:
                 try:

@@ -42,10 +42,16 @@ _REASONS = ("points", "market_empty")
 COLOUR_NAMES = ("Purple", "Brown", "Yellow", "Red")
 
 
-def params_fingerprint(deck: Sequence[Card], tokens: int, points: int, players: int) -> str:
+def params_fingerprint(deck: Sequence[Card], tokens: int, points: int, players: int,
+                       shuffled: bool = False) -> str:
     """Eight hex digits that change whenever the deck (its cards in order), the tokens per
-    pile, the target or the number of players change."""
-    text = "\n".join(card.text() for card in deck) + f"\n{tokens} {points} {players}"
+    pile, the target or the number of players change. For a shuffled deal
+    (``deal="shuffled"``) the deck's order is the seed's, not a parameter: the digits then
+    cover the deck's cards in any order, and differ from those of the file's deal."""
+    cards = [card.text() for card in deck]
+    text = "\n".join(sorted(cards) if shuffled else cards) + f"\n{tokens} {points} {players}"
+    if shuffled:
+        text += "\nshuffled"
     return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
@@ -73,7 +79,7 @@ def to_position(state: AusterityState) -> str:
     table = game.table
     fields = [
         FORMAT,
-        params_fingerprint(*state.setup),
+        params_fingerprint(*state.setup, shuffled=state.shuffled),
         letter(game.current),
         str(state.turns),
         _cards(table.market),
@@ -145,7 +151,8 @@ def from_position(game: AusterityGame, text: str) -> AusterityState:
     if value["game"] != FORMAT:
         raise _fail("game", f"expected {FORMAT}, got {_shown(value['game'])}")
     players = game.players
-    fingerprint = params_fingerprint(game.deck, game.tokens, game.points, players)
+    shuffled = game.deal == "shuffled"
+    fingerprint = params_fingerprint(game.deck, game.tokens, game.points, players, shuffled)
     if value["params"] != fingerprint:
         raise _fail("params", "the position was made under other parameters than this game's "
                     f"({_shown(value['params'])} is not {fingerprint})")
@@ -198,7 +205,7 @@ def from_position(game: AusterityGame, text: str) -> AusterityState:
     if list(game.deck[drawn:]) == deck:
         rules.deck = list(game.deck)
         rules.next_card = drawn
-    else:  # a deck in another order (a sampled world): only what is left is ever read
+    else:  # a deck in another order (shuffled, a sampled world): only what is left is read
         rules.deck = deck
         rules.next_card = 0
     rules.target = game.points
@@ -208,7 +215,10 @@ def from_position(game: AusterityGame, text: str) -> AusterityState:
     state = AusterityState.__new__(AusterityState)
     state.game = rules
     state.turns = turns
+    # A shuffled deal's order of the cards already drawn is not in the position: the deck's
+    # cards in the file's order stand for it (a fingerprint of a shuffled deal reads no order).
     state.setup = (game.deck, game.tokens, game.points, players)
+    state.shuffled = shuffled
     state._result = None
     if ended is not None:
         state._result = Result(

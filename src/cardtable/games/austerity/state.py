@@ -3,8 +3,9 @@ behind the protocol every game implements (seats, legal actions, apply, observat
 
 Actions are the protocol's tuples and their text is the protocol's reply line without its line
 break: ``wild``, ``take1,0,1,1``, ``purchase2:1,0,0,0,1``. Seats are the player letters ``A``,
-``B``, ... The game has no chance: the deck order is given, so a state is fixed by its
-parameters and the actions so far.
+``B``, ... The game has no chance once dealt: the deck order is given (the file's, or a
+shuffled one, see ``AusterityGame``), so a state is fixed by its deck, parameters and the
+actions so far.
 
 Every Austerity program runs on this state: the hub validates and applies each reply with
 :meth:`AusterityState.apply`, the player programs keep their own view of the table as a state
@@ -134,16 +135,21 @@ class AusterityState:
     without changing anything for an action the hub would refuse.
     """
 
-    __slots__ = ("_result", "game", "setup", "turns")
+    __slots__ = ("_result", "game", "setup", "shuffled", "turns")
 
-    def __init__(self, deck: list[Card], tokens: int, points: int, count: int) -> None:
+    def __init__(self, deck: list[Card], tokens: int, points: int, count: int,
+                 shuffled: bool = False) -> None:
         self.game = Game(deck, tokens, points, count)
         self.game.opening()
         self.turns = 0
         self._result: Result | None = None
         self.setup: tuple[Sequence[Card], int, int, int] = (deck, tokens, points, count)
-        """The game's parameters: the whole deck (top card first, never changed), the tokens
-        of each pile, the target and the number of players. Positions carry a fingerprint."""
+        """The game's parameters: the whole deck as dealt (top card first, never changed),
+        the tokens of each pile, the target and the number of players. Positions carry a
+        fingerprint."""
+        self.shuffled = shuffled
+        """Whether the deck was dealt shuffled (``deal="shuffled"``) rather than in the deck
+        file's order: a position's fingerprint then covers the deck's cards, not their order."""
 
     @classmethod
     def watching(cls, count: int) -> "AusterityState":
@@ -232,6 +238,7 @@ class AusterityState:
         other.turns = self.turns
         other._result = self._result
         other.setup = self.setup
+        other.shuffled = self.shuffled
         return other
 
     # --- a player program's view: the hub's broadcasts, applied blindly -------------------
