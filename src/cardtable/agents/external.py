@@ -21,7 +21,6 @@ import subprocess
 import sys
 import threading
 import time
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -73,13 +72,20 @@ class Limits:
         return cls(**{**limits.__dict__, **values})
 
 
-_LIVE: weakref.WeakSet[ExternalSeat] = weakref.WeakSet()
+_LIVE: set[ExternalSeat] = set()
+"""Every program started and not yet ended. Held strongly: a seat whose owner lost it (a web
+table stopped while the seat was still being made in a worker thread) is still ended by
+:func:`close_all`, at the server's shutdown or at exit, with the processes it started."""
 
 
 def close_all() -> None:
     """End every external program still running (at exit, and on the table's interrupt)."""
     for seat in list(_LIVE):
-        seat.close()
+        if seat.closed:  # a close under way elsewhere: end the group without waiting for it
+            seat._end_group()
+            _LIVE.discard(seat)
+        else:
+            seat.close()
 
 
 atexit.register(close_all)
@@ -204,13 +210,15 @@ class ExternalSeat:
             self.name = name.strip()[:40]
 
     def close(self) -> None:
-        """Say ``quit`` and end the program and its process group (never raises)."""
+        """Say ``quit`` and end the program and its process group (never raises). A close
+        already under way in another thread is not waited for: :func:`close_all` ends the
+        group itself (the server may be exiting while a table's thread still closes)."""
         if self.closed:
             return
         self.closed = True
-        _LIVE.discard(self)
         process = self._process
         if process is None:
+            _LIVE.discard(self)
             return
         try:
             if process.poll() is None:
@@ -221,6 +229,14 @@ class ExternalSeat:
                     process.wait(0.5)
         except OSError:
             pass
+        self._end_group()
+        _LIVE.discard(self)
+
+    def _end_group(self) -> None:
+        """SIGTERM, then SIGKILL, to the program's process group, and release its streams."""
+        process = self._process
+        if process is None:
+            return
         for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
                 os.killpg(process.pid, sig)
