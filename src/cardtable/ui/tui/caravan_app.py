@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import events
@@ -543,22 +543,19 @@ class CaravanApp(TableApp):
             await asyncio.sleep(self.delay)
         move, forfeit = await ask_bot(self.bots[seat], observation)
         # Given from the message queue, so that the next bot's worker starts afresh.
-        if forfeit is not None:
-            self.call_later(self._bot_forfeit, answer, forfeit)
-        else:
-            self.call_later(self._bot_answer, answer, move)
+        self.call_later(self._bot_answer, answer, move, forfeit)
 
-    def _bot_forfeit(self, answer: Answer[Move], forfeit: Forfeit) -> None:
+    def _bot_answer(self, answer: Answer[Move], move: Move | None,
+                    forfeit: Forfeit | None) -> None:
+        """Hand a bot's answer to the match: its move, or the forfeit of a program that gave
+        none."""
         try:
-            if self.match is not None:
+            if self.match is None:
+                return
+            if forfeit is not None:
                 self.match.fail(answer, forfeit)
-        except Exception as error:  # a record that cannot be written: the error screen
-            self.fatal(error_text(error))
-
-    def _bot_answer(self, answer: Answer[Move], move: Move) -> None:
-        try:
-            if self.match is not None:
-                self.match.give(answer, move)
+            else:  # ask_bot gives a choice whenever it gives no forfeit
+                self.match.give(answer, cast(Move, move))
         except Exception as error:  # a bot's illegal answer or a bug: end on the error screen
             self.fatal(error_text(error))
 

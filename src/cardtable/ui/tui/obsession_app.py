@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import events
@@ -525,22 +525,19 @@ class ObsessionApp(TableApp):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.delay)
         action, forfeit = await ask_bot(self.bots[seat], observation)
-        if forfeit is not None:
-            self.call_later(self._bot_forfeit, answer, forfeit)
-        else:
-            self.call_later(self._bot_answer, answer, action)
+        self.call_later(self._bot_answer, answer, action, forfeit)
 
-    def _bot_forfeit(self, answer: Answer[Action], forfeit: Forfeit) -> None:
+    def _bot_answer(self, answer: Answer[Action], action: Action | None,
+                    forfeit: Forfeit | None) -> None:
+        """Hand a bot's answer to the match: its action, or the forfeit of a program that gave
+        none."""
         try:
-            if self.match is not None:
+            if self.match is None:
+                return
+            if forfeit is not None:
                 self.match.fail(answer, forfeit)
-        except Exception as error:  # a record that cannot be written: the error screen
-            self.fatal(error_text(error))
-
-    def _bot_answer(self, answer: Answer[Action], action: Action) -> None:
-        try:
-            if self.match is not None:
-                self.match.give(answer, action)
+            else:  # ask_bot gives a choice whenever it gives no forfeit
+                self.match.give(answer, cast(Action, action))
         except Exception as error:  # a bot's refused answer or a bug: end on the error screen
             self.fatal(error_text(error))
 
