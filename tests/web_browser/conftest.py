@@ -88,15 +88,21 @@ class Server:
         return [line for line in text.splitlines() if "Traceback" in line]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("server"))
+def running_server(tmp_path_factory: pytest.TempPathFactory,
+                   options: tuple[str, ...] = ()) -> Iterator[Server]:
+    """A fixture's body: a server with ``options`` for the module, checked for tracebacks."""
+    running = Server(tmp_path_factory.mktemp("server"), options)
     running.start()
     try:
         yield running
     finally:
         running.stop()
     assert running.errors() == [], running.log.read_text()[-4000:]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from running_server(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from .conftest import Server, running_server
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "external_bots" / "scripts"
 
@@ -22,13 +22,7 @@ SCRIPTS = Path(__file__).resolve().parents[1] / "external_bots" / "scripts"
 @pytest.fixture(scope="module")
 def program_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     crash = shlex.join([sys.executable, str(SCRIPTS / "misbehave.py"), "crash"])
-    running = Server(tmp_path_factory.mktemp("server"), ("--allow-exec", f"crash={crash}"))
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
-    assert running.errors() == [], running.log.read_text()[-4000:]
+    yield from running_server(tmp_path_factory, ("--allow-exec", f"crash={crash}"))
 
 
 def test_the_lobby_offers_the_program_and_its_forfeit_is_shown(program_server: Server,
