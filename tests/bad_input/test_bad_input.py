@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from cardtable.engine.bounded_read import FileTooLarge, read_bounded, read_bounded_lines
-from cardtable.engine.one_line import one_line
+from cardtable.engine.errors import PositionError
+from cardtable.engine.one_line import one_line, shortened
 from cardtable.games.austerity import codec
 from cardtable.games.caravan.errors import MoveSyntaxError
 from cardtable.games.caravan.notation import parse_move
@@ -336,6 +337,14 @@ def test_every_caravan_error_line_starts_with_its_name(args: list[str], message:
 def test_one_line_escapes_breaks_and_control_characters() -> None:
     assert one_line("a\nb\r\tc\x1b[31m\u2028é") == "a\\nb\\r\\tc\\x1b[31m\\u2028é"
     assert one_line("plain") == "plain"
+
+
+def test_echoed_values_are_cut_after_their_limit() -> None:
+    assert shortened("abcdef", 6) == "abcdef"
+    assert shortened("abcdefg", 6) == "abcdef..."
+    assert PositionError.quoted("x" * 21) == repr("x" * 21)
+    assert PositionError.quoted("x" * 30) == repr("x" * 21 + "...")
+    assert str(PositionError.in_field("seed", "bad")) == "position field 'seed': bad"
 
 
 @pytest.mark.parametrize("command", [["cardtable"], ["cardtable", "--help"],

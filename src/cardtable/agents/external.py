@@ -29,6 +29,7 @@ from cardtable.agents.external_games import GameAdapter, adapter
 from cardtable.agents.registry import ANY_GAME, BotSpec, UnknownBot, register
 from cardtable.engine.errors import GameError, IllegalAction
 from cardtable.engine.match import Forfeit
+from cardtable.engine.one_line import shortened
 from cardtable.engine.protocol import Result
 
 PROTOCOL = 1
@@ -435,7 +436,7 @@ def _plain(value: Any) -> Any:
 
 def _shown(line: bytes) -> str:
     text = line.decode("utf-8", "replace").strip()
-    return text if len(text) <= 60 else text[:60] + "..."
+    return shortened(text, 60)
 
 
 def split_command(text: str) -> list[str]:

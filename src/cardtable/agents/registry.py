@@ -15,7 +15,7 @@ from typing import Any
 
 from cardtable.engine.errors import GameError
 from cardtable.engine.match import Seat
-from cardtable.engine.one_line import one_line
+from cardtable.engine.one_line import one_line, shortened
 
 SeatFactory = Callable[["BotSpec", str, int | str, Any], Seat]
 """``factory(spec, seat_name, seed, game)`` → a seat; ``game`` is the loaded game object."""
@@ -92,9 +92,7 @@ def parse_spec(game: str, text: str, *, calibration: bool = False) -> BotSpec:
         raise UnknownBot(f"The bot '{name}' sees every card: it plays only in tournaments and "
                          "benchmarks.")
     if entry is None:
-        shown = one_line(text)
-        if len(shown) > _SHOWN:
-            shown = shown[:_SHOWN] + "..."
+        shown = shortened(one_line(text), _SHOWN)
         raise UnknownBot(f"Unknown bot '{shown}' for {game} (bots: {', '.join(bot_names(game))}).")
     if entry.raw:
         if not rest.strip():

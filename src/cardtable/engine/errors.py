@@ -3,6 +3,10 @@
 Each carries exactly the user-facing message as ``str(error)`` and ``error.message``.
 """
 
+from __future__ import annotations
+
+from cardtable.engine.one_line import shortened
+
 
 class GameError(Exception):
     """Base of every error a game reports to a user."""
@@ -26,6 +30,17 @@ class RecordError(GameError):
 
 class PositionError(GameError):
     """A position (one line of text holding a whole game state) that cannot be restored."""
+
+    @classmethod
+    def in_field(cls, field: str, problem: str) -> PositionError:
+        """The refusal of one field of a position: ``position field 'FIELD': PROBLEM``."""
+        return cls(f"position field '{field}': {problem}")
+
+    @staticmethod
+    def quoted(text: str) -> str:
+        """A piece of a refused position, quoted and cut short so that the message stays one
+        short line."""
+        return repr(shortened(text, 21))
 
 class GameParamsError(GameError):
     """Parameters of :func:`cardtable.load_game` that do not make a game (an unknown name, an

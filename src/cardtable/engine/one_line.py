@@ -27,6 +27,12 @@ def one_line(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text)
 
 
+def shortened(text: str, limit: int) -> str:
+    """``text`` cut to its first ``limit`` characters, with ``...`` after them, when it is
+    longer: an echoed value never makes a message long."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def error_line(program: str, message: str) -> str:
     """``PROGRAM: message``, the message kept on one line."""
     return f"{program}: {one_line(message)}"

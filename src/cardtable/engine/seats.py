@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.engine.errors import UnknownSeat
-from cardtable.engine.one_line import one_line
+from cardtable.engine.one_line import one_line, shortened
 
 _SHOWN = 20
 """How many characters of a refused seat a message repeats."""
@@ -29,8 +29,6 @@ def seat_number(seat: object, names: Sequence[str]) -> int:
 
 
 def unknown_seat_message(seat: object, names: Sequence[str]) -> str:
-    shown = one_line(seat) if isinstance(seat, str) else repr(seat)
-    if len(shown) > _SHOWN:
-        shown = shown[:_SHOWN] + "..."
+    shown = shortened(one_line(seat) if isinstance(seat, str) else repr(seat), _SHOWN)
     allowed = ", ".join(names) if len(names) <= 4 else f"{names[0]}..{names[-1]}"
     return f"Unknown seat '{shown}' (allowed: {allowed} or an index 0..{len(names) - 1})."

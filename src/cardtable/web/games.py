@@ -20,6 +20,7 @@ from typing import Any
 
 import cardtable
 from cardtable.engine.errors import GameError, GameParamsError, IllegalAction
+from cardtable.engine.one_line import shortened
 
 GAMES = ("caravan", "obsession", "austerity")
 FILE_PARAMS = ("rules_file", "deck")
@@ -104,7 +105,7 @@ def check_program(game: str, name: str, programs: Programs | None) -> str:
         raise TableError(f"Programs do not play {game} here (its player programs speak their "
                          "own protocol).")
     if name not in programs:
-        shown = name[:20] + ("..." if len(name) > 20 else "")
+        shown = shortened(name, 20)
         raise TableError(f"Unknown program '{shown}' (this server offers: "
                          f"{', '.join(sorted(programs))}).")
     return name

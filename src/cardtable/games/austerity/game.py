@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.engine.errors import GameParamsError
-from cardtable.engine.one_line import one_line
+from cardtable.engine.one_line import one_line, shortened
 from cardtable.engine.randomness import GameRandom, fresh_seed
 from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
@@ -46,8 +46,7 @@ def _count(value: object) -> int:
 
 
 def _shown(value: object) -> str:
-    text = one_line(str(value))
-    return text if len(text) <= 20 else text[:20] + "..."
+    return shortened(one_line(str(value)), 20)
 
 
 def shuffled_deck(deck: Sequence[Card], seed: int | str) -> list[Card]:

@@ -324,10 +324,9 @@ class AusterityState:
         action = parse_action(text.strip().encode("utf-8", "replace"))
         if action is None:
             from cardtable.engine.errors import NotationError
-            from cardtable.engine.one_line import one_line
+            from cardtable.engine.one_line import one_line, shortened
 
-            shown = one_line(text.strip())
-            shown = shown if len(shown) <= 40 else shown[:40] + "..."
+            shown = shortened(one_line(text.strip()), 40)
             raise NotationError(
                 f"Invalid action '{shown}' (expected wild, takeP,B,Y,R or purchaseC:P,B,Y,R,W)."
             )

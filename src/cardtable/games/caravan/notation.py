@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from cardtable.engine.one_line import shortened
 from cardtable.engine.seats import seat_number
 from cardtable.games.caravan.board import CARAVAN_NAMES
 from cardtable.games.caravan.cards import SEATS
@@ -102,7 +103,7 @@ def _ascii_digit_run(text: str, start: int) -> str:
 def _shown(run: str) -> str:
     """A digit run as a message repeats it: cut after a few digits, so that thousands of
     digits typed by mistake do not fill the screen."""
-    return run if len(run) <= _SHOWN_DIGITS else f"{run[:_SHOWN_DIGITS]}..."
+    return shortened(run, _SHOWN_DIGITS)
 
 
 def _position(run: str, limit: int | None) -> int | None:

@@ -144,13 +144,8 @@ def to_position(state: Game) -> str:
 # ------------------------------------------------------------------------- reading
 
 
-def _fail(field: str, problem: str) -> PositionError:
-    return PositionError(f"position field '{field}': {problem}")
-
-
-def _shown(text: str) -> str:
-    """A piece of a refused position, cut short so that a message stays one short line."""
-    return repr(text if len(text) <= 24 else text[:21] + "...")
+_fail = PositionError.in_field
+_shown = PositionError.quoted
 
 
 def parse_card(text: str, owner: int) -> int | None:
