@@ -126,6 +126,14 @@ def test_quick_match_pairs_two_people(server: Server) -> None:
     assert server.client.post("/api/quick", json={"game": "go"}).status_code == 400
 
 
+def test_a_quick_austerity_table_deals_a_shuffled_deck(server: Server) -> None:
+    made = server.client.post("/api/quick", json={"game": "austerity"}).json()
+    table = server.client.get(f"/api/tables/{made['table']}").json()
+    assert table["params"]["deal"] == "shuffled"
+    quick_caravan = server.client.post("/api/quick", json={"game": "caravan"}).json()
+    assert server.client.get(f"/api/tables/{quick_caravan['table']}").json()["params"] == {}
+
+
 def test_games_and_howto(server: Server) -> None:
     catalogue = server.client.get("/api/games").json()["games"]
     assert [game["game"] for game in catalogue] == ["caravan", "obsession", "austerity"]

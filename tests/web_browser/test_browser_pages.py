@@ -137,6 +137,8 @@ def test_a_table_of_bots_is_watched_to_the_end(server: Any, browser: Any) -> Non
     page.locator("#status").filter(has_text="Game over").wait_for()
     assert page.locator("#board tbody tr").count() == 3
     assert check_no_leak(server.db_url, table, {}, recorder, None) >= 1
+    params = page.evaluate(f"fetch('/api/tables/{table}').then((r) => r.json())")["params"]
+    assert params["deal"] == "shuffled"
 
 
 def test_pages_fit_a_phones_width(server: Any, browser: Any, shots: Path) -> None:

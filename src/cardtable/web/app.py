@@ -253,7 +253,7 @@ def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LI
                 if not isinstance(outcome, str):
                     return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
         kinds = ["human", "human"]
-        params, kinds = games.check_table(game, {}, kinds)
+        params, kinds = games.check_table(game, dict(games.QUICK_PARAMS.get(game, {})), kinds)
         seat_names = list(games.new_state(game, params, 0, kinds).seats)
         live, tokens = hub.create(game, params, kinds, claim=[seat_names[0]], player=player,
                                   private=False, spectators=True, turn_seconds=None,

@@ -28,6 +28,9 @@ MAX_SEATS = 10
 """The most seats a web table has (ratings handle 2 to 10 players)."""
 MAX_PARAMS_BYTES = 2000
 AUSTERITY_BOTS = ("shenzi", "banzai", "ed")
+QUICK_PARAMS: Mapping[str, Mapping[str, Any]] = {"austerity": {"deal": "shuffled"}}
+"""The parameters of a table a quick match opens (every other one is the game's default):
+Austerity's deck is shuffled, or every such table would deal the same game."""
 PROGRAM_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,19}")
 """What an operator may name a program (``--allow-exec NAME=COMMAND``)."""
 
@@ -243,5 +246,6 @@ def catalogue(programs: Programs | None = None) -> list[dict[str, Any]]:
                     "max_plays": "integer >= 1", "repeat_limit": "integer >= 0"}},
         {"game": "austerity", "seats": [2, MAX_SEATS], "presets": [],
          "bots": bot_names("austerity"),
-         "params": {"tokens": "tokens per colour pile", "points": "points to win"}},
+         "params": {"tokens": "tokens per colour pile", "points": "points to win",
+                    "deal": "file (the deck's order, the default) or shuffled (from the seed)"}},
     ]
