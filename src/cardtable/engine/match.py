@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping
+from types import TracebackType
 from typing import Any, Protocol
 
 from cardtable.engine.errors import IllegalAction
@@ -183,12 +184,42 @@ def _seats_over(state: GameState[Any, Any], seats: Mapping[str, object],
             _tell_over(player, state.observation(name), result)
 
 
-def _finish(state: GameState[Any, Any], listeners: tuple[MatchListener, ...]) -> Result:
-    result = state.result
-    assert result is not None, "a game with no seat to move must have a result"
-    for listener in listeners:
-        listener.on_end(state, result)
-    return result
+class _MatchEnd:
+    """How every match ends, whichever way its seats answer: a :class:`Forfeit` is the
+    forfeiting seat's loss, :class:`MatchAbandoned` is told to the listeners and raised again,
+    and on every way out the seats hear that the match is over."""
+
+    def __init__(self, state: GameState[Any, Any], seats: Mapping[str, object],
+                 listeners: tuple[MatchListener, ...]) -> None:
+        self.state = state
+        self.seats = seats
+        self.listeners = listeners
+        self.forfeited: Result | None = None
+
+    def __enter__(self) -> _MatchEnd:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> bool:
+        try:
+            if isinstance(error, Forfeit):
+                self.forfeited = _forfeit(self.state, error, self.listeners)
+            elif isinstance(error, MatchAbandoned):
+                _abandon(self.state, error, self.listeners)
+        finally:
+            _seats_over(self.state, self.seats, self.state.result if self.forfeited is None
+                        else self.forfeited)
+        return self.forfeited is not None
+
+    def result(self) -> Result:
+        """The forfeit's result, or the finished game's (told to the listeners)."""
+        if self.forfeited is not None:
+            return self.forfeited
+        result = self.state.result
+        assert result is not None, "a game with no seat to move must have a result"
+        for listener in self.listeners:
+            listener.on_end(self.state, result)
+        return result
 
 
 def play_match(
@@ -201,21 +232,13 @@ def play_match(
     Raises :class:`MatchAbandoned` (after telling the listeners) when a seat gives up; a seat
     that raises :class:`Forfeit` loses, and the result (reason ``forfeit``) is returned.
     """
-    result: Result | None = None
-    try:
+    with _MatchEnd(state, seats, listeners) as end:
         while (seat := _begin_turn(state, listeners)) is not None:
             player = seats[seat]
             while not _try_action(state, seat, player,
                                   player.choose(state.observation(seat)), listeners):
                 pass
-    except Forfeit as forfeit:
-        result = _forfeit(state, forfeit, listeners)
-    except MatchAbandoned as abandoned:
-        _abandon(state, abandoned, listeners)
-        raise
-    finally:
-        _seats_over(state, seats, result if result is not None else state.result)
-    return result if result is not None else _finish(state, listeners)
+    return end.result()
 
 
 async def play_match_async(
@@ -228,18 +251,10 @@ async def play_match_async(
     The turn logic is the same; only the wait for each choice differs. Cancelling the task
     stops the match between actions: the state is never left half-applied.
     """
-    result: Result | None = None
-    try:
+    with _MatchEnd(state, seats, listeners) as end:
         while (seat := _begin_turn(state, listeners)) is not None:
             player = seats[seat]
             while not _try_action(state, seat, player,
                                   await player.choose(state.observation(seat)), listeners):
                 pass
-    except Forfeit as forfeit:
-        result = _forfeit(state, forfeit, listeners)
-    except MatchAbandoned as abandoned:
-        _abandon(state, abandoned, listeners)
-        raise
-    finally:
-        _seats_over(state, seats, result if result is not None else state.result)
-    return result if result is not None else _finish(state, listeners)
+    return end.result()
