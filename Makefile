@@ -18,6 +18,14 @@ $(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
 	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
+# The training libraries docs/rl.md shows, whose snippets the tests run
+# (tests/envs/test_training_docs.py); cardtable itself does not need them. PyTorch is pinned to
+# the release whose CPU build the project's machines hold.
+TRAINING := $(VENV)/.training
+$(TRAINING): $(STAMP)
+	$(BIN)/python -m pip install --quiet 'torch==2.13.0' 'sb3-contrib>=2.3,<3' 'ray[rllib]>=2.9,<3'
+	touch $(TRAINING)
+
 play: $(STAMP)
 	$(BIN)/caravan $(ARGS)
 
@@ -33,7 +41,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/cardtable
 
-unit: $(STAMP)
+unit: $(STAMP) $(TRAINING)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

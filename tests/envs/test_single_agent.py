@@ -85,3 +85,12 @@ def test_bad_arguments_are_refused_with_one_line() -> None:
 
     with pytest.raises(GameParamsError, match="Unknown game"):
         single_agent("chess")
+
+
+def test_single_agent_is_still_the_function_after_a_first_environment() -> None:
+    import cardtable.envs
+
+    cardtable.envs.single_agent("caravan").close()
+    from cardtable.envs import single_agent as again
+
+    assert again is single_agent and cardtable.envs.single_agent is single_agent

@@ -23,7 +23,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from None
 
 if TYPE_CHECKING:
-    from cardtable.envs.single_agent import SingleAgentEnv
+    from cardtable.envs.single_agent_env import SingleAgentEnv
 
 __all__ = ["ENVIRONMENTS", "single_agent"]
 
@@ -35,7 +35,7 @@ ENVIRONMENTS = {"caravan": "caravan_v0", "obsession": "obsession_v0",
 def single_agent(game: str, opponents: str | list[str] = "normal", **params: Any
                  ) -> SingleAgentEnv:
     """A Gymnasium environment: one seat of ``game`` learns against built-in bots (see
-    :class:`cardtable.envs.single_agent.SingleAgentEnv`)."""
-    from cardtable.envs.single_agent import SingleAgentEnv
+    :class:`cardtable.envs.single_agent_env.SingleAgentEnv`)."""
+    from cardtable.envs.single_agent_env import SingleAgentEnv
 
     return SingleAgentEnv(game, opponents, **params)
