@@ -38,7 +38,7 @@ test: lint typecheck unit
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(TRAINING)
 	$(BIN)/mypy --strict src/cardtable
 
 unit: $(STAMP) $(TRAINING)

@@ -62,7 +62,7 @@ class GameParts(Protocol):
         ...
 
 
-class ActionSpace(spaces.Discrete):
+class ActionSpace(spaces.Discrete):  # type: ignore[type-arg,unused-ignore]  # generic before 1.3
     """``Discrete(n)`` whose membership test of a plain int skips numpy (the wrappers ask it at
     every step); everything else is Gymnasium's."""
 
@@ -114,7 +114,7 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self.observation_spaces = {
             agent: spaces.Dict({
                 "observation": spaces.Box(self.encoder.low, self.encoder.high,
-                                          dtype=self.encoder.low.dtype),
+                                          dtype=self.encoder.low.dtype.type),
                 "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
             })
             for agent in self.possible_agents

@@ -126,7 +126,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The learner's legal actions now, as booleans (sb3-contrib's ``MaskablePPO``)."""
         return self._mask.astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | None:  # type: ignore[override,unused-ignore]  # typed apart before 1.3
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode.")
             return None
