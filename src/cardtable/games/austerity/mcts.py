@@ -1,10 +1,13 @@
 """``mcts``: Monte Carlo tree search for Austerity, as a strategy ``choose(table, me)``.
 
 Austerity hides nothing but the deck, so the search is plain UCT over the table with the
-card draws *sampled, not expanded*: every iteration deals a fresh deck (cards drawn with
-replacement from the market the player sees, the only sample of the deck it has) and walks the
-tree by actions alone (an open-loop tree: a node is the sequence of actions from the root,
-whichever cards were drawn on the way).
+card draws *sampled, not expanded*: every iteration deals a fresh deck and walks the tree by
+actions alone (an open-loop tree: a node is the sequence of actions from the root, whichever
+cards were drawn on the way). The deck is dealt from what the player knows of it
+(:class:`SeenCards`): cards drawn with replacement from every card it has seen turned up, the
+bought ones included, and no card at all once the deck has run out (a market of fewer than
+eight cards says so). Neither the deck's size nor its cards are told to a player program, and
+the search at an ``AusterityState`` uses no more.
 
 The player is not told who it plays, but it watches: from one of its turns to the next it
 reads what each opponent did and keeps the strategies (shenzi, banzai, ed) that would have done
@@ -31,7 +34,7 @@ import random
 import time
 
 from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
-from cardtable.games.austerity.rules import Action, Table
+from cardtable.games.austerity.rules import MARKET_LIMIT, Action, Card, Table
 from cardtable.games.austerity.state import legal_actions_on
 
 DEFAULT_ITERATIONS = 1000
@@ -45,6 +48,33 @@ def _scores(points: list[int]) -> list[float]:
     top = [player for player, value in enumerate(points) if value == best]
     share = 1.0 / len(top)
     return [share if player in top else 0.0 for player in range(len(points))]
+
+
+class SeenCards:
+    """What a player knows of the deck from the tables it is shown: the cards it has seen
+    turned up, each as many times as it was seen at once in the market (a card bought later
+    stays counted: it is still a sample of what the deck holds), and whether the deck has run
+    out. The hub turns up a card after every purchase while the deck lasts, so a market of
+    fewer than eight cards means the deck is spent."""
+
+    def __init__(self) -> None:
+        self.counts: dict[Card, int] = {}
+
+    def see(self, table: Table) -> None:
+        """Count the cards of ``table``'s market."""
+        counts: dict[Card, int] = {}
+        for card in table.market:
+            counts[card] = counts.get(card, 0) + 1
+        for card, count in counts.items():
+            if self.counts.get(card, 0) < count:
+                self.counts[card] = count
+
+    def draws(self, table: Table) -> list[Card]:
+        """The cards a draw from the deck is sampled from on ``table`` (each card as many times
+        as it was seen, in the order first seen); empty when the deck has run out."""
+        if len(table.market) < MARKET_LIMIT:
+            return []
+        return [card for card, count in self.counts.items() for _ in range(count)]
 
 
 class _Edge:
@@ -72,13 +102,16 @@ class MctsStrategy:
         self.decisions = 0
         self.opponents: OpponentModel | None = None
         self._last: tuple[Table, int, Action] | None = None
+        self.seen = SeenCards()
 
     def __call__(self, table: Table, me: int) -> Action:
         self.decisions += 1
         if self.opponents is None or len(self.opponents.candidates) != table.count:
             self.opponents = OpponentModel(table.count)
+            self.seen = SeenCards()
         elif self._last is not None and self._last[1] == me:
             self.opponents.learn(self._last[0], me, self._last[2], table)
+        self.seen.see(table)
         actions = legal_actions_on(table, me)
         action = actions[0] if len(actions) == 1 else self._search(table, me, actions)
         self._last = (table.copy(), me, action)
@@ -86,7 +119,7 @@ class MctsStrategy:
 
     def _search(self, table: Table, me: int, actions: list[Action]) -> Action:
         rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
-        market = list(table.market)
+        draws = self.seen.draws(table)
         root: dict[Action, _Edge] = {}
         c = self.c
         log, sqrt = math.log, math.sqrt
@@ -103,8 +136,8 @@ class MctsStrategy:
                     time.perf_counter() >= deadline:
                 break
             done += 1
-            deck = [market[rng.randrange(len(market))] for _ in range(DECK_SAMPLE)] \
-                if market else []
+            deck = [draws[rng.randrange(len(draws))] for _ in range(DECK_SAMPLE)] \
+                if draws else []
             # Who plays what in this iteration: an opponent known to play one of the
             # strategies follows one of its candidates throughout (its moves are not searched);
             # the others are searched in the tree and follow a random strategy below it.
