@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import cardtable
-from cardtable.agents.registry import UnknownBot, make_seat
+from cardtable.agents.registry import UnknownBot, make_seat, show_state
 from cardtable.engine.match import play_match
 from cardtable.games.austerity import mcts
 from cardtable.games.austerity.deck import load_deck
@@ -99,6 +99,31 @@ def test_the_search_turns_up_cards_only_while_the_deck_lasts(
     assert all(bool(deck) == draws for deck in decks)
     market = set(game.table.market)
     assert all(card in market for deck in decks for card in deck)
+
+
+def test_omniscient_is_dealt_the_real_deck_and_only_for_calibration(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cardtable.load_game("austerity", players=2, deal="shuffled")
+    with pytest.raises(UnknownBot):
+        make_seat(game, "omniscient", "A", 1)
+    decks: list[tuple[list[Card], list[Card]]] = []
+    game_on = mcts.game_on
+    state = game.new_state(5)
+
+    def watched(table: Table, current: int, deck: list[Card], target: int) -> Game:
+        rest = list(state.game.deck[state.game.next_card:])
+        decks.append((list(deck), rest))
+        return game_on(table, current, deck, target)
+
+    monkeypatch.setattr(mcts, "game_on", watched)
+    seats = {"A": make_seat(game, "omniscient:iters=20", "A", 1, calibration=True),
+             "B": make_seat(game, "shenzi", "B", 1)}
+    with pytest.raises(RuntimeError, match="shown the game's state"):
+        seats["A"].choose(state.observation("A"))
+    show_state(seats, state)
+    assert play_match(state, seats).winners
+    assert decks and all(deck == rest for deck, rest in decks)
+    assert any(deck for deck, _ in decks)
 
 
 def test_legal_actions_match_the_state() -> None:

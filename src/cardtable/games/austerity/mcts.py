@@ -37,6 +37,13 @@ from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
 from cardtable.games.austerity.rules import MARKET_LIMIT, Action, Card, Table
 from cardtable.games.austerity.state import legal_actions_on
 
+# Not ``typing.TYPE_CHECKING``: importing typing costs every player start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from cardtable.games.austerity.state import AusterityState
+
 DEFAULT_ITERATIONS = 1000
 DEFAULT_POINTS = 15
 MAX_PLAYOUT_TURNS = 400
@@ -117,6 +124,10 @@ class MctsStrategy:
         self._last = (table.copy(), me, action)
         return action
 
+    def _deck(self, rng: random.Random, draws: list[Card]) -> list[Card]:
+        """The deck of one iteration: ``DECK_SAMPLE`` cards drawn from ``draws``."""
+        return [draws[rng.randrange(len(draws))] for _ in range(DECK_SAMPLE)] if draws else []
+
     def _search(self, table: Table, me: int, actions: list[Action]) -> Action:
         rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
         draws = self.seen.draws(table)
@@ -136,8 +147,7 @@ class MctsStrategy:
                     time.perf_counter() >= deadline:
                 break
             done += 1
-            deck = [draws[rng.randrange(len(draws))] for _ in range(DECK_SAMPLE)] \
-                if draws else []
+            deck = self._deck(rng, draws)
             # Who plays what in this iteration: an opponent known to play one of the
             # strategies follows one of its candidates throughout (its moves are not searched);
             # the others are searched in the tree and follow a random strategy below it.
@@ -190,6 +200,22 @@ class MctsStrategy:
         return max(actions, key=lambda action: root[action].visits if action in root else -1)
 
 
+class OmniscientMcts(MctsStrategy):
+    """The same search dealt the rest of the real deck in every iteration (calibration only:
+    no player knows it). ``state`` must be the game's ``AusterityState``, read at each
+    decision."""
+
+    def __init__(self, *args: "Any", **options: "Any") -> None:
+        super().__init__(*args, **options)
+        self.state: AusterityState | None = None
+
+    def _deck(self, rng: random.Random, draws: list[Card]) -> list[Card]:
+        if self.state is None:
+            raise RuntimeError("the omniscient bot must be shown the game's state (watch)")
+        game = self.state.game
+        return list(game.deck[game.next_card:])
+
+
 def parse_spec(text: str) -> MctsStrategy:
     """``mcts`` or ``mcts:iters=1000,time=0.5,c=0.7,points=15,seed=1``; ValueError with a
     one-line message otherwise."""
@@ -236,4 +262,24 @@ def register_everywhere() -> None:
             search.points = int(getattr(game, "points", DEFAULT_POINTS))
         return StrategySeat("mcts", search)
 
+    class WatchingSeat(StrategySeat):
+        """A seat of :class:`OmniscientMcts`, shown the game's state before play."""
+
+        def __init__(self, search: OmniscientMcts) -> None:
+            super().__init__("omniscient", search)
+            self.search = search
+
+        def watch(self, state: "AusterityState") -> None:
+            self.search.state = state
+
+    def omniscient_factory(spec: BotSpec, seat: str, seed: int | str,
+                           game: object) -> WatchingSeat:
+        found = mcts_factory(spec, seat, seed, game).strategy
+        assert isinstance(found, MctsStrategy)
+        search = OmniscientMcts(found.iterations, found.seconds, found.c, found.points,
+                                found.seed)
+        return WatchingSeat(search)
+
     register("austerity", "mcts", mcts_factory, summary="Monte Carlo tree search")
+    register("austerity", "omniscient", omniscient_factory, calibration=True,
+             summary="mcts dealt the real deck (calibration only)")
