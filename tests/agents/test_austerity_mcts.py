@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 import cardtable
-from cardtable.agents.registry import UnknownBot, make_seat
+from cardtable.agents.registry import UnknownBot, make_seat, show_state
 from cardtable.engine.match import play_match
-from cardtable.games.austerity.mcts import MctsStrategy, parse_spec
+from cardtable.games.austerity import mcts
+from cardtable.games.austerity.deck import load_deck
+from cardtable.games.austerity.mcts import MctsStrategy, SeenCards, parse_spec
+from cardtable.games.austerity.rules import Card, Game, Table
 from cardtable.games.austerity.state import legal_actions_on
 
 CARDTABLE = [sys.executable, "-c",
@@ -40,6 +43,87 @@ def test_same_seed_same_actions_and_every_action_legal() -> None:
         state.apply(action)
         if state.to_move == "B":
             state.apply(state.legal_actions()[-1])
+
+
+def _opened(cards: int) -> Game:
+    game = Game(load_deck(str(DECK))[:cards], 7, 15, 2)
+    game.opening()
+    return game
+
+
+def test_seen_cards_keep_the_bought_ones_and_know_when_the_deck_is_out() -> None:
+    game = _opened(9)
+    seen = SeenCards()
+    seen.see(game.table)
+    first = list(game.table.market)
+    assert seen.draws(game.table) == first
+    bought = first[0]
+    game.table.wilds[0] = 99
+    game.play((2, 0, game.table.payment(0, bought)))  # turns up the ninth and last card
+    seen.see(game.table)
+    assert len(game.table.market) == 8
+    assert sorted(seen.draws(game.table), key=repr) == sorted([*first, game.table.market[-1]],
+                                                              key=repr)
+    game.table.wilds[1] = 99
+    game.play((2, 0, game.table.payment(1, game.table.market[0])))  # the deck is spent
+    seen.see(game.table)
+    assert len(game.table.market) == 7
+    assert seen.draws(game.table) == []
+
+
+def test_seen_cards_count_copies_seen_at_once() -> None:
+    card = Card(0, 1, (1, 0, 0, 0))
+    other = Card(1, 2, (0, 1, 0, 0))
+    seen = SeenCards()
+    for market in ([card] * 8, [card, other] * 4, [other] * 8):
+        seen.see(Table.showing([7] * 4, [[0] * 4] * 2, [0, 0], [[0] * 4] * 2, [0, 0], market))
+    assert sorted(seen.draws(Table.showing([7] * 4, [[0] * 4] * 2, [0, 0], [[0] * 4] * 2,
+                                           [0, 0], [card] * 8)), key=repr) == \
+        sorted([card] * 8 + [other] * 8, key=repr)
+
+
+@pytest.mark.parametrize("cards, draws", [(20, True), (7, False)])
+def test_the_search_turns_up_cards_only_while_the_deck_lasts(
+        monkeypatch: pytest.MonkeyPatch, cards: int, draws: bool) -> None:
+    decks: list[list[Card]] = []
+    game_on = mcts.game_on
+
+    def watched(table: Table, current: int, deck: list[Card], target: int) -> Game:
+        decks.append(list(deck))
+        return game_on(table, current, deck, target)
+
+    monkeypatch.setattr(mcts, "game_on", watched)
+    game = _opened(cards)
+    MctsStrategy(iterations=30, seed=1)(game.table, 0)
+    assert len(decks) == 30
+    assert all(bool(deck) == draws for deck in decks)
+    market = set(game.table.market)
+    assert all(card in market for deck in decks for card in deck)
+
+
+def test_omniscient_is_dealt_the_real_deck_and_only_for_calibration(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cardtable.load_game("austerity", players=2, deal="shuffled")
+    with pytest.raises(UnknownBot):
+        make_seat(game, "omniscient", "A", 1)
+    decks: list[tuple[list[Card], list[Card]]] = []
+    game_on = mcts.game_on
+    state = game.new_state(5)
+
+    def watched(table: Table, current: int, deck: list[Card], target: int) -> Game:
+        rest = list(state.game.deck[state.game.next_card:])
+        decks.append((list(deck), rest))
+        return game_on(table, current, deck, target)
+
+    monkeypatch.setattr(mcts, "game_on", watched)
+    seats = {"A": make_seat(game, "omniscient:iters=20", "A", 1, calibration=True),
+             "B": make_seat(game, "shenzi", "B", 1)}
+    with pytest.raises(RuntimeError, match="shown the game's state"):
+        seats["A"].choose(state.observation("A"))
+    show_state(seats, state)
+    assert play_match(state, seats).winners
+    assert decks and all(deck == rest for deck, rest in decks)
+    assert any(deck for deck, _ in decks)
 
 
 def test_legal_actions_match_the_state() -> None:

@@ -1,10 +1,13 @@
 """``mcts``: Monte Carlo tree search for Austerity, as a strategy ``choose(table, me)``.
 
 Austerity hides nothing but the deck, so the search is plain UCT over the table with the
-card draws *sampled, not expanded*: every iteration deals a fresh deck (cards drawn with
-replacement from the market the player sees, the only sample of the deck it has) and walks the
-tree by actions alone (an open-loop tree: a node is the sequence of actions from the root,
-whichever cards were drawn on the way).
+card draws *sampled, not expanded*: every iteration deals a fresh deck and walks the tree by
+actions alone (an open-loop tree: a node is the sequence of actions from the root, whichever
+cards were drawn on the way). The deck is dealt from what the player knows of it
+(:class:`SeenCards`): cards drawn with replacement from every card it has seen turned up, the
+bought ones included, and no card at all once the deck has run out (a market of fewer than
+eight cards says so). Neither the deck's size nor its cards are told to a player program, and
+the search at an ``AusterityState`` uses no more.
 
 The player is not told who it plays, but it watches: from one of its turns to the next it
 reads what each opponent did and keeps the strategies (shenzi, banzai, ed) that would have done
@@ -31,8 +34,15 @@ import random
 import time
 
 from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
-from cardtable.games.austerity.rules import Action, Table
+from cardtable.games.austerity.rules import MARKET_LIMIT, Action, Card, Table
 from cardtable.games.austerity.state import legal_actions_on
+
+# Not ``typing.TYPE_CHECKING``: importing typing costs every player start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from cardtable.games.austerity.state import AusterityState
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_POINTS = 15
@@ -45,6 +55,33 @@ def _scores(points: list[int]) -> list[float]:
     top = [player for player, value in enumerate(points) if value == best]
     share = 1.0 / len(top)
     return [share if player in top else 0.0 for player in range(len(points))]
+
+
+class SeenCards:
+    """What a player knows of the deck from the tables it is shown: the cards it has seen
+    turned up, each as many times as it was seen at once in the market (a card bought later
+    stays counted: it is still a sample of what the deck holds), and whether the deck has run
+    out. The hub turns up a card after every purchase while the deck lasts, so a market of
+    fewer than eight cards means the deck is spent."""
+
+    def __init__(self) -> None:
+        self.counts: dict[Card, int] = {}
+
+    def see(self, table: Table) -> None:
+        """Count the cards of ``table``'s market."""
+        counts: dict[Card, int] = {}
+        for card in table.market:
+            counts[card] = counts.get(card, 0) + 1
+        for card, count in counts.items():
+            if self.counts.get(card, 0) < count:
+                self.counts[card] = count
+
+    def draws(self, table: Table) -> list[Card]:
+        """The cards a draw from the deck is sampled from on ``table`` (each card as many times
+        as it was seen, in the order first seen); empty when the deck has run out."""
+        if len(table.market) < MARKET_LIMIT:
+            return []
+        return [card for card, count in self.counts.items() for _ in range(count)]
 
 
 class _Edge:
@@ -72,21 +109,28 @@ class MctsStrategy:
         self.decisions = 0
         self.opponents: OpponentModel | None = None
         self._last: tuple[Table, int, Action] | None = None
+        self.seen = SeenCards()
 
     def __call__(self, table: Table, me: int) -> Action:
         self.decisions += 1
         if self.opponents is None or len(self.opponents.candidates) != table.count:
             self.opponents = OpponentModel(table.count)
+            self.seen = SeenCards()
         elif self._last is not None and self._last[1] == me:
             self.opponents.learn(self._last[0], me, self._last[2], table)
+        self.seen.see(table)
         actions = legal_actions_on(table, me)
         action = actions[0] if len(actions) == 1 else self._search(table, me, actions)
         self._last = (table.copy(), me, action)
         return action
 
+    def _deck(self, rng: random.Random, draws: list[Card]) -> list[Card]:
+        """The deck of one iteration: ``DECK_SAMPLE`` cards drawn from ``draws``."""
+        return [draws[rng.randrange(len(draws))] for _ in range(DECK_SAMPLE)] if draws else []
+
     def _search(self, table: Table, me: int, actions: list[Action]) -> Action:
         rng = random.Random(f"{self.seed}:mcts:{me}:{self.decisions}")
-        market = list(table.market)
+        draws = self.seen.draws(table)
         root: dict[Action, _Edge] = {}
         c = self.c
         log, sqrt = math.log, math.sqrt
@@ -103,8 +147,7 @@ class MctsStrategy:
                     time.perf_counter() >= deadline:
                 break
             done += 1
-            deck = [market[rng.randrange(len(market))] for _ in range(DECK_SAMPLE)] \
-                if market else []
+            deck = self._deck(rng, draws)
             # Who plays what in this iteration: an opponent known to play one of the
             # strategies follows one of its candidates throughout (its moves are not searched);
             # the others are searched in the tree and follow a random strategy below it.
@@ -157,6 +200,22 @@ class MctsStrategy:
         return max(actions, key=lambda action: root[action].visits if action in root else -1)
 
 
+class OmniscientMcts(MctsStrategy):
+    """The same search dealt the rest of the real deck in every iteration (calibration only:
+    no player knows it). ``state`` must be the game's ``AusterityState``, read at each
+    decision."""
+
+    def __init__(self, *args: "Any", **options: "Any") -> None:
+        super().__init__(*args, **options)
+        self.state: AusterityState | None = None
+
+    def _deck(self, rng: random.Random, draws: list[Card]) -> list[Card]:
+        if self.state is None:
+            raise RuntimeError("the omniscient bot must be shown the game's state (watch)")
+        game = self.state.game
+        return list(game.deck[game.next_card:])
+
+
 def parse_spec(text: str) -> MctsStrategy:
     """``mcts`` or ``mcts:iters=1000,time=0.5,c=0.7,points=15,seed=1``; ValueError with a
     one-line message otherwise."""
@@ -203,4 +262,24 @@ def register_everywhere() -> None:
             search.points = int(getattr(game, "points", DEFAULT_POINTS))
         return StrategySeat("mcts", search)
 
+    class WatchingSeat(StrategySeat):
+        """A seat of :class:`OmniscientMcts`, shown the game's state before play."""
+
+        def __init__(self, search: OmniscientMcts) -> None:
+            super().__init__("omniscient", search)
+            self.search = search
+
+        def watch(self, state: "AusterityState") -> None:
+            self.search.state = state
+
+    def omniscient_factory(spec: BotSpec, seat: str, seed: int | str,
+                           game: object) -> WatchingSeat:
+        found = mcts_factory(spec, seat, seed, game).strategy
+        assert isinstance(found, MctsStrategy)
+        search = OmniscientMcts(found.iterations, found.seconds, found.c, found.points,
+                                found.seed)
+        return WatchingSeat(search)
+
     register("austerity", "mcts", mcts_factory, summary="Monte Carlo tree search")
+    register("austerity", "omniscient", omniscient_factory, calibration=True,
+             summary="mcts dealt the real deck (calibration only)")
