@@ -55,7 +55,7 @@ def test_named_bots_play_whole_games_the_same_way_twice(name: str, bots: tuple[s
     assert results[0] == results[1]
 
 
-@pytest.mark.parametrize("game", ["caravan", "obsession"])
+@pytest.mark.parametrize("game", ["caravan", "obsession", "austerity"])
 def test_the_omniscient_bot_plays_only_where_calibration_bots_are_asked_for(game: str) -> None:
     from cardtable.agents.registry import show_state
 
@@ -65,11 +65,14 @@ def test_the_omniscient_bot_plays_only_where_calibration_bots_are_asked_for(game
         parse_spec(game, "omniscient:iters=20")
     loaded = cardtable.load_game(game)
     state = loaded.new_state(5)
-    seats = {seat: make_seat(loaded, "omniscient:iters=20" if index == 0 else "random", seat, 5,
+    other = "shenzi" if game == "austerity" else "random"
+    seats = {seat: make_seat(loaded, "omniscient:iters=20" if index == 0 else other, seat, 5,
                              calibration=True)
              for index, seat in enumerate(state.seats)}
     show_state(seats, state)
     assert play_match(state, seats).reason
+    with pytest.raises(UnknownBot, match=r"omniscient.* option '?depth"):
+        make_seat(loaded, "omniscient:depth=2", state.seats[0], 5, calibration=True)
 
 
 def test_the_shells_refuse_the_omniscient_bot_in_one_line() -> None:

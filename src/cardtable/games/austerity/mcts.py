@@ -216,9 +216,9 @@ class OmniscientMcts(MctsStrategy):
         return list(game.deck[game.next_card:])
 
 
-def parse_spec(text: str) -> MctsStrategy:
+def parse_spec(text: str, bot: str = "mcts") -> MctsStrategy:
     """``mcts`` or ``mcts:iters=1000,time=0.5,c=0.7,points=15,seed=1``; ValueError with a
-    one-line message otherwise."""
+    one-line message otherwise, which names the options of ``bot``."""
     name, _, rest = text.partition(":")
     if name.strip().lower() != "mcts":
         raise ValueError(f"unknown strategy '{name.strip()}' (allowed: shenzi, banzai, ed, mcts)")
@@ -226,7 +226,7 @@ def parse_spec(text: str) -> MctsStrategy:
     for item in rest.split(",") if rest.strip() else ():
         key, equals, value = item.partition("=")
         if not equals or key.strip() not in ("iters", "time", "c", "points", "seed"):
-            raise ValueError(f"invalid mcts option '{item.strip()}' "
+            raise ValueError(f"invalid {bot} option '{item.strip()}' "
                              "(options: iters, time, c, points, seed)")
         values[key.strip()] = value.strip()
     try:
@@ -235,11 +235,11 @@ def parse_spec(text: str) -> MctsStrategy:
         c = float(values.get("c", 0.7))
         points = int(values.get("points", DEFAULT_POINTS))
     except ValueError:
-        raise ValueError("mcts options iters and points take integers, time and c "
+        raise ValueError(f"{bot} options iters and points take integers, time and c "
                          "numbers") from None
     if iterations < 1 or points < 1 or not c >= 0 or (seconds is not None
                                                         and not 0 < seconds < 1e6):
-        raise ValueError("mcts options must be positive (iters >= 1, points >= 1, "
+        raise ValueError(f"{bot} options must be positive (iters >= 1, points >= 1, "
                          "time > 0, c >= 0)")
     return MctsStrategy(iterations, seconds, c, points, values.get("seed", 0))
 
@@ -254,7 +254,7 @@ def register_everywhere() -> None:
         text = "mcts:" + ",".join(f"{key}={value}" for key, value in spec.options.items()
                                   if key != "seed")
         try:
-            search = parse_spec(text.rstrip(":"))
+            search = parse_spec(text.rstrip(":"), spec.name)
         except ValueError as error:
             raise UnknownBot(str(error)) from None
         search.seed = spec.options.get("seed", f"{seed}:{seat}")
