@@ -172,6 +172,7 @@ static void shuffle(Xoshiro *rng, uint32_t *items, int n) {
 typedef struct {
     uint32_t mt[MT_N];
     int index;
+    uint64_t draws; /* 32-bit outputs drawn since seeding (Game.new goes on from there) */
 } Mersenne;
 
 static void mt_init_genrand(Mersenne *r, uint32_t seed) {
@@ -179,6 +180,7 @@ static void mt_init_genrand(Mersenne *r, uint32_t seed) {
     mt[0] = seed;
     for (int i = 1; i < MT_N; i++) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
     r->index = 0; /* every word is regenerated before its first use */
+    r->draws = 0;
 }
 
 /* init_genrand(19650218), the start of every seeding, computed once at import. */
@@ -221,6 +223,7 @@ static uint32_t mt_next(Mersenne *r) {
     mt[k] = mt[k < MT_N - MT_M ? k + MT_M : k + MT_M - MT_N] ^ (y >> 1) ^ mag01[y & 1u];
     y = mt[k];
     r->index = k + 1 < MT_N ? k + 1 : 0;
+    r->draws++;
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
@@ -1585,23 +1588,16 @@ fail:
     return NULL;
 }
 
-static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"abc", "def_", "seed", "first", NULL};
-    PyObject *objects[2], *seed;
-    int first = 0;
-    (void)cls;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|i:deal", keywords, &objects[0],
-                                     &objects[1], &seed, &first))
-        return NULL;
+/* Both seats' random decks as deck.build_random_deck builds them from random.Random(seed):
+   ABC's then DEF's, top card last, into a new buffer (PyMem_Free it) of sizes[0] + sizes[1]
+   cards; the generator `mt` is left where the Python one would be. NULL with an exception
+   when the settings do not fit the core. */
+static uint32_t *build_decks(PyObject *const objects[2], PyObject *seed, CRules rules[2],
+                             Mersenne *mt, int sizes[2]) {
     if (!PyLong_Check(seed)) {
         PyErr_SetString(PyExc_TypeError, "seed must be an int");
         return NULL;
     }
-    if (first != 0 && first != 1) {
-        PyErr_SetString(PyExc_ValueError, "first must be 0 (ABC) or 1 (DEF)");
-        return NULL;
-    }
-    CRules rules[2];
     size_t deck_room = 0, pool_room = 0, counts = 0;
     for (int seat = 0; seat < 2; seat++) {
         if (convert_rules(objects[seat], &rules[seat]) < 0) return NULL;
@@ -1616,19 +1612,72 @@ static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
         if (count * (size_t)(52 + r->jokers) > pool_room) pool_room = count * (size_t)(52 + r->jokers);
         if (count > counts) counts = count;
     }
-    Mersenne mt;
-    if (mt_seed(&mt, seed) < 0) return NULL;
+    if (mt_seed(mt, seed) < 0) return NULL;
     uint32_t *buffer = PyMem_Malloc((deck_room + pool_room) * sizeof(uint32_t) + 2 * counts * sizeof(int) + 1);
-    if (!buffer) return PyErr_NoMemory();
+    if (!buffer) {
+        PyErr_NoMemory();
+        return NULL;
+    }
     uint32_t *pool = buffer + deck_room;
     int *live = (int *)(pool + pool_room), *left = live + counts;
-    int sizes[2];
-    sizes[0] = build_deck(&mt, &rules[0], 0, buffer, pool, live, left);
-    sizes[1] = sizes[0] < 0 ? -1 : build_deck(&mt, &rules[1], 1, buffer + sizes[0], pool, live, left);
+    sizes[0] = build_deck(mt, &rules[0], 0, buffer, pool, live, left);
+    sizes[1] = sizes[0] < 0 ? -1 : build_deck(mt, &rules[1], 1, buffer + sizes[0], pool, live, left);
     if (sizes[1] < 0) {
         PyMem_Free(buffer);
         return NULL;
     }
+    return buffer;
+}
+
+static PyObject *list_of_cards(const uint32_t *cards, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *card = PyLong_FromUnsignedLong(cards[i]);
+        if (!card) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, card);
+    }
+    return list;
+}
+
+/* deal_decks(abc, def_, seed): the decks Game.new builds, for its deal in Python. */
+static PyObject *core_deal_decks(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "deal_decks() takes 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    CRules rules[2];
+    Mersenne mt;
+    int sizes[2];
+    uint32_t *buffer = build_decks(args, args[2], rules, &mt, sizes);
+    if (!buffer) return NULL;
+    PyObject *abc = list_of_cards(buffer, sizes[0]);
+    PyObject *def = abc ? list_of_cards(buffer + sizes[0], sizes[1]) : NULL;
+    PyMem_Free(buffer);
+    if (!def) {
+        Py_XDECREF(abc);
+        return NULL;
+    }
+    return Py_BuildValue("(NNK)", abc, def, (unsigned long long)mt.draws);
+}
+
+static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"abc", "def_", "seed", "first", NULL};
+    PyObject *objects[2], *seed;
+    int first = 0;
+    (void)cls;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|i:deal", keywords, &objects[0],
+                                     &objects[1], &seed, &first))
+        return NULL;
+    if (first != 0 && first != 1) {
+        PyErr_SetString(PyExc_ValueError, "first must be 0 (ABC) or 1 (DEF)");
+        return NULL;
+    }
+    CRules rules[2];
+    Mersenne mt;
+    int sizes[2];
+    uint32_t *buffer = build_decks(objects, seed, rules, &mt, sizes);
+    if (!buffer) return NULL;
     int kings = 0;
     for (int i = 0; i < sizes[0] + sizes[1]; i++) kings += RANK(buffer[i]) == KING;
     if (kings > MAX_KINGS) {
@@ -1861,6 +1910,36 @@ static PyObject *State_nth_legal(PyObject *self, PyObject *index) {
         return NULL;
     }
     return PyLong_FromLongLong(nth_legal(s, (size_t)i));
+}
+
+/* nth_legal(rng.randrange(count_legal())) for the random.Random whose bound getrandbits is
+   given, with its very draws: random.Random._randbelow(n) takes n.bit_length() bits, again
+   until the value is below n (the random bot's pick at every move of a match). */
+static PyObject *State_pick_legal(PyObject *self, PyObject *getrandbits) {
+    const State *s = (const State *)self;
+    size_t n = s->reason == R_NONE ? count_legal(s) : 0;
+    if (!n) {
+        PyErr_SetString(PyExc_ValueError, "no legal move to pick");
+        return NULL;
+    }
+    PyObject *bits = PyLong_FromLong(64 - __builtin_clzll((unsigned long long)n));
+    if (!bits) return NULL;
+    unsigned long long value;
+    do {
+        PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+        if (!drawn) {
+            Py_DECREF(bits);
+            return NULL;
+        }
+        value = PyLong_AsUnsignedLongLong(drawn);
+        Py_DECREF(drawn);
+        if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(bits);
+            return NULL;
+        }
+    } while (value >= n);
+    Py_DECREF(bits);
+    return PyLong_FromLongLong(nth_legal(s, (size_t)value));
 }
 
 static PyObject *State_error(PyObject *self, PyObject *code) {
@@ -2099,6 +2178,10 @@ static PyMethodDef State_methods[] = {
     {"nth_legal", State_nth_legal, METH_O,
      "nth_legal(index)\n--\n\nThe legal move at `index` of the canonical order, without "
      "listing the others."},
+    {"pick_legal", State_pick_legal, METH_O,
+     "pick_legal(getrandbits)\n--\n\nThe legal move at random.Random.randrange(count_legal()), "
+     "drawn with `getrandbits` (a random.Random's bound getrandbits): the same draws and the "
+     "same move."},
     {"is_legal", State_is_legal, METH_O, "is_legal(code)\n--\n\nWhether the move is legal."},
     {"error", State_error, METH_O,
      "error(code)\n--\n\nThe message refusing the move, or None if it is legal."},
@@ -2145,11 +2228,19 @@ static void core_free(void *module) {
     Py_CLEAR(messages);
 }
 
+static PyMethodDef core_methods[] = {
+    {"deal_decks", (PyCFunction)(void (*)(void))core_deal_decks, METH_FASTCALL,
+     "deal_decks(abc, def_, seed)\n--\n\nThe random decks Game.new builds from the int seed "
+     "(ABC's, then DEF's, each a list with its top card last) and how many 32-bit draws "
+     "random.Random(seed) made for them: (abc_deck, def_deck, draws)."},
+    {NULL, NULL, 0, NULL}};
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.games.caravan._core",
     .m_doc = "Caravan's compiled core: the play phase of a game in C (see fast.py).",
     .m_size = -1,
+    .m_methods = core_methods,
     .m_free = core_free,
 };
 

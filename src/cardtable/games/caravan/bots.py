@@ -46,7 +46,13 @@ class RandomBot(Bot):
         # asked directly when there is one: this runs at every move of a match).
         table = observation.compiled_table()
         if table is not None:
-            code: int = table.nth_legal(self.rng.randrange(table.count_legal()))
+            rng = self.rng
+            if rng.__class__ is random.Random:
+                # randrange's very draws, made by the core through the generator's own
+                # getrandbits (no Python frame for randrange and _randbelow).
+                code: int = table.pick_legal(rng.getrandbits)
+            else:
+                code = table.nth_legal(rng.randrange(table.count_legal()))
             return code
         return observation.legal_at(self.rng.randrange(observation.legal_count()))
 
