@@ -339,18 +339,30 @@ def test_game_new_builds_decks_beyond_the_cores_limits_in_python():
 
 
 @needs_core
-def test_the_random_bots_pick_is_randranges():
-    rules = SeatRules.preset("power")
+@pytest.mark.parametrize("rules", [
+    SeatRules.preset("power"),
+    # Hands of 40 cards: more moves than pick_legal lists on its stack.
+    SeatRules.both(replace(PRESETS["foxon"], hand_size=40)),
+], ids=["power", "foxon-hands-of-40"])
+def test_the_random_bots_pick_is_randranges(rules):
+    beyond_the_stack = 0
     for seed in range(40):
         game = Game.new(rules, seed=seed)
-        fast.python_playout(game, random.Random(seed), limit=seed)
-        table = game.observation(game.turn).compiled_table()
+        fast.python_playout(game, random.Random(seed), limit=10 + 3 * seed)  # past the Start round
+        if game.result is not None:
+            continue
+        observation = game.observation(game.turn)
+        table = observation.compiled_table()
+        assert table is not None
+        slots = sum(summary[1] for summary in observation.summaries)
+        beyond_the_stack += len(observation.hand) * (slots + 7) + 3 > 512
         picker, reference = random.Random(seed), random.Random(seed)
         for _ in range(20):
             expected = table.nth_legal(reference.randrange(table.count_legal()))
             assert table.pick_legal(picker.getrandbits) == expected
         assert picker.getstate() == reference.getstate()
-    over = fast.new_state(rules, 1)
+    assert beyond_the_stack or rules.abc.hand_size < 40
+    over = fast.new_state(SeatRules.preset("power"), 1)
     over.playout(1)
     with pytest.raises(ValueError, match="no legal move"):
         over.pick_legal(random.Random(0).getrandbits)

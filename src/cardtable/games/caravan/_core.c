@@ -1777,6 +1777,30 @@ static PyObject *State_legal_codes(PyObject *self, PyObject *unused) {
     return list;
 }
 
+/* The caravans of the tables converted last, by position: a caravan is an immutable tuple that
+   a game replaces when the caravan changes, so the same object (held here, so that its address
+   cannot be reused) has the same cards. A match asks for a table at every move and a move
+   changes one or two caravans: the others are copied from here instead of converted again. */
+#define CACHED_CARDS 48
+static struct {
+    PyObject *caravan;
+    int n;
+    uint32_t cards[CACHED_CARDS];
+} caravan_cache[6];
+
+/* The summaries likewise (immutable tuples, replaced when their caravan changes). */
+static struct {
+    PyObject *summary;
+    Summary value; /* crowding is not part of it */
+} summary_cache[6];
+
+static void clear_caravan_cache(void) {
+    for (int k = 0; k < 6; k++) {
+        Py_CLEAR(caravan_cache[k].caravan);
+        Py_CLEAR(summary_cache[k].summary);
+    }
+}
+
 /* The compiled state of a legality.Table: the table's caravans, summaries and crowding, the
    mover's hand, rules and Start-round placements (`placed`, 3 when past the Start round) go
    into a scratch state (no decks, no other hand, the other seat past the Start round), whose
@@ -1804,6 +1828,10 @@ static State *table_state(PyObject *caravans, PyObject *summaries, PyObject *cro
     if (total < 0) return NULL;
     for (int k = 0; k < 6; k++) {
         PyObject *slots = PyTuple_GET_ITEM(caravans, k);
+        if (slots == caravan_cache[k].caravan) {
+            total += caravan_cache[k].n;
+            continue;
+        }
         if (!PyTuple_Check(slots)) {
             PyErr_SetString(PyExc_TypeError, "a caravan must be a tuple of slots");
             return NULL;
@@ -1833,25 +1861,44 @@ static State *table_state(PyObject *caravans, PyObject *summaries, PyObject *cro
     s->reason = R_NONE;
     if (fill_list(s, L_HAND + mover, hand, "hand card") < 0) goto fail;
     for (int k = 0; k < 6; k++) {
-        if (fill_caravan(s, k, PyTuple_GET_ITEM(caravans, k)) < 0) goto fail;
-        PyObject *summary = PyTuple_GET_ITEM(summaries, k);
-        long values[5];
-        if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
-            PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
-            goto fail;
+        PyObject *caravan = PyTuple_GET_ITEM(caravans, k);
+        uint32_t *cards = list_of(s, L_CARAVAN + k);
+        if (caravan == caravan_cache[k].caravan) {
+            memcpy(cards, caravan_cache[k].cards, (size_t)caravan_cache[k].n * sizeof *cards);
+            s->len[L_CARAVAN + k] = caravan_cache[k].n;
+        } else {
+            if (fill_caravan(s, k, caravan) < 0) goto fail;
+            int n = s->len[L_CARAVAN + k];
+            if (n <= CACHED_CARDS) {
+                Py_XSETREF(caravan_cache[k].caravan, Py_NewRef(caravan));
+                caravan_cache[k].n = n;
+                memcpy(caravan_cache[k].cards, cards, (size_t)n * sizeof *cards);
+            }
         }
-        for (int i = 0; i < 5; i++) {
-            values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
-            if (values[i] == -1 && PyErr_Occurred()) goto fail;
+        PyObject *summary = PyTuple_GET_ITEM(summaries, k);
+        Summary *m = &s->summary[k];
+        if (summary == summary_cache[k].summary) {
+            *m = summary_cache[k].value;
+        } else {
+            long values[5];
+            if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
+                PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
+                goto fail;
+            }
+            for (int i = 0; i < 5; i++) {
+                values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
+                if (values[i] == -1 && PyErr_Occurred()) goto fail;
+            }
+            m->value = values[0];
+            m->size = (int)values[1];
+            m->last_rank = (int)values[2];
+            m->suit = (int)values[3];
+            m->direction = (int)values[4];
+            Py_XSETREF(summary_cache[k].summary, Py_NewRef(summary));
+            summary_cache[k].value = *m;
         }
         long most = PyLong_AsLong(PyTuple_GET_ITEM(crowding, k));
         if (most == -1 && PyErr_Occurred()) goto fail;
-        Summary *m = &s->summary[k];
-        m->value = values[0];
-        m->size = (int)values[1];
-        m->last_rank = (int)values[2];
-        m->suit = (int)values[3];
-        m->direction = (int)values[4];
         m->crowding = (int)most;
     }
     return s;
@@ -1917,7 +1964,10 @@ static PyObject *State_nth_legal(PyObject *self, PyObject *index) {
    until the value is below n (the random bot's pick at every move of a match). */
 static PyObject *State_pick_legal(PyObject *self, PyObject *getrandbits) {
     const State *s = (const State *)self;
-    size_t n = s->reason == R_NONE ? count_legal(s) : 0;
+    /* One walk listing the moves where they fit on the stack, else a count and a pick. */
+    int64_t listed[512];
+    int listing = s->reason == R_NONE && legal_bound(s) <= sizeof listed / sizeof listed[0];
+    size_t n = s->reason != R_NONE ? 0 : listing ? legal_moves(s, listed) : count_legal(s);
     if (!n) {
         PyErr_SetString(PyExc_ValueError, "no legal move to pick");
         return NULL;
@@ -1939,7 +1989,7 @@ static PyObject *State_pick_legal(PyObject *self, PyObject *getrandbits) {
         }
     } while (value >= n);
     Py_DECREF(bits);
-    return PyLong_FromLongLong(nth_legal(s, (size_t)value));
+    return PyLong_FromLongLong(listing ? listed[value] : nth_legal(s, (size_t)value));
 }
 
 static PyObject *State_error(PyObject *self, PyObject *code) {
@@ -2224,6 +2274,7 @@ static void core_free(void *module) {
     (void)module;
     Py_CLEAR(rules_cache_key[0]);
     Py_CLEAR(rules_cache_key[1]);
+    clear_caravan_cache();
     Py_CLEAR(IllegalMove);
     Py_CLEAR(messages);
 }
