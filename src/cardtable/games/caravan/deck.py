@@ -6,7 +6,6 @@ and a deck listed "top card first" (as records do) is ``deck[::-1]``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
@@ -231,10 +230,9 @@ def compiled_random_decks(
         abc, def_, draws = core.deal_decks(rules.abc, rules.def_, seed)
     except ValueError:  # beyond the core's limits (Jokers per sample, samples, cards)
         return None
-    generator = random.Random(seed)
-    if draws:
-        generator.getrandbits(32 * draws)  # one 32-bit output per draw, as the core counted
-    return abc, def_, GameRandom(_rng=generator)
+    # The game's generator goes on from the core's draws; it is made when first used (a
+    # reshuffle, a position's text): a game that never reshuffles costs no seeding.
+    return abc, def_, GameRandom.after_draws(seed, draws)
 
 
 def build_random_deck(rules: Rules, owner: int, rng: GameRandom) -> list[int]:
