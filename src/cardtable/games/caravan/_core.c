@@ -1130,7 +1130,13 @@ static int convert_rules(PyObject *obj, CRules *r) {
 /* A card int as cards.py makes them: rank 1..14, suit 0..3 (4 for the Joker). */
 static int as_card(PyObject *value, const char *where, uint32_t *out) {
     int64_t v;
-    if (as_int64(value, where, 1, 0x7FFFFFFF, 0, 0, &v) < 0) return -1;
+    int overflow = 0;
+    long quick = PyLong_CheckExact(value) ? PyLong_AsLongAndOverflow(value, &overflow) : 0;
+    if (quick >= 1 && quick <= 0x7FFFFFFF && !overflow) {
+        v = quick; /* a plain int in range: every table card, at every move of a match */
+    } else if (as_int64(value, where, 1, 0x7FFFFFFF, 0, 0, &v) < 0) {
+        return -1;
+    }
     int rank = (int)(v & 15), suit = (int)((v >> 4) & 7);
     if (rank < 1 || rank > JOKER || (rank == JOKER) != (suit == NO_SUIT) || suit > NO_SUIT) {
         PyErr_Format(PyExc_ValueError, "%s: %R is not a card", where, value);

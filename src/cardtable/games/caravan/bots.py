@@ -14,6 +14,9 @@ from cardtable.games.caravan.legality import legal_codes
 from cardtable.games.caravan.notation import CLEAR, DISCARD, Move, pack
 from cardtable.games.caravan.observation import Observation
 
+_PLAIN_RANDOM = random.Random
+"""Generators of exactly this class draw as ``random.Random`` does (a subclass may not)."""
+
 
 class Bot:
     """Base of Caravan bots: ``choose_code`` picks a packed move, ``choose`` wraps it."""
@@ -47,7 +50,7 @@ class RandomBot(Bot):
         table = observation.compiled_table()
         if table is not None:
             rng = self.rng
-            if rng.__class__ is random.Random:
+            if rng.__class__ is _PLAIN_RANDOM:
                 # randrange's very draws, made by the core through the generator's own
                 # getrandbits (no Python frame for randrange and _randbelow).
                 code: int = table.pick_legal(rng.getrandbits)
