@@ -146,7 +146,8 @@ class Game:
             seed = fresh_seed()
         if decks is None and (dealt := deck_building.compiled_random_decks(rules, seed)):
             abc_deck, def_deck, generator = dealt
-            jokerless = (rules.abc.jokers_per_sample == 0, rules.def_.jokers_per_sample == 0)
+            jokerless = (deck_building.jokerless_by_construction(rules.abc),
+                         deck_building.jokerless_by_construction(rules.def_))
             return cls.start(rules, seed, seat_index(first), (abc_deck, def_deck), jokerless,
                              generator)
         rng = GameRandom(seed)
