@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 from types import SimpleNamespace
+from unittest.mock import patch
 
 import pytest
 from helpers import PRESET_NAMES, cards, move, position
@@ -24,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import OVERRIDES, all_cards, candidates
 
-from cardtable.games.caravan import fast
+from cardtable.games.caravan import deck, fast
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.errors import DeckError, IllegalMove
 from cardtable.games.caravan.legality import move_error
@@ -244,6 +245,13 @@ DEAL_OVERRIDES = st.fixed_dictionaries(
     {}, optional={name: st.sampled_from(values) for name, values in DEAL_FIELDS.items()})
 
 
+def python_dealt(rules: SeatRules, seed: int, first: str = "ABC") -> Game:
+    """``Game.new`` with both random decks built in Python (``deck.build_random_deck``), the
+    reference dealer, whether or not the core is built."""
+    with patch.object(deck, "compiled_random_decks", return_value=None):
+        return Game.new(rules, seed=seed, first=first)
+
+
 def dealable(rules: SeatRules) -> bool:
     """Whether ``Game.new`` can build both random decks (else both dealers refuse)."""
     try:
@@ -261,7 +269,7 @@ def dealable(rules: SeatRules) -> bool:
 def test_compiled_deal_is_the_python_deal(preset, first, seed):
     rules = SeatRules.preset(preset)
     state = fast.new_state(rules, seed, first)
-    assert state.export() == fast.export_game(Game.new(rules, seed=seed, first=first))
+    assert state.export() == fast.export_game(python_dealt(rules, seed, first))
 
 
 @needs_core
@@ -275,11 +283,89 @@ def test_compiled_deal_is_the_python_deal_under_overrides(preset, abc, def_, sha
         with pytest.raises(DeckError):
             fast.new_state(rules, seed)
         return
-    game = Game.new(rules, seed=seed)
+    game = python_dealt(rules, seed)
     state = fast.new_state(rules, seed)
     assert state.export() == fast.export_game(game)
     # Both dealers leave the game in the same place: the same moves stay legal.
     assert state.legal_codes() == game.legal_codes()
+
+
+def same_game(game: Game, other: Game) -> None:
+    """Everything two Python games hold is equal, their generators' states included."""
+    assert fast.export_game(game) == fast.export_game(other)
+    assert tuple(game.history) == tuple(other.history)
+    assert (game.initial_decks, game.mulligans, game.jack_as_joker, game.seed, game.first) == (
+        other.initial_decks, other.mulligans, other.jack_as_joker, other.seed, other.first)
+    assert game.rng.state_text(game.seed) == other.rng.state_text(other.seed)  # type: ignore[attr-defined]
+
+
+@needs_core
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("first", ["ABC", "DEF"])
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(seed=st.one_of(st.integers(0, 2**32), st.integers(-(2**70), 2**70)))
+def test_game_new_deals_the_same_game_with_either_dealer(preset, first, seed):
+    rules = SeatRules.preset(preset)
+    game = Game.new(rules, seed=seed, first=first)
+    same_game(game, python_dealt(rules, seed, first))
+
+
+@needs_core
+@settings(max_examples=120, deadline=None, derandomize=True, database=None)
+@given(preset=st.sampled_from(PRESET_NAMES), abc=DEAL_OVERRIDES, def_=DEAL_OVERRIDES,
+       shared=SHARED_OVERRIDES, seed=st.integers(0, 2**64))
+def test_game_new_deals_the_same_game_with_either_dealer_under_overrides(
+        preset, abc, def_, shared, seed):
+    base = PRESETS[preset]
+    rules = SeatRules(replace(base, **abc, **shared), replace(base, **def_, **shared))
+    if not dealable(rules):
+        with pytest.raises(DeckError):
+            python_dealt(rules, seed)
+        return
+    game, reference = Game.new(rules, seed=seed), python_dealt(rules, seed)
+    same_game(game, reference)
+    # The generators go on alike: the same reshuffles in play.
+    for played in (game, reference):
+        fast.python_playout(played, random.Random(seed), limit=400)
+    same_game(game, reference)
+
+
+@needs_core
+def test_game_new_builds_decks_beyond_the_cores_limits_in_python():
+    # Four Jokers per sample deck: more than the core takes.
+    rules = SeatRules.both(replace(PRESETS["power"], jokers_per_sample=4))
+    assert deck.compiled_random_decks(rules, 3) is None
+    same_game(Game.new(rules, seed=3), python_dealt(rules, 3))
+
+
+@needs_core
+@pytest.mark.parametrize("rules", [
+    SeatRules.preset("power"),
+    # Hands of 40 cards: more moves than pick_legal lists on its stack.
+    SeatRules.both(replace(PRESETS["foxon"], hand_size=40)),
+], ids=["power", "foxon-hands-of-40"])
+def test_the_random_bots_pick_is_randranges(rules):
+    beyond_the_stack = 0
+    for seed in range(40):
+        game = Game.new(rules, seed=seed)
+        fast.python_playout(game, random.Random(seed), limit=10 + 3 * seed)  # past the Start round
+        if game.result is not None:
+            continue
+        observation = game.observation(game.turn)
+        table = observation.compiled_table()
+        assert table is not None
+        slots = sum(summary[1] for summary in observation.summaries)
+        beyond_the_stack += len(observation.hand) * (slots + 7) + 3 > 512
+        picker, reference = random.Random(seed), random.Random(seed)
+        for _ in range(20):
+            expected = table.nth_legal(reference.randrange(table.count_legal()))
+            assert table.pick_legal(picker.getrandbits) == expected
+        assert picker.getstate() == reference.getstate()
+    assert beyond_the_stack or rules.abc.hand_size < 40
+    over = fast.new_state(SeatRules.preset("power"), 1)
+    over.playout(1)
+    with pytest.raises(ValueError, match="no legal move"):
+        over.pick_legal(random.Random(0).getrandbits)
 
 
 @needs_core

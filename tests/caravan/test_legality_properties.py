@@ -18,6 +18,7 @@ from cardtable.games.caravan.legality import (
     legal_parts,
     move_error,
     nth_legal,
+    python_has_legal_move,
     python_legal_parts,
 )
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
@@ -97,7 +98,7 @@ def test_the_legal_list_is_what_the_game_accepts(game: Game) -> None:
     accepted = {canonical(game, code) for code in candidates(game)
                 if move_error(table, code) is None}
     assert accepted == set(legal)
-    assert has_legal_move(table) == bool(legal)
+    assert has_legal_move(table) == python_has_legal_move(table) == bool(legal)  # core, rules
     for parts in (legal_parts(table), python_legal_parts(table)):  # compiled core, rules
         assert count_legal(parts) == len(legal)
         assert [nth_legal(parts, index) for index in range(len(legal))] == legal

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -35,3 +37,23 @@ def test_a_generator_from_another_seed_is_written_whole():
 def test_malformed_state_texts_are_refused(text):
     with pytest.raises(ValueError):
         GameRandom.from_state_text(1, text)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(seed=st.integers(0, 2**63), draws=st.integers(0, 2000))
+def test_a_generator_made_on_first_use_is_the_seeded_one_after_its_draws(seed, draws):
+    drawn = random.Random(seed)
+    for _ in range(draws):
+        drawn.getrandbits(32)
+    eager = GameRandom(_rng=drawn)
+    lazy = GameRandom.after_draws(seed, draws)
+    assert lazy.state_text(seed) == eager.state_text(seed) == f"+{draws}"
+    before = GameRandom.after_draws(seed, draws)
+    early_clone = before.clone()  # cloned while still to be made
+    deck, again, reference = list(range(60)), list(range(60)), list(range(60))
+    before.shuffle(deck)
+    early_clone.shuffle(again)
+    eager.shuffle(reference)
+    assert deck == again == reference
+    late_clone = before.clone()  # cloned once made: each goes on alike, independently
+    assert [late_clone.randrange(99) for _ in range(5)] == [before.randrange(99) for _ in range(5)]

@@ -35,24 +35,55 @@ def derived_random(seed: int | str, *labels: object) -> random.Random:
 class GameRandom:
     """The random source owned by a game state."""
 
-    __slots__ = ("_owned", "_rng")
+    __slots__ = ("_owned", "_rng", "_start")
+
+    _rng: random.Random | None
+    _start: tuple[int | str, int] | None
 
     def __init__(self, seed: int | str | None = None, *, _rng: random.Random | None = None) -> None:
         self._rng = _rng if _rng is not None else random.Random(seed)
         self._owned = True
+        self._start = None
+
+    @classmethod
+    def after_draws(cls, seed: int | str, draws: int) -> GameRandom:
+        """The generator seeded with ``seed`` after ``draws`` 32-bit draws (the state text
+        ``+DRAWS``), made when it is first used: a game whose generator is not drawn from
+        again costs no seeding."""
+        lazy = cls.__new__(cls)
+        lazy._rng = None
+        lazy._owned = False
+        lazy._start = (seed, draws)
+        return lazy
+
+    def _generator(self) -> random.Random:
+        """The generator to read; one that is still to be made is made here, and owned."""
+        rng = self._rng
+        if rng is None:
+            assert self._start is not None
+            seed, draws = self._start
+            rng = self._rng = random.Random(seed)
+            if draws:
+                rng.getrandbits(32 * draws)  # one 32-bit output per draw
+            self._owned = True
+        return rng
 
     def _writable(self) -> random.Random:
         if not self._owned:
-            copy = random.Random()
-            copy.setstate(self._rng.getstate())
-            self._rng = copy
-            self._owned = True
+            rng = self._generator()
+            if not self._owned:
+                copy = random.Random()
+                copy.setstate(rng.getstate())
+                self._rng = copy
+                self._owned = True
+        assert self._rng is not None
         return self._rng
 
     def clone(self) -> GameRandom:
         other = GameRandom.__new__(GameRandom)
         other._rng = self._rng
         other._owned = False
+        other._start = self._start  # a generator still to be made is made by each, later
         self._owned = False
         return other
 
@@ -78,7 +109,7 @@ class GameRandom:
         generator always is); ``mt:DATA``: the whole Mersenne Twister state, for a generator
         that did not start from ``seed``.
         """
-        return random_state_text(self._rng, seed)
+        return random_state_text(self._generator(), seed)
 
     @classmethod
     def from_state_text(cls, seed: int | str, text: str) -> GameRandom:

@@ -172,6 +172,7 @@ static void shuffle(Xoshiro *rng, uint32_t *items, int n) {
 typedef struct {
     uint32_t mt[MT_N];
     int index;
+    uint64_t draws; /* 32-bit outputs drawn since seeding (Game.new goes on from there) */
 } Mersenne;
 
 static void mt_init_genrand(Mersenne *r, uint32_t seed) {
@@ -179,6 +180,7 @@ static void mt_init_genrand(Mersenne *r, uint32_t seed) {
     mt[0] = seed;
     for (int i = 1; i < MT_N; i++) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
     r->index = 0; /* every word is regenerated before its first use */
+    r->draws = 0;
 }
 
 /* init_genrand(19650218), the start of every seeding, computed once at import. */
@@ -221,6 +223,7 @@ static uint32_t mt_next(Mersenne *r) {
     mt[k] = mt[k < MT_N - MT_M ? k + MT_M : k + MT_M - MT_N] ^ (y >> 1) ^ mag01[y & 1u];
     y = mt[k];
     r->index = k + 1 < MT_N ? k + 1 : 0;
+    r->draws++;
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
@@ -1127,7 +1130,13 @@ static int convert_rules(PyObject *obj, CRules *r) {
 /* A card int as cards.py makes them: rank 1..14, suit 0..3 (4 for the Joker). */
 static int as_card(PyObject *value, const char *where, uint32_t *out) {
     int64_t v;
-    if (as_int64(value, where, 1, 0x7FFFFFFF, 0, 0, &v) < 0) return -1;
+    int overflow = 0;
+    long quick = PyLong_CheckExact(value) ? PyLong_AsLongAndOverflow(value, &overflow) : 0;
+    if (quick >= 1 && quick <= 0x7FFFFFFF && !overflow) {
+        v = quick; /* a plain int in range: every table card, at every move of a match */
+    } else if (as_int64(value, where, 1, 0x7FFFFFFF, 0, 0, &v) < 0) {
+        return -1;
+    }
     int rank = (int)(v & 15), suit = (int)((v >> 4) & 7);
     if (rank < 1 || rank > JOKER || (rank == JOKER) != (suit == NO_SUIT) || suit > NO_SUIT) {
         PyErr_Format(PyExc_ValueError, "%s: %R is not a card", where, value);
@@ -1585,23 +1594,16 @@ fail:
     return NULL;
 }
 
-static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"abc", "def_", "seed", "first", NULL};
-    PyObject *objects[2], *seed;
-    int first = 0;
-    (void)cls;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|i:deal", keywords, &objects[0],
-                                     &objects[1], &seed, &first))
-        return NULL;
+/* Both seats' random decks as deck.build_random_deck builds them from random.Random(seed):
+   ABC's then DEF's, top card last, into a new buffer (PyMem_Free it) of sizes[0] + sizes[1]
+   cards; the generator `mt` is left where the Python one would be. NULL with an exception
+   when the settings do not fit the core. */
+static uint32_t *build_decks(PyObject *const objects[2], PyObject *seed, CRules rules[2],
+                             Mersenne *mt, int sizes[2]) {
     if (!PyLong_Check(seed)) {
         PyErr_SetString(PyExc_TypeError, "seed must be an int");
         return NULL;
     }
-    if (first != 0 && first != 1) {
-        PyErr_SetString(PyExc_ValueError, "first must be 0 (ABC) or 1 (DEF)");
-        return NULL;
-    }
-    CRules rules[2];
     size_t deck_room = 0, pool_room = 0, counts = 0;
     for (int seat = 0; seat < 2; seat++) {
         if (convert_rules(objects[seat], &rules[seat]) < 0) return NULL;
@@ -1616,19 +1618,72 @@ static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
         if (count * (size_t)(52 + r->jokers) > pool_room) pool_room = count * (size_t)(52 + r->jokers);
         if (count > counts) counts = count;
     }
-    Mersenne mt;
-    if (mt_seed(&mt, seed) < 0) return NULL;
+    if (mt_seed(mt, seed) < 0) return NULL;
     uint32_t *buffer = PyMem_Malloc((deck_room + pool_room) * sizeof(uint32_t) + 2 * counts * sizeof(int) + 1);
-    if (!buffer) return PyErr_NoMemory();
+    if (!buffer) {
+        PyErr_NoMemory();
+        return NULL;
+    }
     uint32_t *pool = buffer + deck_room;
     int *live = (int *)(pool + pool_room), *left = live + counts;
-    int sizes[2];
-    sizes[0] = build_deck(&mt, &rules[0], 0, buffer, pool, live, left);
-    sizes[1] = sizes[0] < 0 ? -1 : build_deck(&mt, &rules[1], 1, buffer + sizes[0], pool, live, left);
+    sizes[0] = build_deck(mt, &rules[0], 0, buffer, pool, live, left);
+    sizes[1] = sizes[0] < 0 ? -1 : build_deck(mt, &rules[1], 1, buffer + sizes[0], pool, live, left);
     if (sizes[1] < 0) {
         PyMem_Free(buffer);
         return NULL;
     }
+    return buffer;
+}
+
+static PyObject *list_of_cards(const uint32_t *cards, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *card = PyLong_FromUnsignedLong(cards[i]);
+        if (!card) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, card);
+    }
+    return list;
+}
+
+/* deal_decks(abc, def_, seed): the decks Game.new builds, for its deal in Python. */
+static PyObject *core_deal_decks(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "deal_decks() takes 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    CRules rules[2];
+    Mersenne mt;
+    int sizes[2];
+    uint32_t *buffer = build_decks(args, args[2], rules, &mt, sizes);
+    if (!buffer) return NULL;
+    PyObject *abc = list_of_cards(buffer, sizes[0]);
+    PyObject *def = abc ? list_of_cards(buffer + sizes[0], sizes[1]) : NULL;
+    PyMem_Free(buffer);
+    if (!def) {
+        Py_XDECREF(abc);
+        return NULL;
+    }
+    return Py_BuildValue("(NNK)", abc, def, (unsigned long long)mt.draws);
+}
+
+static PyObject *State_deal(PyObject *cls, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"abc", "def_", "seed", "first", NULL};
+    PyObject *objects[2], *seed;
+    int first = 0;
+    (void)cls;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|i:deal", keywords, &objects[0],
+                                     &objects[1], &seed, &first))
+        return NULL;
+    if (first != 0 && first != 1) {
+        PyErr_SetString(PyExc_ValueError, "first must be 0 (ABC) or 1 (DEF)");
+        return NULL;
+    }
+    CRules rules[2];
+    Mersenne mt;
+    int sizes[2];
+    uint32_t *buffer = build_decks(objects, seed, rules, &mt, sizes);
+    if (!buffer) return NULL;
     int kings = 0;
     for (int i = 0; i < sizes[0] + sizes[1]; i++) kings += RANK(buffer[i]) == KING;
     if (kings > MAX_KINGS) {
@@ -1728,6 +1783,30 @@ static PyObject *State_legal_codes(PyObject *self, PyObject *unused) {
     return list;
 }
 
+/* The caravans of the tables converted last, by position: a caravan is an immutable tuple that
+   a game replaces when the caravan changes, so the same object (held here, so that its address
+   cannot be reused) has the same cards. A match asks for a table at every move and a move
+   changes one or two caravans: the others are copied from here instead of converted again. */
+#define CACHED_CARDS 48
+static struct {
+    PyObject *caravan;
+    int n;
+    uint32_t cards[CACHED_CARDS];
+} caravan_cache[6];
+
+/* The summaries likewise (immutable tuples, replaced when their caravan changes). */
+static struct {
+    PyObject *summary;
+    Summary value; /* crowding is not part of it */
+} summary_cache[6];
+
+static void clear_caravan_cache(void) {
+    for (int k = 0; k < 6; k++) {
+        Py_CLEAR(caravan_cache[k].caravan);
+        Py_CLEAR(summary_cache[k].summary);
+    }
+}
+
 /* The compiled state of a legality.Table: the table's caravans, summaries and crowding, the
    mover's hand, rules and Start-round placements (`placed`, 3 when past the Start round) go
    into a scratch state (no decks, no other hand, the other seat past the Start round), whose
@@ -1755,6 +1834,10 @@ static State *table_state(PyObject *caravans, PyObject *summaries, PyObject *cro
     if (total < 0) return NULL;
     for (int k = 0; k < 6; k++) {
         PyObject *slots = PyTuple_GET_ITEM(caravans, k);
+        if (slots == caravan_cache[k].caravan) {
+            total += caravan_cache[k].n;
+            continue;
+        }
         if (!PyTuple_Check(slots)) {
             PyErr_SetString(PyExc_TypeError, "a caravan must be a tuple of slots");
             return NULL;
@@ -1784,25 +1867,44 @@ static State *table_state(PyObject *caravans, PyObject *summaries, PyObject *cro
     s->reason = R_NONE;
     if (fill_list(s, L_HAND + mover, hand, "hand card") < 0) goto fail;
     for (int k = 0; k < 6; k++) {
-        if (fill_caravan(s, k, PyTuple_GET_ITEM(caravans, k)) < 0) goto fail;
-        PyObject *summary = PyTuple_GET_ITEM(summaries, k);
-        long values[5];
-        if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
-            PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
-            goto fail;
+        PyObject *caravan = PyTuple_GET_ITEM(caravans, k);
+        uint32_t *cards = list_of(s, L_CARAVAN + k);
+        if (caravan == caravan_cache[k].caravan) {
+            memcpy(cards, caravan_cache[k].cards, (size_t)caravan_cache[k].n * sizeof *cards);
+            s->len[L_CARAVAN + k] = caravan_cache[k].n;
+        } else {
+            if (fill_caravan(s, k, caravan) < 0) goto fail;
+            int n = s->len[L_CARAVAN + k];
+            if (n <= CACHED_CARDS) {
+                Py_XSETREF(caravan_cache[k].caravan, Py_NewRef(caravan));
+                caravan_cache[k].n = n;
+                memcpy(caravan_cache[k].cards, cards, (size_t)n * sizeof *cards);
+            }
         }
-        for (int i = 0; i < 5; i++) {
-            values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
-            if (values[i] == -1 && PyErr_Occurred()) goto fail;
+        PyObject *summary = PyTuple_GET_ITEM(summaries, k);
+        Summary *m = &s->summary[k];
+        if (summary == summary_cache[k].summary) {
+            *m = summary_cache[k].value;
+        } else {
+            long values[5];
+            if (!PyTuple_Check(summary) || PyTuple_GET_SIZE(summary) != 5) {
+                PyErr_SetString(PyExc_TypeError, "a summary must be a tuple of 5 ints");
+                goto fail;
+            }
+            for (int i = 0; i < 5; i++) {
+                values[i] = PyLong_AsLong(PyTuple_GET_ITEM(summary, i));
+                if (values[i] == -1 && PyErr_Occurred()) goto fail;
+            }
+            m->value = values[0];
+            m->size = (int)values[1];
+            m->last_rank = (int)values[2];
+            m->suit = (int)values[3];
+            m->direction = (int)values[4];
+            Py_XSETREF(summary_cache[k].summary, Py_NewRef(summary));
+            summary_cache[k].value = *m;
         }
         long most = PyLong_AsLong(PyTuple_GET_ITEM(crowding, k));
         if (most == -1 && PyErr_Occurred()) goto fail;
-        Summary *m = &s->summary[k];
-        m->value = values[0];
-        m->size = (int)values[1];
-        m->last_rank = (int)values[2];
-        m->suit = (int)values[3];
-        m->direction = (int)values[4];
         m->crowding = (int)most;
     }
     return s;
@@ -1861,6 +1963,39 @@ static PyObject *State_nth_legal(PyObject *self, PyObject *index) {
         return NULL;
     }
     return PyLong_FromLongLong(nth_legal(s, (size_t)i));
+}
+
+/* nth_legal(rng.randrange(count_legal())) for the random.Random whose bound getrandbits is
+   given, with its very draws: random.Random._randbelow(n) takes n.bit_length() bits, again
+   until the value is below n (the random bot's pick at every move of a match). */
+static PyObject *State_pick_legal(PyObject *self, PyObject *getrandbits) {
+    const State *s = (const State *)self;
+    /* One walk listing the moves where they fit on the stack, else a count and a pick. */
+    int64_t listed[512];
+    int listing = s->reason == R_NONE && legal_bound(s) <= sizeof listed / sizeof listed[0];
+    size_t n = s->reason != R_NONE ? 0 : listing ? legal_moves(s, listed) : count_legal(s);
+    if (!n) {
+        PyErr_SetString(PyExc_ValueError, "no legal move to pick");
+        return NULL;
+    }
+    PyObject *bits = PyLong_FromLong(64 - __builtin_clzll((unsigned long long)n));
+    if (!bits) return NULL;
+    unsigned long long value;
+    do {
+        PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+        if (!drawn) {
+            Py_DECREF(bits);
+            return NULL;
+        }
+        value = PyLong_AsUnsignedLongLong(drawn);
+        Py_DECREF(drawn);
+        if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(bits);
+            return NULL;
+        }
+    } while (value >= n);
+    Py_DECREF(bits);
+    return PyLong_FromLongLong(listing ? listed[value] : nth_legal(s, (size_t)value));
 }
 
 static PyObject *State_error(PyObject *self, PyObject *code) {
@@ -2099,6 +2234,10 @@ static PyMethodDef State_methods[] = {
     {"nth_legal", State_nth_legal, METH_O,
      "nth_legal(index)\n--\n\nThe legal move at `index` of the canonical order, without "
      "listing the others."},
+    {"pick_legal", State_pick_legal, METH_O,
+     "pick_legal(getrandbits)\n--\n\nThe legal move at random.Random.randrange(count_legal()), "
+     "drawn with `getrandbits` (a random.Random's bound getrandbits): the same draws and the "
+     "same move."},
     {"is_legal", State_is_legal, METH_O, "is_legal(code)\n--\n\nWhether the move is legal."},
     {"error", State_error, METH_O,
      "error(code)\n--\n\nThe message refusing the move, or None if it is legal."},
@@ -2141,15 +2280,24 @@ static void core_free(void *module) {
     (void)module;
     Py_CLEAR(rules_cache_key[0]);
     Py_CLEAR(rules_cache_key[1]);
+    clear_caravan_cache();
     Py_CLEAR(IllegalMove);
     Py_CLEAR(messages);
 }
+
+static PyMethodDef core_methods[] = {
+    {"deal_decks", (PyCFunction)(void (*)(void))core_deal_decks, METH_FASTCALL,
+     "deal_decks(abc, def_, seed)\n--\n\nThe random decks Game.new builds from the int seed "
+     "(ABC's, then DEF's, each a list with its top card last) and how many 32-bit draws "
+     "random.Random(seed) made for them: (abc_deck, def_deck, draws)."},
+    {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.games.caravan._core",
     .m_doc = "Caravan's compiled core: the play phase of a game in C (see fast.py).",
     .m_size = -1,
+    .m_methods = core_methods,
     .m_free = core_free,
 };
 

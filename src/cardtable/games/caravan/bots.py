@@ -14,6 +14,9 @@ from cardtable.games.caravan.legality import legal_codes
 from cardtable.games.caravan.notation import CLEAR, DISCARD, Move, pack
 from cardtable.games.caravan.observation import Observation
 
+_PLAIN_RANDOM = random.Random
+"""Generators of exactly this class draw as ``random.Random`` does (a subclass may not)."""
+
 
 class Bot:
     """Base of Caravan bots: ``choose_code`` picks a packed move, ``choose`` wraps it."""
@@ -46,7 +49,13 @@ class RandomBot(Bot):
         # asked directly when there is one: this runs at every move of a match).
         table = observation.compiled_table()
         if table is not None:
-            code: int = table.nth_legal(self.rng.randrange(table.count_legal()))
+            rng = self.rng
+            if rng.__class__ is _PLAIN_RANDOM:
+                # randrange's very draws, made by the core through the generator's own
+                # getrandbits (no Python frame for randrange and _randbelow).
+                code: int = table.pick_legal(rng.getrandbits)
+            else:
+                code = table.nth_legal(rng.randrange(table.count_legal()))
             return code
         return observation.legal_at(self.rng.randrange(observation.legal_count()))
 

@@ -13,6 +13,7 @@ from cardtable.engine.bounded_read import MEBIBYTE, FileTooLarge, read_bounded
 from cardtable.engine.randomness import GameRandom
 from cardtable.games.caravan import cards as cardlib
 from cardtable.games.caravan.errors import DeckError
+from cardtable.games.caravan.legality import compiled_core
 from cardtable.games.caravan.rules import Rules, SeatRules
 
 SEAT_PREFIXES = ("ABC: ", "DEF: ")
@@ -193,6 +194,45 @@ def random_deck_problem(rules: Rules) -> str | None:
     """Why ``rules`` cannot build a random deck (the library wording of §6.1 step 3), or None."""
     return (_deck_size_error(rules, _LIB_SIZE) or _samples_error(rules, _LIB_SAMPLES)
             or _supply_error(rules))
+
+
+_checked: list[tuple[SeatRules, str | None]] = []
+"""The rules last checked by :func:`random_decks_problem` and the outcome (rules are
+immutable)."""
+
+
+def random_decks_problem(rules: SeatRules) -> str | None:
+    """Why ``rules`` cannot build both seats' random decks (ABC's problem first, the order
+    the decks are built in), or None."""
+    # Hashing a SeatRules costs more than a deal; the same object comes again and again.
+    if _checked and _checked[0][0] is rules:
+        return _checked[0][1]
+    problem = random_deck_problem(rules.abc) or random_deck_problem(rules.def_)
+    _checked[:] = [(rules, problem)]
+    return problem
+
+
+def compiled_random_decks(
+    rules: SeatRules, seed: int
+) -> tuple[list[int], list[int], GameRandom] | None:
+    """Both seats' random decks built in the compiled core from ``random.Random(seed)``, as
+    :func:`build_random_deck` builds ABC's and then DEF's (the core reproduces the generator
+    and its draws), and the game's generator where those draws left it. None when the core
+    is not built or does not take these settings, or ``seed`` is not an int: the decks are
+    then built in Python. Raises :class:`DeckError` as :func:`build_random_deck` does."""
+    core = compiled_core()
+    if core is None or seed.__class__ is not int:
+        return None
+    problem = random_decks_problem(rules)
+    if problem is not None:
+        raise DeckError(problem)
+    try:
+        abc, def_, draws = core.deal_decks(rules.abc, rules.def_, seed)
+    except ValueError:  # beyond the core's limits (Jokers per sample, samples, cards)
+        return None
+    # The game's generator goes on from the core's draws; it is made when first used (a
+    # reshuffle, a position's text): a game that never reshuffles costs no seeding.
+    return abc, def_, GameRandom.after_draws(seed, draws)
 
 
 def build_random_deck(rules: Rules, owner: int, rng: GameRandom) -> list[int]:

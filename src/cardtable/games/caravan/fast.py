@@ -21,7 +21,7 @@ from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.seats import seat_number
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.core_export import export_core
-from cardtable.games.caravan.deck import random_deck_problem
+from cardtable.games.caravan.deck import random_decks_problem
 from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.legality import count_legal, legal_parts, nth_legal
 from cardtable.games.caravan.rules import SeatRules
@@ -54,20 +54,6 @@ def from_game(game: Game, seed: int = 0) -> State:
     return cast("State", _CORE.State.from_export(export_core(game), seed))
 
 
-_checked: list[tuple[SeatRules, str | None]] = []
-"""The rules last checked by :func:`new_state` and the outcome (rules are immutable)."""
-
-
-def _deck_problem(rules: SeatRules) -> str | None:
-    # Hashing a SeatRules costs more than a deal; the same object comes again and again.
-    if _checked and _checked[0][0] is rules:
-        return _checked[0][1]
-    # Checked in the order Game.new builds the decks: ABC's, then DEF's.
-    problem = random_deck_problem(rules.abc) or random_deck_problem(rules.def_)
-    _checked[:] = [(rules, problem)]
-    return problem
-
-
 def new_state(rules: SeatRules, seed: int | None = None, first: str | int = "ABC") -> State:
     """A new game with random decks dealt in the compiled core: the same decks, hands,
     mulligans and first legal position as ``Game.new(rules, seed, first)``. ``seed`` (an
@@ -75,7 +61,7 @@ def new_state(rules: SeatRules, seed: int | None = None, first: str | int = "ABC
     :class:`DeckError` like :meth:`Game.new`, RuntimeError when the core is not available."""
     if _CORE is None:
         raise RuntimeError(f"Caravan's compiled core is not available ({PURE}).")
-    problem = _deck_problem(rules)
+    problem = random_decks_problem(rules)
     if problem is not None:
         raise DeckError(problem)
     if seed is None:

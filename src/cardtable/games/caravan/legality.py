@@ -497,7 +497,25 @@ def legal_codes(table: Table) -> list[int]:
 
 
 def has_legal_move(table: Table) -> bool:
-    """Whether the mover has any legal move (asking the cheapest families first)."""
+    """Whether the mover has any legal move: counted by the compiled core where it is built
+    (the Start round included: asked after every opening move, where the rules would try
+    every card of the hand on every caravan), else asking the cheapest families first."""
+    core = _CORE[0] if _CORE else _compiled_core()
+    if core is not None:
+        try:
+            state = core.State.of_table(
+                tuple(table.caravans), tuple(table.summaries), tuple(table.crowding),
+                table.rules, table.mover, table.hand, table.jack_as_joker,
+                0 if table.opening else 3)
+        except ValueError:  # a card the core does not take (a hidden one): ask the rules
+            pass
+        else:
+            return bool(state.count_legal())
+    return python_has_legal_move(table)
+
+
+def python_has_legal_move(table: Table) -> bool:
+    """:func:`has_legal_move` worked out by the rule families of this module."""
     if table.hand and discard_refusal(table) is None:
         return True
     moves: list[int] = []

@@ -95,20 +95,22 @@ class Observation:
         rules = game.rules
         placed_abc, placed_def = game.placed
         obs.seat = seat
+        moves: TurnMoves | None = None
         if result is None:
             if (to_move := game.turn) == seat:
                 # The seat to move gets a new record of the turn's legal moves, which the
                 # game keeps (a game edited since an earlier observation gets a fresh one).
-                obs._moves = game._moves = TurnMoves()
-            else:
-                obs._moves = None
+                moves = game._moves = TurnMoves()
             obs.to_move = to_move
         else:
-            obs.to_move = obs._moves = None
+            obs.to_move = None
+        obs._moves = moves
         hands = game.hands
-        obs.hand = tuple(hands[seat])
-        obs.caravans = tuple(game.caravans)
-        obs.summaries = tuple(game.summaries)
+        obs.hand = hand = tuple(hands[seat])
+        obs.caravans = caravans = tuple(game.caravans)
+        obs.summaries = summaries = tuple(game.summaries)
+        obs.crowding = crowding = tuple(game.crowding)
+        obs.jack_as_joker = jack_as_joker = game.jack_as_joker[seat]
         obs.history = game._history
         if placed_abc + placed_def < 6:
             opening = (placed_abc < 3 and rules[0].opening_mode != "none",
@@ -120,8 +122,16 @@ class Observation:
         else:
             opening = _NO_OPENING
             obs.discard_mulligan = False
+            if moves is not None and (core := compiled_core()) is not None:
+                # The seat to move is asked its moves next (by its bot, or by the game
+                # checking the move it makes): the core's state of its table is made now,
+                # from the tuples at hand (compiled_table makes it otherwise).
+                try:  # noqa: SIM105 (no context manager on the hot path)
+                    moves.table = core.State.of_table(caravans, summaries, crowding, rules,
+                                                      seat, hand, jack_as_joker, 3)
+                except ValueError:  # more cards than the core takes: compiled_table says so
+                    pass
         obs.opening = opening
-        obs.crowding = tuple(game.crowding)
         obs.held = tuple(game.held)
         decks, piles = game.decks, game.piles
         obs.deck_sizes = (len(decks[0]), len(decks[1]))
@@ -132,7 +142,6 @@ class Observation:
         obs.moves_made = (made[0], made[1])
         obs.rules = rules
         obs.result = result
-        obs.jack_as_joker = game.jack_as_joker[seat]
         return obs
 
     def __eq__(self, other: object) -> bool:

@@ -138,10 +138,18 @@ class Game:
         """Build both decks (random, or the given deck-file cards, shuffled), deal and mulligan.
 
         All setup randomness comes from ``random.Random(seed)``: ABC's deck, DEF's deck,
-        ABC's mulligans, DEF's mulligans, then the reshuffles during play.
+        ABC's mulligans, DEF's mulligans, then the reshuffles during play. With the compiled
+        core, random decks are built there, with the same draws of the same generator
+        (``deck.compiled_random_decks``): the same game either way.
         """
         if seed is None:
             seed = fresh_seed()
+        if decks is None and (dealt := deck_building.compiled_random_decks(rules, seed)):
+            abc_deck, def_deck, generator = dealt
+            jokerless = (deck_building.jokerless_by_construction(rules.abc),
+                         deck_building.jokerless_by_construction(rules.def_))
+            return cls.start(rules, seed, seat_index(first), (abc_deck, def_deck), jokerless,
+                             generator)
         rng = GameRandom(seed)
         built: list[list[int]] = []
         no_jokers: list[bool] = []
@@ -565,9 +573,11 @@ class Game:
     # --------------------------------------------------------- observation
 
     def observation(self, seat: str | int) -> Observation:
-        # The match loop asks at every move, by seat name or number: those forms are looked
-        # up at once (exact classes only: True and 1.0 are no seats), anything else goes
-        # through seat_index's checks.
+        # The match loop asks at every move, by seat number or name: a number is taken at
+        # once and a name looked up (exact classes only: True and 1.0 are no seats),
+        # anything else goes through seat_index's checks.
+        if seat.__class__ is int and (seat == 0 or seat == 1):
+            return Observation.of(self, seat)
         kind = seat.__class__
         number = _SEAT_NUMBER.get(seat) if kind is str or kind is int else None
         return Observation.of(self, number if number is not None else seat_index(seat))
