@@ -136,7 +136,10 @@ def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
     ("ismcts:reward=most", "Unknown reward 'most' for the bot 'ismcts' "
                            "(rewards: linear, square, win)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
-                       "(options: iters, time, c, rollout, root, opponents, reward, swap)."),
+                       "(options: iters, time, c, rollout, root, opponents, reward, swap, "
+                       "infer)."),
+    ("ismcts:infer=mind", "Unknown infer 'mind' for the bot 'ismcts' "
+                          "(infers: policy, rules, none)."),
 ])
 def test_bad_obsession_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:

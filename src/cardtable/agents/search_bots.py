@@ -16,6 +16,7 @@ from cardtable.agents.ismcts import Omniscient, SearchSeat, parse_options
 from cardtable.agents.registry import BotSpec, register
 from cardtable.agents.search_worlds import (
     CARAVAN_ROLLOUTS,
+    OBSESSION_INFERENCES,
     OBSESSION_ROLLOUTS,
     OBSESSION_SWAPS,
     PLACE_REWARDS,
@@ -30,7 +31,8 @@ DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
 DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "tree"}
 """How the search models the other seats by game (``opponents=``)."""
 
-GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS}}
+GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS,
+                              "infer": OBSESSION_INFERENCES}}
 """A game's own options of the search and the values each takes (the first the default)."""
 
 ITERATIONS_PER_OPPONENT = 1000
