@@ -168,7 +168,7 @@ def test_opponents_played_by_the_policy_leave_only_own_moves_in_the_tree(make: A
         game, state = make(seed)
         seat = state.to_move
         observation = state.observation(seat)
-        searched = make_seat(game, "ismcts:iters=300", seat, seed)
+        searched = make_seat(game, "ismcts:iters=300,opponents=tree", seat, seed)
         modelled = make_seat(game, "ismcts:iters=300,opponents=policy", seat, seed)
         move = modelled.choose(observation)
         assert move in state.legal_actions()

@@ -28,8 +28,10 @@ DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
 """UCB exploration by game: Caravan's leaf evaluations differ little, so it explores less."""
 
 
-DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "tree"}
-"""How the search models the other seats by game (``opponents=``)."""
+DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "policy"}
+"""How the search models the other seats by game (``opponents=``). Obsession's worlds deal
+the other seats hands consistent with the ``obsessed`` policy (``infer=policy``), so they
+are played by it too."""
 
 GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS,
                               "infer": OBSESSION_INFERENCES}}
