@@ -2,10 +2,11 @@
 
 ``ismcts:iters=1000`` (default 1000 iterations per other seat: 1000 in Caravan and
 two-player Obsession, 3000 with four players), ``ismcts:time=0.5`` (seconds per decision),
-``c=`` (UCB exploration, default 0.4 for Caravan, 0.7 for Obsession) and ``rollout=NAME``
+``c=`` (UCB exploration, default 0.4 for Caravan, 0.7 for Obsession), ``rollout=NAME``
 (Caravan: ``greedy``, the default, ``eval``, ``reply`` or ``random``; Obsession: ``obsessed``,
-the default, or ``random``). ``omniscient`` takes the same options and searches the true state
-(calibration only; see :class:`cardtable.agents.ismcts.Omniscient`).
+the default, or ``random``), ``opponents=tree|policy`` (Caravan ``tree``, Obsession ``policy``)
+and Obsession's ``reward=``, ``swap=`` and ``infer=``. ``omniscient`` takes the same options and
+searches the true state (calibration only; see :class:`cardtable.agents.ismcts.Omniscient`).
 """
 
 from __future__ import annotations
