@@ -48,8 +48,8 @@ def mask_of(faces: Iterable[int]) -> int:
     return mask
 
 
-def lacks(mask: int, card: int) -> bool:
-    """Does a card ruled out by ``mask`` differ from ``card``: may ``card`` sit there?"""
+def allows(mask: int, card: int) -> bool:
+    """May ``card`` be one that lacks the faces of ``mask``?"""
     return not mask >> FACE[card] & 1
 
 
@@ -71,7 +71,8 @@ def swap_mask(visible: Sequence[int]) -> int:
 
 def swap_deviates(visible: Sequence[int], into_hand: Iterable[int]) -> bool:
     """Did a card everyone saw go into the hand at the swap belong face up by ``obsessed``?"""
-    return any(not lacks(swap_mask(visible), card) for card in into_hand)
+    mask = swap_mask(visible)
+    return any(not allows(mask, card) for card in into_hand)
 
 
 def play_masks(face: int, copies: int, *, active: int, late: bool, behind: bool,

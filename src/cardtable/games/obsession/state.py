@@ -385,8 +385,8 @@ class Game:
                 break
         self._emit(Started(starter))
         if self._events is not None:
-            # No hand held an earlier face; the seats before the starter not this one either,
-            # and the starter plays every copy of it.
+            # No hand held an earlier face, no seat before the starter held this one, and
+            # the starter plays every copy of it.
             earlier = mask_of(START_ORDER[:START_ORDER.index(face)])
             for other in range(self.players):
                 self._learn(other, earlier | (1 << face if other <= starter else 0))
