@@ -136,7 +136,10 @@ def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
     ("ismcts:reward=most", "Unknown reward 'most' for the bot 'ismcts' "
                            "(rewards: linear, square, win)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
-                       "(options: iters, time, c, rollout, root, opponents, reward, swap)."),
+                       "(options: iters, time, c, rollout, root, opponents, reward, swap, "
+                       "infer)."),
+    ("ismcts:infer=mind", "Unknown infer 'mind' for the bot 'ismcts' "
+                          "(infers: policy, rules, none)."),
 ])
 def test_bad_obsession_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:
@@ -165,7 +168,7 @@ def test_opponents_played_by_the_policy_leave_only_own_moves_in_the_tree(make: A
         game, state = make(seed)
         seat = state.to_move
         observation = state.observation(seat)
-        searched = make_seat(game, "ismcts:iters=300", seat, seed)
+        searched = make_seat(game, "ismcts:iters=300,opponents=tree", seat, seed)
         modelled = make_seat(game, "ismcts:iters=300,opponents=policy", seat, seed)
         move = modelled.choose(observation)
         assert move in state.legal_actions()

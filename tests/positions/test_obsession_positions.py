@@ -39,8 +39,8 @@ def tuned(examples: int) -> settings:
 
 def observed(game: Game, seat: int) -> object:
     # The public history is not part of a position: a restored game's log starts there, and
-    # so do the cards known from it to be in a hand.
-    return replace(game.observe(seat), history=(), known=())
+    # so do the cards known from it to be in a hand and what the seats' choices showed.
+    return replace(game.observe(seat), history=(), known=(), lacks=())
 
 
 def assert_same(original: Game, restored: Game) -> None:

@@ -2,10 +2,11 @@
 
 ``ismcts:iters=1000`` (default 1000 iterations per other seat: 1000 in Caravan and
 two-player Obsession, 3000 with four players), ``ismcts:time=0.5`` (seconds per decision),
-``c=`` (UCB exploration, default 0.4 for Caravan, 0.7 for Obsession) and ``rollout=NAME``
+``c=`` (UCB exploration, default 0.4 for Caravan, 0.7 for Obsession), ``rollout=NAME``
 (Caravan: ``greedy``, the default, ``eval``, ``reply`` or ``random``; Obsession: ``obsessed``,
-the default, or ``random``). ``omniscient`` takes the same options and searches the true state
-(calibration only; see :class:`cardtable.agents.ismcts.Omniscient`).
+the default, or ``random``), ``opponents=tree|policy`` (Caravan ``tree``, Obsession ``policy``)
+and Obsession's ``reward=``, ``swap=`` and ``infer=``. ``omniscient`` takes the same options and
+searches the true state (calibration only; see :class:`cardtable.agents.ismcts.Omniscient`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from cardtable.agents.ismcts import Omniscient, SearchSeat, parse_options
 from cardtable.agents.registry import BotSpec, register
 from cardtable.agents.search_worlds import (
     CARAVAN_ROLLOUTS,
+    OBSESSION_INFERENCES,
     OBSESSION_ROLLOUTS,
     OBSESSION_SWAPS,
     PLACE_REWARDS,
@@ -27,10 +29,13 @@ DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
 """UCB exploration by game: Caravan's leaf evaluations differ little, so it explores less."""
 
 
-DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "tree"}
-"""How the search models the other seats by game (``opponents=``)."""
+DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "policy"}
+"""How the search models the other seats by game (``opponents=``). Obsession's worlds deal
+the other seats hands consistent with the ``obsessed`` policy (``infer=policy``), so they
+are played by it too."""
 
-GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS}}
+GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS,
+                              "infer": OBSESSION_INFERENCES}}
 """A game's own options of the search and the values each takes (the first the default)."""
 
 ITERATIONS_PER_OPPONENT = 1000

@@ -191,6 +191,8 @@ def _faces() -> list[int]:
 _FACE = _faces()
 
 OBSESSION_ROLLOUTS = ("obsessed", "random")
+OBSESSION_INFERENCES = ("policy", "rules", "none")
+"""``infer=``: what the worlds take from the other seats' choices (``SearchOptions.infer``)."""
 OBSESSION_SWAPS = ("obsessed", "search")
 """``swap=``: take the ``obsessed`` swap (the default), or search it."""
 
@@ -300,6 +302,20 @@ class ObsessionSwapWorld:
         return self._played().rewards()
 
 
+def inferred(observation: Any, infer: str) -> Any:
+    """``observation`` with the facts of ``Observation.lacks`` that ``infer`` takes."""
+    from dataclasses import replace
+
+    from cardtable.games.obsession.inference import RULES_MASK
+
+    if infer == "policy" or not observation.lacks:
+        return observation
+    if infer == "none":
+        return replace(observation, lacks=())
+    return replace(observation, lacks=tuple(tuple(slot & RULES_MASK for slot in slots)
+                                            for slots in observation.lacks))
+
+
 class ObsessionWorlds:
     """The worlds of one Obsession decision. A blind attempt takes the first hidden card (the
     hidden cards are alike to the seat); the swap is the ``obsessed`` swap, or searched with
@@ -312,6 +328,7 @@ class ObsessionWorlds:
         from cardtable.games.obsession.actions import Blind, Swap
         from cardtable.games.obsession.bots import obsessed_swap
         from cardtable.games.obsession.fast import FastGame
+        from cardtable.games.obsession.inference import combined
 
         self.policy = options.rollout or "obsessed"
         self.scale = options.reward or "linear"
@@ -340,6 +357,10 @@ class ObsessionWorlds:
         if observation.source == "hidden":
             self.forced = Blind(1)
             return
+        if not omniscient:
+            view = inferred(view, options.infer or OBSESSION_INFERENCES[0])
+        # What the other seats' choices showed about their hands (``inference``).
+        self.lacks = () if omniscient else tuple(map(combined, view.lacks))
         start = view.clone() if omniscient else game.sample_world(view, seed)
         self.core = FastGame.from_game(start)
         keys = self.core.legal_keys()
@@ -351,7 +372,8 @@ class ObsessionWorlds:
             state = self.view.clone() if self.omniscient else \
                 self.game.sample_world(self.view, seed)
             return ObsessionSwapWorld(state, self.seat, self.swaps, self._world)
-        core = self.core.clone() if self.omniscient else self.core.sample_world(self.seat, seed)
+        core = self.core.clone() if self.omniscient else \
+            self.core.sample_world(self.seat, seed, self.lacks)
         return self._world(core)
 
     def _world(self, core: Any) -> ObsessionWorld:

@@ -11,7 +11,11 @@
  * cards in hand holds a legal one when it really does (deals where it does not are dealt
  * again, up to WORLD_MAX_DEALS). The cards every seat saw go into another seat's hand and
  * that it has not played since (Core.known, a part of its hand) stay in that hand; the rest
- * of the hand is dealt. Hands stay sorted. The repetition guard's record of
+ * of the hand is dealt. What the seats' choices show (Observation.lacks, given as `lacks`:
+ * per seat, a faces-bit mask for each of some of its dealt cards, strictest first) is
+ * honoured after each shuffle as worlds.honour_lacks does: a dealt card its mask rules out
+ * is swapped with one drawn uniformly among the cards the mask allows at places not settled
+ * yet (none: it stays). Hands stay sorted. The repetition guard's record of
  * positions, which holds hidden cards, starts afresh in the world. Obsession draws nothing
  * at random during play, so the seed only deals.
  */
@@ -27,8 +31,50 @@ static int holds_legal_card(const Core *g, const uint16_t *cards, int n)
     return 0;
 }
 
-/* Deals the cards `seat` cannot see in `g` again, in place (see the top of this file). */
-static void sample_world_in_place(Core *g, int seat, uint64_t seed)
+/* What some dealt cards must not be: per seat, `n` masks of faces (bit `face`). */
+typedef struct {
+    int n[MAX_PLAYERS];
+    uint32_t mask[MAX_PLAYERS][MAX_CARDS];
+} Lacks;
+
+/* Places of the deal and their masks, by seat (not `seat`) and strictest first. */
+typedef struct {
+    int n;
+    int place[MAX_CARDS];
+    uint32_t mask[MAX_CARDS];
+} LackingPlaces;
+
+/* worlds.honour_lacks: each card of `pool` at a place of `lacking` that its mask rules out
+ * is swapped with one drawn uniformly among the allowed cards at places not settled yet. */
+static void honour_lacks(uint16_t *pool, int n, const LackingPlaces *lacking, Xoshiro *rng)
+{
+    uint8_t settled[MAX_CARDS] = {0};
+    for (int i = 0; i < lacking->n; i++) {
+        int place = lacking->place[i];
+        uint32_t mask = lacking->mask[i];
+        if (mask >> FACE[pool[place]] & 1) {
+            uint32_t options = 0;
+            for (int q = 0; q < n; q++)
+                if (!settled[q] && !(mask >> FACE[pool[q]] & 1))
+                    options++;
+            if (options) {
+                uint32_t pick = xoshiro_below(rng, options);
+                for (int q = 0; q < n; q++)
+                    if (!settled[q] && !(mask >> FACE[pool[q]] & 1) && pick-- == 0) {
+                        uint16_t t = pool[place];
+                        pool[place] = pool[q];
+                        pool[q] = t;
+                        break;
+                    }
+            }
+        }
+        settled[place] = 1;
+    }
+}
+
+/* Deals the cards `seat` cannot see in `g` again, in place (see the top of this file);
+ * `lacks` may be NULL. */
+static void sample_world_in_place(Core *g, int seat, uint64_t seed, const Lacks *lacks)
 {
     int players = g->players, mover = g->current;
     Xoshiro rng;
@@ -38,14 +84,22 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed)
     /* The deal's order, as worlds.py deals: per seat the unknown part of its hand (not
      * `seat`'s) then its hidden row, then the draw pile. `start`..`end` is the mover's. */
     int start = 0, end = 0;
+    LackingPlaces lacking;
+    lacking.n = 0;
     for (int other = 0; other < players; other++) {
         if (other != seat) {
             if (other == mover)
                 start = n;
             const Pile *hand = &g->hands[other], *known = &g->known[other];
+            int first = n;
             for (int i = 0; i < hand->n; i++)
                 if (!pile_contains(known, hand->c[i]))
                     pool[n++] = hand->c[i];
+            for (int i = 0; lacks != NULL && i < lacks->n[other] && first + i < n; i++)
+                if (lacks->mask[other][i]) {
+                    lacking.place[lacking.n] = first + i;
+                    lacking.mask[lacking.n++] = lacks->mask[other][i];
+                }
             if (other == mover)
                 end = n;
         }
@@ -64,6 +118,7 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed)
             pool[i] = pool[j];
             pool[j] = t;
         }
+        honour_lacks(pool, n, &lacking, &rng);
         if (!must_play || holds_legal_card(g, pool + start, end - start))
             break;
     }
@@ -84,11 +139,48 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed)
     memcpy(g->draw.c, next, (size_t)g->draw.n * sizeof *next);
 }
 
+/* Reads Observation.lacks (per seat, a sequence of int masks) into `out`. */
+static int read_lacks(PyObject *obj, int players, Lacks *out)
+{
+    PyObject *seats = PySequence_Fast(obj, "lacks must be a sequence per seat");
+    if (seats == NULL)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seats);
+    if (count > players) {
+        Py_DECREF(seats);
+        PyErr_Format(PyExc_ValueError, "lacks has %zd seats; the game has %d", count, players);
+        return -1;
+    }
+    memset(out->n, 0, sizeof out->n);
+    for (Py_ssize_t other = 0; other < count; other++) {
+        PyObject *masks = PySequence_Fast(PySequence_Fast_GET_ITEM(seats, other),
+                                          "each seat's lacks must be a sequence of ints");
+        if (masks == NULL) {
+            Py_DECREF(seats);
+            return -1;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(masks);
+        for (Py_ssize_t i = 0; i < n && i < MAX_CARDS; i++) {
+            unsigned long mask = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(masks, i));
+            if (mask == (unsigned long)-1 && PyErr_Occurred()) {
+                Py_DECREF(masks);
+                Py_DECREF(seats);
+                return -1;
+            }
+            out->mask[other][i] = (uint32_t)mask;
+            out->n[other] = (int)i + 1;
+        }
+        Py_DECREF(masks);
+    }
+    Py_DECREF(seats);
+    return 0;
+}
+
 static PyObject *State_sample_world(StateObject *self, PyObject *args)
 {
     int seat;
-    PyObject *seed_obj;
-    if (!PyArg_ParseTuple(args, "iO:sample_world", &seat, &seed_obj))
+    PyObject *seed_obj, *lacks_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "iO|O:sample_world", &seat, &seed_obj, &lacks_obj))
         return NULL;
     if (seat < 0 || seat >= self->g.players) {
         PyErr_Format(PyExc_ValueError, "seat must be 0..%d", self->g.players - 1);
@@ -102,6 +194,13 @@ static PyObject *State_sample_world(StateObject *self, PyObject *args)
     uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
     if (seed == (uint64_t)-1 && PyErr_Occurred())
         return NULL;
+    Lacks lacks;
+    const Lacks *given = NULL;
+    if (lacks_obj != Py_None) {
+        if (read_lacks(lacks_obj, self->g.players, &lacks) < 0)
+            return NULL;
+        given = &lacks;
+    }
     /* The world starts with an empty record of positions: clone without copying it. */
     Seen seen = self->g.seen;
     memset(&self->g.seen, 0, sizeof self->g.seen);
@@ -109,13 +208,13 @@ static PyObject *State_sample_world(StateObject *self, PyObject *args)
     self->g.seen = seen;
     if (world == NULL)
         return NULL;
-    sample_world_in_place(&world->g, seat, seed);
+    sample_world_in_place(&world->g, seat, seed, given);
     return (PyObject *)world;
 }
 
 #define SAMPLE_WORLD_METHOD                                                                     \
     {"sample_world", (PyCFunction)State_sample_world, METH_VARARGS,                             \
-     "sample_world(seat, seed) -> State\n\nA new State agreeing with everything `seat` "        \
-     "(0-based) sees, the cards it cannot see dealt again uniformly (worlds.py's constraint) " \
-     "but for the cards known to be in a hand, which stay there; "                             \
-     "its record of positions starts afresh."},
+     "sample_world(seat, seed, lacks=None) -> State\n\nA new State agreeing with everything " \
+     "`seat` (0-based) sees, the cards it cannot see dealt again uniformly (worlds.py's "      \
+     "constraint) but for the cards known to be in a hand, which stay there, and honouring "   \
+     "`lacks` (Observation.lacks); its record of positions starts afresh."},

@@ -65,10 +65,13 @@ class FastGame:
         other.rules = self.rules
         return other
 
-    def sample_world(self, seat: str | int, seed: int) -> FastGame:
+    def sample_world(self, seat: str | int, seed: int,
+                     lacks: Sequence[Sequence[int]] = ()) -> FastGame:
         """A new game agreeing with everything ``seat`` (``P1``.. or 0..) sees, the cards it
         cannot see dealt again uniformly, under the constraints of ``Game.sample_world`` (see
-        ``worlds.py``: the cards known to be in a hand stay there; the C is in ``_worlds.h``):
+        ``worlds.py``: the cards known to be in a hand stay there, and the faces ``lacks``
+        (``Observation.lacks`` of that seat) rules out are kept out of the dealt cards where
+        it can be; the C is in ``_worlds.h``):
         the same seed (an int) gives the same world, and the repetition guard's record of
         positions starts afresh. Raises ``UnknownSeat`` for anything else than a seat of the
         game."""
@@ -76,7 +79,7 @@ class FastGame:
         if not (type(seat) is int and 0 <= seat < players):  # indices go straight through
             seat = seat_number(seat, [seat_name(index) for index in range(players)])
         other = FastGame.__new__(FastGame)
-        other._state = self._state.sample_world(seat, seed)
+        other._state = self._state.sample_world(seat, seed, lacks or None)
         other.rules = self.rules
         return other
 

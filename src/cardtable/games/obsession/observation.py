@@ -45,6 +45,12 @@ class Observation:
     """Per seat, sorted, the cards every seat saw go into its hand and that it has not played
     since: the pile cards it picked up, a hidden card it turned and took up, the cards it
     swapped out of its face-up row. Public; a part of that seat's hand (empty when unknown)."""
+    lacks: tuple[tuple[int, ...], ...] = ()
+    """Per seat, what its choices so far show about the cards of its hand that are not in
+    ``known``: for each of some of those cards, the strictest first, the faces it is not, as
+    bits (``1 << face``): the rules' facts in the low bits, the ``obsessed`` policy's (while
+    the seat plays like it) shifted by ``inference.POLICY_SHIFT`` (``inference.combined``
+    joins them). Public; empty when unknown."""
 
     @property
     def source(self) -> str:

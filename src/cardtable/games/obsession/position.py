@@ -291,6 +291,9 @@ def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
     game.hidden = hidden
     # A position does not tell which cards of a hand every seat saw go there.
     game.known = [[] for _ in range(n)]
+    # Nor what the seats' choices showed: nothing is inferred, every seat is modelled.
+    game._lacks = [[] for _ in range(n)]
+    game._modelled = [True] * n
     game.draw = draw
     game.pile = pile
     game._pile_faces = bytearray(FACE[card] for card in pile)

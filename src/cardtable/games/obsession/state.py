@@ -35,6 +35,17 @@ from cardtable.games.obsession.events import (
     TurnStarted,
     WentOut,
 )
+from cardtable.games.obsession.inference import (
+    POLICY_SHIFT,
+    RULES_MASK,
+    held_any,
+    legal_mask,
+    mask_of,
+    play_masks,
+    swap_deviates,
+    swap_mask,
+    with_fact,
+)
 from cardtable.games.obsession.legality import LEGAL, LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
@@ -81,7 +92,8 @@ class Game:
     """One game of Obsession. Seats are 0-based ints inside, named ``P1``.. to the engine."""
 
     __slots__ = (
-        "_events", "_humans_left", "_kill_first", "_max_plays", "_parts", "_pile_faces",
+        "_events", "_humans_left", "_kill_first", "_lacks", "_max_plays", "_modelled", "_parts",
+        "_pile_faces",
         "_public", "_repeat_limit",
         "_run_kill", "_seen", "active", "current", "deck", "direction", "draw", "hands",
         "hidden", "humans", "killed", "known", "out", "phase", "pile", "placings", "players",
@@ -112,6 +124,10 @@ class Game:
         # Per seat, the cards every seat saw go into its hand and not leave it (sorted): see
         # ``observation.Observation.known``.
         self.known: list[list[int]] = [[] for _ in range(n)]
+        # Per seat, what its choices showed about the part of its hand nobody sees, and
+        # whether it still plays like ``obsessed``: see ``inference``. Kept with the log only.
+        self._lacks: list[list[int]] = [[] for _ in range(n)]
+        self._modelled = [True] * n
         pos = 0
         for _ in range(n):
             # Not round-robin: each seat takes 3 hand, 3 visible and 3 hidden cards in a row.
@@ -196,6 +212,8 @@ class Game:
         other.visible = [list(cards) for cards in self.visible]
         other.hidden = [list(cards) for cards in self.hidden]
         other.known = [list(cards) for cards in self.known]
+        other._lacks = [list(slots) for slots in self._lacks]
+        other._modelled = list(self._modelled)
         other.draw = list(self.draw)
         other.pile = list(self.pile)
         other._pile_faces = bytearray(self._pile_faces)
@@ -317,6 +335,7 @@ class Game:
             killed=tuple(self.killed),
             removed=tuple(self.removed),
             known=tuple(map(tuple, self.known)),
+            lacks=tuple(map(tuple, self._lacks)),
         )
 
     @property
@@ -338,10 +357,16 @@ class Game:
         chosen = sorted(visible)
         # The row was face up: the cards that leave it for the hand are known to be there.
         known = self.known[seat]
-        known.extend(card for card in self.visible[seat] if card not in chosen)
+        into_hand = [card for card in self.visible[seat] if card not in chosen]
+        known.extend(into_hand)
         known.sort()
         self.visible[seat] = chosen
         self.hands[seat] = sorted(card for card in pool if card not in chosen)
+        if self._events is not None and self._modelled[seat]:
+            if swap_deviates(chosen, into_hand):
+                self._unmodel(seat)
+            else:
+                self._learn(seat, swap_mask(chosen) << POLICY_SHIFT)
         self._parts[seat] = None
         self._emit(Swapped(seat, tuple(chosen)))
         if seat + 1 < self.players:
@@ -359,6 +384,12 @@ class Game:
                 starter = holders[0]
                 break
         self._emit(Started(starter))
+        if self._events is not None:
+            # No hand held an earlier face, no seat before the starter held this one, and
+            # the starter plays every copy of it.
+            earlier = mask_of(START_ORDER[:START_ORDER.index(face)])
+            for other in range(self.players):
+                self._learn(other, earlier | (1 << face if other <= starter else 0))
         self.turns = 1
         self.current = starter
         self._emit_turn(starter)
@@ -366,6 +397,8 @@ class Game:
         cards = tuple(card for card in hand if FACE[card] == face)
         self.hands[starter] = [card for card in hand if FACE[card] != face]
         self.plays = 1
+        if self._events is not None:
+            self._forget_played(starter, cards)
         self._lay(starter, "hand", cards, True, self.hands[starter])
 
     def _play(self, cards: tuple[int, ...]) -> None:
@@ -383,6 +416,8 @@ class Game:
             card = cards[0]
             if card not in source or not LEGAL_CARD[self.active][card]:
                 raise IllegalAction(INVALID_SELECTION)
+            if self._events is not None and name == "hand":
+                self._learn_play(seat, cards)
             self.plays += 1
             source.remove(card)
             self._lay(seat, name, cards, False, source)
@@ -400,6 +435,8 @@ class Game:
                 raise IllegalAction(INVALID_SELECTION)
         if not LEGAL[self.active][face]:
             raise IllegalAction(INVALID_SELECTION)
+        if self._events is not None and name == "hand":
+            self._learn_play(seat, cards)
         self.plays += 1
         for card in cards:
             source.remove(card)
@@ -423,6 +460,48 @@ class Game:
             self.known[seat].append(card)
             self._pick_up(seat)
             self._next(seat, False)
+
+    # --- what the choices show (see ``inference``) ------------------------------------------
+
+    def _learn(self, seat: int, mask: int) -> None:
+        """Each card of ``seat``'s hand that no seat sees lacks the faces of ``mask``."""
+        with_fact(self._lacks[seat], len(self.hands[seat]) - len(self.known[seat]), mask)
+
+    def _forget_played(self, seat: int, cards: Sequence[int]) -> int:
+        """``cards`` are about to leave ``seat``'s hand: those nobody knew were there take a
+        mask each (the strictest). Returns how many cards nobody sees the hand keeps."""
+        known = self.known[seat]
+        unseen = sum(1 for card in cards if card not in known)
+        del self._lacks[seat][:unseen]
+        return len(self.hands[seat]) - len(known) - unseen
+
+    def _unmodel(self, seat: int) -> None:
+        """``seat`` does not play like ``obsessed``: its policy's facts go."""
+        self._modelled[seat] = False
+        self._lacks[seat] = [slot & RULES_MASK for slot in self._lacks[seat]]
+
+    def _learn_play(self, seat: int, cards: tuple[int, ...]) -> None:
+        """Before ``seat`` plays ``cards`` from its hand (checked legal)."""
+        if self._modelled[seat]:
+            hand = self.hands[seat]
+            late = not self.draw
+            cheaper, after, deviates = play_masks(
+                FACE[cards[0]], len(cards), active=self.active, late=late,
+                behind=len(hand) > len(self.draw),
+                next_empty=not self.hands[self.next_seat(seat)])
+            kept = [card for card in self.known[seat] if card not in cards]
+            if deviates or held_any(after, kept):
+                self._unmodel(seat)
+            elif not held_any(cheaper, kept):
+                # A cheaper face seen in the hand: this was one of the policy's rarer picks,
+                # which says nothing about the rest of the hand.
+                self._learn(seat, cheaper << POLICY_SHIFT)
+            if self._modelled[seat]:
+                unseen = self._forget_played(seat, cards)
+                # Every copy went: the rest of the hand lacks that face.
+                with_fact(self._lacks[seat], unseen, after << POLICY_SHIFT)
+                return
+        self._forget_played(seat, cards)
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -590,6 +669,8 @@ class Game:
                 if legal[card]:
                     return
             self.plays += 1
+            if logged and hands[seat]:
+                self._learn(seat, legal_mask(self.active))
             self._pick_up(seat)
             if self.plays >= self._max_plays:
                 self._stalemate("cap")

@@ -14,9 +14,12 @@ it does not are dealt again (uniform among the deals that agree).
 Every seat saw some cards go into a hand: the pile cards a seat picked up, a hidden card it
 turned and took up, the cards it swapped out of its face-up row. Those it has not played since
 (``Observation.known``: a card played from a hand leaves it) are still in that hand, so the
-world deals them there first and the rest of that hand from the unseen cards. Beyond that the
-world does not reason over the history (for instance which faces a seat did not play when it
-could have). Obsession draws no
+world deals them there first and the rest of that hand from the unseen cards.
+
+The seats' choices show more (``Observation.lacks``, see ``inference``): faces that some of
+the dealt cards of a hand are not. After the shuffle, each such card that breaks its mask is
+swapped with a card drawn uniformly among those that keep it, from the places not settled yet
+(when none does, the card stays: the facts are a preference, not a proof). Obsession draws no
 random numbers during play, so the world needs no generator; the repetition guard's record of
 positions (which holds hidden cards) starts afresh in the world.
 """
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING
 from cardtable.engine.randomness import derived_random
 from cardtable.games.obsession.cards import FACE, canonical_deck
 from cardtable.games.obsession.events import TurnStarted
+from cardtable.games.obsession.inference import combined
 from cardtable.games.obsession.legality import LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import Observation
 
@@ -101,6 +105,35 @@ def _dealt(obs: Observation, known: Sequence[Sequence[int]], other: int) -> int:
     return 0 if other == obs.seat else obs.hand_counts[other] - len(known[other])
 
 
+def lacking_places(obs: Observation, known: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    """Where in the deal (hand then hidden row, by seat) a dealt card must lack which faces:
+    ``(place, mask)``, strictest first within a hand, for the seats ``obs.lacks`` speaks of."""
+    places: list[tuple[int, int]] = []
+    start = 0
+    for other in range(obs.rules.players):
+        dealt = _dealt(obs, known, other)
+        if other != obs.seat and other < len(obs.lacks):
+            places += [(start + index, mask)
+                       for index, mask in enumerate(combined(obs.lacks[other][:dealt])) if mask]
+        start += dealt + obs.hidden_counts[other]
+    return places
+
+
+def honour_lacks(cards: list[int], lacking: Sequence[tuple[int, int]],
+                 rng: random.Random) -> None:
+    """Swaps each card at a place of ``lacking`` that its mask rules out with one drawn
+    uniformly among the cards it allows at places not settled yet (see the module)."""
+    settled: set[int] = set()
+    for place, mask in lacking:
+        if mask >> FACE[cards[place]] & 1:
+            options = [other for other in range(len(cards))
+                       if other not in settled and not mask >> FACE[cards[other]] & 1]
+            if options:
+                other = options[rng.randrange(len(options))]
+                cards[place], cards[other] = cards[other], cards[place]
+        settled.add(place)
+
+
 def world_from(
     obs: Observation, unseen: Sequence[int], humans: Sequence[bool], seed: int | str,
     *, turns: int | None = None, stalemate: str | None = None, mover_has_play: bool = True,
@@ -117,7 +150,9 @@ def world_from(
     if any(known):
         taken_up = Counter(card for held in known for card in held)
         cards = [card for card in cards if not _take(taken_up, card)]
+    lacking = lacking_places(obs, known)
     rng.shuffle(cards)
+    honour_lacks(cards, lacking, rng)
     mover = obs.to_move
     legal = LEGAL_CARD[obs.active_face]
     if (mover_has_play and mover is not None and mover != seat and obs.phase == "play"
@@ -132,6 +167,7 @@ def world_from(
             if any(legal[card] for card in cards[start:end]):
                 break
             rng.shuffle(cards)
+            honour_lacks(cards, lacking, rng)
     game = Game.__new__(Game)
     game.rules = rules
     game.players = n
@@ -157,6 +193,10 @@ def world_from(
     game.hands = hands
     game.hidden = hidden
     own = Counter(obs.hand)
+    # The world keeps the facts but models no seat further (``inference``).
+    game._lacks = [list(obs.lacks[other]) if other < len(obs.lacks) else []
+                   for other in range(n)]
+    game._modelled = [False] * n
     game.known = [list(known[other]) if other != seat
                   else [card for card in (obs.known[seat] if obs.known else ()) if _take(own, card)]
                   for other in range(n)]
