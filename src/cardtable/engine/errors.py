@@ -3,10 +3,6 @@
 Each carries exactly the user-facing message as ``str(error)`` and ``error.message``.
 """
 
-from __future__ import annotations
-
-from cardtable.engine.one_line import shortened
-
 
 class GameError(Exception):
     """Base of every error a game reports to a user."""
@@ -32,7 +28,7 @@ class PositionError(GameError):
     """A position (one line of text holding a whole game state) that cannot be restored."""
 
     @classmethod
-    def in_field(cls, field: str, problem: str) -> PositionError:
+    def in_field(cls, field: str, problem: str) -> "PositionError":
         """The refusal of one field of a position: ``position field 'FIELD': PROBLEM``."""
         return cls(f"position field '{field}': {problem}")
 
@@ -40,6 +36,10 @@ class PositionError(GameError):
     def quoted(text: str) -> str:
         """A piece of a refused position, quoted and cut short so that the message stays one
         short line."""
+        # Imported here: the Austerity hub and players load this module at start-up, and
+        # one_line brings the regular expressions they never need.
+        from cardtable.engine.one_line import shortened
+
         return repr(shortened(text, 21))
 
 class GameParamsError(GameError):
