@@ -7,7 +7,6 @@ decision, Ctrl+C) wastes little, and ``close`` ends what is still running.
 
 from __future__ import annotations
 
-import queue
 import signal
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
@@ -76,19 +75,27 @@ class InProcess:
         pass
 
 
-_config: Config | None = None
-
-
-def _start_worker(config: Config) -> None:
-    """A worker leaves Ctrl+C to the parent, which stops it (and keeps what was written)."""
-    global _config
+def _worker(config: Config, connection: Any) -> None:
+    """A worker process: plays each batch it is sent and sends back its lines (or the game
+    that failed), until the pipe closes or says ``None``. Ctrl+C is left to the parent, which
+    stops the workers (and keeps what was written)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _config = config
-
-
-def _play_in_worker(tasks: list[Task]) -> list[dict[str, Any]]:
-    assert _config is not None
-    return play_batch(_config, tasks)
+    while True:
+        try:
+            batch = connection.recv()
+        except (EOFError, OSError):
+            return
+        if batch is None:
+            return
+        answer: tuple[str, Any]
+        try:
+            answer = ("lines", play_batch(config, batch))
+        except GameFailed as error:
+            answer = ("failed", error)
+        try:
+            connection.send(answer)
+        except OSError:  # the parent has stopped listening
+            return
 
 
 class Batches:
@@ -127,60 +134,67 @@ BATCH_MAX = 64
 
 
 class Processes:
-    """``jobs`` worker processes, each playing a few games at a time."""
+    """``jobs`` worker processes, each playing a few games at a time. Each worker has its own
+    pipe and nothing else shared, so stopping them (an SPRT decision, Ctrl+C, a failed game)
+    kills them at once and can never wait on a lock a killed process held."""
+
+    IN_FLIGHT = 2
+    """Batches handed to each worker at a time, so that it never waits for the next."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.pool: Any = None
+        self.workers: list[tuple[Any, Any]] = []
 
     def run(self, config: Config, tasks: Iterable[Task]) -> Iterator[Finished]:
         import multiprocessing
+        from collections import deque
+        from multiprocessing.connection import wait
 
-        self.pool = multiprocessing.get_context("fork").Pool(
-            self.jobs, initializer=_start_worker, initargs=(config,))
-        Done = tuple[list[Task], list[dict[str, Any]] | None, BaseException | None]
-        done: queue.SimpleQueue[Done] = queue.SimpleQueue()
-        in_flight = 0
+        context = multiprocessing.get_context("fork")
+        for _ in range(self.jobs):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_worker, args=(config, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            self.workers.append((process, ours))
         source = Batches(tasks)
-        exhausted = False
+        sent: dict[Any, deque[list[Task]]] = {ours: deque() for _, ours in self.workers}
 
-        def submit(batch: list[Task]) -> None:
-            self.pool.apply_async(
-                _play_in_worker, (batch,),
-                callback=lambda lines: done.put((batch, lines, None)),
-                error_callback=lambda error: done.put((batch, None, error)))
-
-        while True:
-            while not exhausted and in_flight < 2 * self.jobs:
+        def feed(connection: Any) -> None:
+            while len(sent[connection]) < self.IN_FLIGHT:
                 batch = source.take()
                 if batch is None:
-                    exhausted = True
-                    break
-                submit(batch)
-                in_flight += 1
-            if in_flight == 0:
-                break
-            while True:
-                try:  # short waits, so that Ctrl+C is seen at once
-                    batch, lines, error = done.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    continue
-            in_flight -= 1
-            if error is not None:
-                raise failed(batch, error)
-            assert lines is not None
-            source.measured(lines)
-            yield from zip(batch, lines, strict=True)
-        self.pool.close()
-        self.pool.join()
-        self.pool = None
+                    return
+                connection.send(batch)
+                sent[connection].append(batch)
+
+        for connection in sent:
+            feed(connection)
+        while busy := [connection for connection, batches in sent.items() if batches]:
+            ready: list[Any] = wait(busy, timeout=0.2)  # short waits: Ctrl+C is seen at once
+            for connection in ready:
+                batch = sent[connection].popleft()
+                try:
+                    kind, answer = connection.recv()
+                except (EOFError, OSError):
+                    raise failed(batch, RuntimeError("a worker process ended while playing "
+                                                     "it")) from None
+                if kind == "failed":
+                    raise failed(batch, answer)
+                source.measured(answer)
+                yield from zip(batch, answer, strict=True)
+                feed(connection)
+        for _, connection in self.workers:
+            connection.send(None)
+        self.close()
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
+        for process, connection in self.workers:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            connection.close()
+        self.workers = []
 
 
 def make_backend(name: str, jobs: int, address: str | None) -> Backend:
