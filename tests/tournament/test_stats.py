@@ -103,16 +103,33 @@ def test_sprt_bounds_for_five_percent_errors() -> None:
     assert high == pytest.approx(2.944439, abs=1e-6)
 
 
-def test_sprt_llr_by_hand() -> None:
-    # W 100, D 50, L 70: score 0.52273, per-game variance 0.23812; s0 = 0.5,
-    # s1 = L(10) = 0.514387; LLR = 220 (s1 - s0) (2 s - s0 - s1) / (2 var).
-    w, d, n = 100 / 220, 50 / 220, 220
+def _normal_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """fishtest's normal approximation: N (s1 - s0) (2 s - s0 - s1) / (2 var)."""
+    n = wins + draws + losses
+    w, d = wins / n, draws / n
     score = w + d / 2
     variance = w + d / 4 - score ** 2
-    s1 = 1 / (1 + 10 ** (-10 / 400))
-    expected = n * (s1 - 0.5) * (2 * score - 0.5 - s1) / (2 * variance)
-    assert sprt_llr(100, 50, 70, 0, 10) == pytest.approx(expected, rel=1e-4)
-    assert expected == pytest.approx(1.0239, abs=1e-3)
+    s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
+    return n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+
+
+def test_sprt_llr_by_hand() -> None:
+    # W 100, D 50, L 70: score 0.52273, per-game variance 0.23812; s0 = 0.5,
+    # s1 = L(10) = 0.514387: the normal approximation gives 1.0239, the exact ratio 1.0002.
+    assert _normal_llr(100, 50, 70, 0, 10) == pytest.approx(1.0239, abs=1e-3)
+    assert sprt_llr(100, 50, 70, 0, 10) == pytest.approx(1.0002, abs=1e-3)
+
+
+def test_a_one_sided_run_counts_as_wald_s_test_of_a_coin() -> None:
+    # Every game won: each win multiplies the likelihood ratio by s1 / s0, so against elo 0
+    # and 100 (s1 = 0.640) the test needs 12 straight wins, never one or two.
+    s1 = score_of_elo(100)
+    for wins in (1, 5, 12):
+        assert sprt_llr(wins, 0, 0, 0, 100) == pytest.approx(wins * math.log(s1 / 0.5))
+        assert sprt_llr(0, 0, wins, 0, 100) == pytest.approx(wins * math.log((1 - s1) / 0.5))
+    assert sprt(11, 0, 0, 0, 100).verdict is None
+    assert sprt(12, 0, 0, 0, 100).verdict == "H1"
+    assert sprt(0, 3, 0, 0, 100).llr < 0  # draws only: a score of 0.5 is H0's
 
 
 def _exact_llr(counts: tuple[int, int, int], elo0: float, elo1: float) -> float:
@@ -140,11 +157,12 @@ def _exact_llr(counts: tuple[int, int, int], elo0: float, elo1: float) -> float:
 
 
 @pytest.mark.parametrize("counts", [(100, 50, 70), (300, 10, 250), (40, 200, 35), (95, 2, 90)])
-def test_sprt_llr_is_close_to_the_exact_trinomial_glr(counts: tuple[int, int, int]) -> None:
-    """Near the hypotheses, where the test decides, the normal approximation is within 3 %."""
-    approximate = sprt_llr(*counts, 0, 10)
+def test_sprt_llr_is_the_exact_trinomial_glr(counts: tuple[int, int, int]) -> None:
+    """The ratio is the trinomial's own (solved here independently), and near the hypotheses,
+    where the test decides, fishtest's normal approximation is within 3 % of it."""
     exact = _exact_llr(counts, 0, 10)
-    assert approximate == pytest.approx(exact, rel=0.03, abs=0.01)
+    assert sprt_llr(*counts, 0, 10) == pytest.approx(exact, rel=1e-6, abs=1e-9)
+    assert _normal_llr(*counts, 0, 10) == pytest.approx(exact, rel=0.03, abs=0.01)
 
 
 def test_sprt_decides_both_ways() -> None:

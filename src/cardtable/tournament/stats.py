@@ -175,30 +175,53 @@ class Sprt:
         return None
 
 
-REGULARISE = 1e-3
-
-
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's bounds on the log-likelihood ratio: ``(ln(β/(1−α)), ln((1−β)/α))``."""
     return (math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
 
 
+OUTCOME_SCORES = (1.0, 0.5, 0.0)
+"""A win, a draw and a loss, as scores."""
+
+
+def _most_likely_log_likelihood(counts: tuple[int, int, int], score: float) -> float:
+    """The log-likelihood of ``counts`` under the win/draw/loss rates that make them most
+    likely among those whose expected score is ``score`` (0 < score < 1).
+
+    Those rates are ``f / (1 + λ (v − score))`` (``f`` the observed frequencies, ``v`` the
+    outcome scores), ``λ`` found by bisection where the expected score is ``score``; an outcome
+    not seen is given the rest of the probability, which the bisection's bounds allow.
+    """
+    total = sum(counts)
+    seen = [(count, count / total, value)
+            for count, value in zip(counts, OUTCOME_SCORES, strict=True) if count]
+    low = -1 / max(value - score for value in OUTCOME_SCORES)
+    high = -1 / min(value - score for value in OUTCOME_SCORES)
+    for _ in range(100):
+        middle = (low + high) / 2
+        if sum(f * (v - score) / (1 + middle * (v - score)) for _, f, v in seen) > 0:
+            low = middle
+        else:
+            high = middle
+    lam = (low + high) / 2
+    return sum(count * math.log(f / (1 + lam * (v - score))) for count, f, v in seen)
+
+
 def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     """The generalised log-likelihood ratio of ``elo1`` against ``elo0`` (logistic Elo) for a
-    trinomial result, in the normal approximation used by fishtest and cutechess:
-    ``N (s1 − s0) (2 s̄ − s0 − s1) / (2 σ²)`` with ``s̄`` the mean score and ``σ²`` the variance
-    of one game's score. As fishtest does, an outcome not seen yet counts as 0.001 of a game
-    (so the variance is never 0); 0 before any game.
+    trinomial result: the likelihood of the results under the most likely win/draw/loss rates
+    whose expected score is ``elo1``'s, over the same under ``elo0``'s; 0 before any game.
+
+    Near the hypotheses it equals fishtest's normal approximation
+    ``N (s1 − s0) (2 s̄ − s0 − s1) / (2 σ²)``; unlike it, a one-sided run (every game won, say)
+    counts as Wald's test of a coin would, ``ln(s1 / s0)`` a win, instead of deciding after a
+    game or two on a variance that is nearly 0.
     """
-    if wins + draws + losses == 0:
+    counts = (wins, draws, losses)
+    if sum(counts) == 0:
         return 0.0
-    counts = [max(count, REGULARISE) for count in (wins, draws, losses)]
-    total = sum(counts)
-    w, d = counts[0] / total, counts[1] / total
-    score = w + d / 2
-    variance = w + d / 4 - score * score
-    s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
-    return total * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+    return (_most_likely_log_likelihood(counts, score_of_elo(elo1))
+            - _most_likely_log_likelihood(counts, score_of_elo(elo0)))
 
 
 def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
