@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -29,7 +29,6 @@ from cardtable.agents.external_cli import bot_spec, is_exec
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import (
     AsyncSeat,
-    Forfeit,
     MatchListener,
     Seat,
     forfeit_message,
@@ -80,7 +79,6 @@ from cardtable.ui.tui.common import (
     PassScreen,
     TableApp,
     TooSmall,
-    error_text,
     guarded,
 )
 from cardtable.ui.tui.screen_bots import ask_bot, close_bots, make_bots
@@ -545,19 +543,6 @@ class CaravanApp(TableApp):
         # Given from the message queue, so that the next bot's worker starts afresh.
         self.call_later(self._bot_answer, answer, move, forfeit)
 
-    def _bot_answer(self, answer: Answer[Move], move: Move | None,
-                    forfeit: Forfeit | None) -> None:
-        """Hand a bot's answer to the match: its move, or the forfeit of a program that gave
-        none."""
-        try:
-            if self.match is None:
-                return
-            if forfeit is not None:
-                self.match.fail(answer, forfeit)
-            else:  # ask_bot gives a choice whenever it gives no forfeit
-                self.match.give(answer, cast(Move, move))
-        except Exception as error:  # a bot's illegal answer or a bug: end on the error screen
-            self.fatal(error_text(error))
 
     @guarded
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import _border, events
@@ -21,6 +21,10 @@ from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH, WIDE_WIDTH, Theme
+
+if TYPE_CHECKING:
+    from cardtable.engine.match import Forfeit
+    from cardtable.ui.tui.screen_match import Answer, ScreenMatch
 
 FATAL_FALLBACK = "A fatal error occurred."
 PRESS_ESC = "Press Esc to exit."
@@ -236,6 +240,7 @@ class TableApp(App[int]):
     """The game screen that closed last (the launcher counts its wins)."""
 
     messages: list[str]
+    match: ScreenMatch | None
     ready: bool
     offer_again: bool
     again: bool
@@ -369,6 +374,19 @@ class TableApp(App[int]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.fatal(error_text(event.worker.error))
+
+    def _bot_answer(self, answer: Answer[Any], choice: Any, forfeit: Forfeit | None) -> None:
+        """Hand a bot's answer to the match: its choice, or the forfeit of a program that gave
+        none (``ask_bot`` gives a choice whenever it gives no forfeit)."""
+        try:
+            if self.match is None:
+                return
+            if forfeit is not None:
+                self.match.fail(answer, forfeit)
+            else:
+                self.match.give(answer, choice)
+        except Exception as error:  # a bot's refused answer or a bug: end on the error screen
+            self.fatal(error_text(error))
 
     def fatal(self, message: str) -> None:
         self.fatal_message = message  # said again on the terminal once the screen has closed

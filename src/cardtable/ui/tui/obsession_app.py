@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -34,7 +34,6 @@ from cardtable.agents.registry import make_seat
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import (
     AsyncSeat,
-    Forfeit,
     MatchAbandoned,
     MatchListener,
     Seat,
@@ -68,7 +67,6 @@ from cardtable.ui.tui.common import (
     PassScreen,
     TableApp,
     TooSmall,
-    error_text,
     guarded,
 )
 from cardtable.ui.tui.screen_bots import ask_bot, close_bots, make_bots
@@ -527,19 +525,6 @@ class ObsessionApp(TableApp):
         action, forfeit = await ask_bot(self.bots[seat], observation)
         self.call_later(self._bot_answer, answer, action, forfeit)
 
-    def _bot_answer(self, answer: Answer[Action], action: Action | None,
-                    forfeit: Forfeit | None) -> None:
-        """Hand a bot's answer to the match: its action, or the forfeit of a program that gave
-        none."""
-        try:
-            if self.match is None:
-                return
-            if forfeit is not None:
-                self.match.fail(answer, forfeit)
-            else:  # ask_bot gives a choice whenever it gives no forfeit
-                self.match.give(answer, cast(Action, action))
-        except Exception as error:  # a bot's refused answer or a bug: end on the error screen
-            self.fatal(error_text(error))
 
     @guarded
     def on_input_changed(self, event: CommandInput.Changed) -> None:
