@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from cardtable.engine.randomness import GameRandom
 from cardtable.games.caravan.board import CARAVAN_NAMES, Caravan
+from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.cards import code, make, parse_code
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.rules import PRESETS, Rules, SeatRules
@@ -129,3 +131,14 @@ def snapshot(game: Game) -> tuple[object, ...]:
         tuple(map(tuple, game.piles)), tuple(game.placed), tuple(game.moves_made),
         game.turn, game.plies, game.result, game.history,
     )
+
+
+def random_bots_game(preset: str, discard_mulligan: bool,
+                     seed: int) -> tuple[Game, tuple[Any, Any]]:
+    """A game under ``preset`` (or, with ``discard_mulligan``, the Start round's discard
+    mulligan, which no preset uses) and two seeded ``random`` bots to play it."""
+    base = PRESETS[preset]
+    if discard_mulligan:
+        base = replace(base, mulligan="discard", opening_mode="alternate")
+    game = Game.new(SeatRules.both(base), seed=seed)
+    return game, (make_bot("random", 0, seed), make_bot("random", 1, seed))

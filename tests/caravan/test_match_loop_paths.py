@@ -6,15 +6,14 @@ move by move, in random games under every preset (hypothesis)."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
+from helpers import random_bots_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.legality import count_legal, legal_codes, nth_legal, python_legal_parts
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack, unpack
-from cardtable.games.caravan.rules import PRESETS, SeatRules
+from cardtable.games.caravan.rules import PRESETS
 from cardtable.games.caravan.state import Game
 
 
@@ -52,12 +51,7 @@ def canonical(code: int, card_was_numeral: bool, restarts: bool) -> int:
 def test_match_loop_paths_agree_with_plain_definitions(
     preset: str, discard_mulligan: bool, seed: int
 ) -> None:
-    base = PRESETS[preset]
-    if discard_mulligan:  # the Start round's discard mulligan, which no preset uses
-        base = replace(base, mulligan="discard", opening_mode="alternate")
-    rules = SeatRules.both(base)
-    game = Game.new(rules, seed=seed)
-    bots = (make_bot("random", 0, seed), make_bot("random", 1, seed))
+    game, bots = random_bots_game(preset, discard_mulligan, seed)
     while game.result is None and game.plies < 400:
         check_table_and_observation(game)
         mover = game.turn

@@ -12,16 +12,13 @@ the game's validation share it, and it never changes what the rules allow or ref
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
-from helpers import cards, move, position, snapshot
+from helpers import cards, move, position, random_bots_game, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.games.caravan import legality
 from cardtable.games.caravan.board import summarize, summary_with_numeral
-from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.errors import IllegalMove
 from cardtable.games.caravan.legality import legal_codes, move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
@@ -98,12 +95,7 @@ def test_a_numeral_plays_summary_is_summarize(preset: str, ranks: list[int], car
        seed=st.integers(0, 2**32 - 1))
 def test_the_turns_record_agrees_with_the_rules(preset: str, discard_mulligan: bool,
                                                 seed: int) -> None:
-    base = PRESETS[preset]
-    if discard_mulligan:  # the Start round's discard mulligan, which no preset uses
-        base = replace(base, mulligan="discard", opening_mode="alternate")
-    rules = SeatRules.both(base)
-    game = Game.new(rules, seed=seed)
-    bots = (make_bot("random", 0, seed), make_bot("random", 1, seed))
+    game, bots = random_bots_game(preset, discard_mulligan, seed)
     while game.result is None and game.plies < 300:
         mover = game.turn
         observed = game.observation(mover)
