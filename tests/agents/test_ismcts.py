@@ -13,10 +13,11 @@ import pytest
 import cardtable
 from cardtable.agents.ismcts import SearchOptions, search
 from cardtable.agents.registry import UnknownBot, make_seat
-from cardtable.agents.search_worlds import outcome, placing_rewards
+from cardtable.agents.search_worlds import PLACE_REWARDS, outcome, placing_rewards
 from cardtable.engine.match import play_match
 from cardtable.games.caravan import fast as caravan_fast
 from cardtable.games.obsession import fast as obsession_fast
+from cardtable.games.obsession.cards import FACE
 
 pytestmark = pytest.mark.skipif(
     not (caravan_fast.available() and obsession_fast.available()) and not os.environ.get("CI"),
@@ -134,17 +135,54 @@ def test_bad_options_are_refused_in_one_line(spec: str, message: str) -> None:
 
 @pytest.mark.parametrize("spec, message", [
     ("ismcts:reward=most", "Unknown reward 'most' for the bot 'ismcts' "
-                           "(rewards: linear, square, win)."),
+                           "(rewards: linear, square, ends, win)."),
     ("ismcts:depth=3", "The bot 'ismcts' takes no option 'depth' "
                        "(options: iters, time, c, rollout, root, opponents, reward, swap, "
                        "infer)."),
     ("ismcts:infer=mind", "Unknown infer 'mind' for the bot 'ismcts' "
                           "(infers: policy, rules, none)."),
+    ("ismcts:sight=hands", "The bot 'ismcts' takes no option 'sight' "
+                          "(options: iters, time, c, rollout, root, opponents, reward, swap, "
+                          "infer)."),
+    ("omniscient:sight=deck", "Unknown sight 'deck' for the bot 'omniscient' "
+                             "(sights: all, hands)."),
 ])
 def test_bad_obsession_options_are_refused_in_one_line(spec: str, message: str) -> None:
     with pytest.raises(UnknownBot) as caught:
-        make_seat(cardtable.load_game("obsession", players=4), spec, "P1", 0)
+        make_seat(cardtable.load_game("obsession", players=4), spec, "P1", 0,
+                  calibration=True)
     assert str(caught.value) == message
+
+
+def test_omniscient_seeing_the_hands_deals_only_the_rest_again() -> None:
+    # ``sight=hands``: every world holds the other seats' true hands (by face: suits and decks
+    # play alike) and the seat's own, while the draw pile and the hidden rows are dealt again.
+    game = cardtable.load_game("obsession", players=4)
+    state = game.new_state(seed=8)
+    bots = [make_seat(game, "obsessed", seat, 3) for seat in game.seats]
+    searched = 0
+    while state.result is None and searched < 12:
+        seat = game.seats[state.current]
+        observation = state.observation(seat)
+        if observation.phase != "swap" and observation.source == "hand" \
+                and observation.draw_count > 1:
+            bot = make_seat(game, "omniscient:sight=hands,iters=10", seat, 1, calibration=True)
+            bot.watch(state)  # type: ignore[attr-defined]
+            worlds = bot.factory(state, 5, bot.options)  # type: ignore[attr-defined]
+            true = obsession_fast.FastGame.from_game(state).export()
+            draws = set()
+            for world_seed in range(4):
+                world = worlds.sample(world_seed).game.export()
+                for hand, true_hand in zip(world["hands"], true["hands"], strict=True):
+                    assert sorted(map(FACE.__getitem__, hand)) == \
+                        sorted(map(FACE.__getitem__, true_hand))
+                assert sorted(FACE[card] for card in world["draw"] + sum(world["hidden"], ())) \
+                    == sorted(FACE[card] for card in true["draw"] + sum(true["hidden"], ()))
+                draws.add(world["draw"])
+            assert len(draws) > 1
+            searched += 1
+        state.apply(bots[state.current].choose(observation))
+    assert searched == 12
 
 
 def test_the_reward_scale_is_an_obsession_option() -> None:
@@ -208,8 +246,10 @@ def test_placing_rewards() -> None:
     # Other scales of the same placings.
     assert placing_rewards((3, 0, 2, 1), 4, "square") == pytest.approx((4 / 9, 0.0, 1 / 9, 1.0))
     assert placing_rewards((3, 0, 2, 1), 4, "win") == (0.0, 0.0, 0.0, 1.0)
+    assert placing_rewards((3, 0, 2, 1), 4, "ends") == (0.5, 0.0, 0.5, 1.0)
+    assert placing_rewards((2,), 4, "ends") == pytest.approx((1 / 3, 1 / 3, 1.0, 1 / 3))
     assert placing_rewards((2,), 4, "square") == pytest.approx((5 / 27, 5 / 27, 1.0, 5 / 27))
-    for scale in ("linear", "square", "win"):
+    for scale in PLACE_REWARDS:
         assert placing_rewards((1,), 2, scale) == (0.0, 1.0)
 
 
@@ -381,10 +421,12 @@ def test_default_budget_grows_with_the_table() -> None:
 
     assert default_iterations(cardtable.load_game("caravan")) == 1000
     assert default_iterations(cardtable.load_game("obsession", players=2)) == 1000
-    assert default_iterations(cardtable.load_game("obsession", players=4)) == 3000
+    assert default_iterations(cardtable.load_game("obsession", players=3)) == 8000
+    assert default_iterations(cardtable.load_game("obsession", players=4)) == 12000
+    assert default_iterations(cardtable.load_game("obsession", players=10)) == 12000
     game = cardtable.load_game("obsession", players=4)
     bot = make_seat(game, "ismcts", "P1", 0)
-    assert bot.options.iterations == 3000  # type: ignore[attr-defined]
+    assert bot.options.iterations == 12000  # type: ignore[attr-defined]
     assert make_seat(game, "ismcts:iters=10", "P1", 0).options.iterations == 10  # type: ignore[attr-defined]
 
 

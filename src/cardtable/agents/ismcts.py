@@ -110,13 +110,16 @@ class SearchOptions:
     ``halving``: sequential halving with every move tried in the same worlds (an iteration
     budget only; with ``time=`` the root is UCB)."""
     opponents: str = "tree"
+    """``tree``: the other seats' moves are edges of the tree, each chosen by UCB for the seat
+    that makes it; ``policy``: the other seats play the rollout policy, and the tree holds
+    only the searching seat's own moves."""
     infer: str = ""
     """Obsession: what the worlds take from the other seats' choices (``inference``):
     ``policy`` (the default) the rules' and the ``obsessed`` policy's facts, ``rules`` only
     the rules', ``none`` nothing."""
-    """``tree``: the other seats' moves are edges of the tree, each chosen by UCB for the seat
-    that makes it; ``policy``: the other seats play the rollout policy, and the tree holds
-    only the searching seat's own moves."""
+    sight: str = ""
+    """Obsession's ``omniscient``: ``all`` (the default) searches the true state, ``hands``
+    knows the other seats' hands but deals the rest again in every world."""
 
 
 OPPONENT_MODELS = ("tree", "policy")
@@ -263,8 +266,8 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
                   default_root: str = "ucb") -> SearchOptions:
     """``iters=``, ``time=``, ``c=``, ``rollout=``, ``root=``, ``opponents=`` and the game's
     own named options (``choices``: name → the values it takes, the first the default;
-    Obsession's ``reward=``, ``swap=`` and ``infer=``) of a bot spec, each checked (one-line
-    :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
+    Obsession's ``reward=``, ``swap=``, ``infer=`` and ``omniscient``'s ``sight=``) of a bot
+    spec, each checked (one-line :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
     from cardtable.agents.registry import UnknownBot
 
     choices = choices or {}
@@ -306,7 +309,8 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
             known = ", ".join(["iters", "time", "c", "rollout", "root", "opponents", *choices])
             raise UnknownBot(f"The bot '{name}' takes no option '{key}' (options: {known}).")
     return SearchOptions(iterations, seconds, c, rollout, chosen.get("reward", ""),
-                         chosen.get("swap", ""), root, opponents, chosen.get("infer", ""))
+                         chosen.get("swap", ""), root, opponents, chosen.get("infer", ""),
+                         chosen.get("sight", ""))
 
 
 class SearchSeat:

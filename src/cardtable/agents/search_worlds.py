@@ -25,10 +25,12 @@ def outcome(winners: Sequence[str], seats: Sequence[str]) -> list[float]:
     return [1.0 if seat in winners else 0.0 for seat in seats]
 
 
-PLACE_REWARDS = ("linear", "square", "win")
+PLACE_REWARDS = ("linear", "square", "ends", "win")
 """How a placing is scored (``reward=``), from 1 for first to 0 for last: ``linear`` in even
 steps (four seats: 1, 2/3, 1/3, 0), ``square`` the square of that (1, 4/9, 1/9, 0: a first
-place counts more against the middle places), ``win`` only a first place."""
+place counts more against the middle places), ``ends`` one half for every place between the
+first and the last (1, 1/2, 1/2, 0: only going out first and being left last count),
+``win`` only a first place."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -44,6 +46,8 @@ def placing_rewards(placings: tuple[int, ...], count: int,
             return linear * linear
         if scale == "win":
             return 1.0 if place == 0 else 0.0
+        if scale == "ends" and 0 < place < count - 1:
+            return 0.5
         return linear
 
     rewards = [0.0] * count
@@ -195,6 +199,10 @@ OBSESSION_INFERENCES = ("policy", "rules", "none")
 """``infer=``: what the worlds take from the other seats' choices (``SearchOptions.infer``)."""
 OBSESSION_SWAPS = ("obsessed", "search")
 """``swap=``: take the ``obsessed`` swap (the default), or search it."""
+OBSESSION_SIGHTS = ("all", "hands")
+"""``omniscient``'s ``sight=``: every card (the default: the true state, the draw pile's order
+and the hidden rows included), or only the other seats' hands, the draw pile and the hidden
+rows dealt again in every world as ``ismcts`` deals them."""
 
 
 class ObsessionWorld:
@@ -302,6 +310,20 @@ class ObsessionSwapWorld:
         return self._played().rewards()
 
 
+def true_hands(state: dict[str, Any], seat: int) -> tuple[tuple[int, ...], ...]:
+    """Masks in the shape of ``Observation.lacks`` that deal every other seat's hand its true
+    faces (each card of the part of the hand nobody saw go in rules out every other face)
+    from ``state`` (``FastGame.export``): ``omniscient:sight=hands``."""
+    from cardtable.games.obsession.cards import FACE
+    from cardtable.games.obsession.inference import ALL_FACES, mask_of
+
+    every = mask_of(ALL_FACES)
+    return tuple(() if other == seat else
+                 tuple(every & ~(1 << FACE[card]) for card in hand
+                       if card not in state["known"][other])
+                 for other, hand in enumerate(state["hands"]))
+
+
 def inferred(observation: Any, infer: str) -> Any:
     """``observation`` with the facts of ``Observation.lacks`` that ``infer`` takes."""
     from dataclasses import replace
@@ -363,6 +385,9 @@ class ObsessionWorlds:
         self.lacks = () if omniscient else tuple(map(combined, view.lacks))
         start = view.clone() if omniscient else game.sample_world(view, seed)
         self.core = FastGame.from_game(start)
+        self.clones = omniscient and options.sight != "hands"
+        if omniscient and not self.clones:
+            self.lacks = true_hands(self.core.export(), self.seat)
         keys = self.core.legal_keys()
         if len(keys) == 1:
             self.forced = self.core.action_of_key(keys[0])
@@ -372,7 +397,7 @@ class ObsessionWorlds:
             state = self.view.clone() if self.omniscient else \
                 self.game.sample_world(self.view, seed)
             return ObsessionSwapWorld(state, self.seat, self.swaps, self._world)
-        core = self.core.clone() if self.omniscient else \
+        core = self.core.clone() if self.clones else \
             self.core.sample_world(self.seat, seed, self.lacks)
         return self._world(core)
 
