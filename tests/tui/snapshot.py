@@ -6,6 +6,7 @@ the screen, run the tests with ``CARDTABLE_UPDATE_SNAPSHOTS=1``.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
@@ -26,5 +27,9 @@ def check_snapshot(name: str, text: str) -> None:
         path.write_text(text, encoding="utf-8")
         return
     expected = path.read_text(encoding="utf-8")
-    assert text == expected, f"screen differs from {path.name}; rerun with {UPDATE_ENV}=1 " \
-                             "if the change is intended"
+    if text != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(keepends=True),
+                                            text.splitlines(keepends=True),
+                                            path.name, "screen"))
+        pytest.fail(f"screen differs from {path.name}; rerun with {UPDATE_ENV}=1 if the "
+                    f"change is intended\n{diff}")

@@ -34,6 +34,19 @@ async def until_over(app: CaravanApp, pilot, rounds: int) -> None:  # type: igno
             return
 
 
+async def settled_text(app: CaravanApp, pilot) -> str:  # type: ignore[no-untyped-def]
+    """The screen once it stops changing (a loaded machine may still be drawing the last
+    move when the game's result is set)."""
+    text = screen_text(app)
+    for _ in range(20):
+        await settle(app, pilot)
+        again = screen_text(app)
+        if again == text:
+            break
+        text = again
+    return text
+
+
 async def type_command(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
     for key in text:
         await pilot.press(key)
@@ -210,7 +223,7 @@ def test_wide_terminal_and_bots_only() -> None:
         async with app.run_test(size=(140, 40)) as pilot:
             await until_over(app, pilot, 200)
             assert app.game.result is not None
-            text = screen_text(app)
+            text = await settled_text(app, pilot)
             assert "BOT1" in text and "BOT2" in text
             check_snapshot("caravan_bvb_end_140x40", text)
 
