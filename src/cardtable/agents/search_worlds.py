@@ -381,12 +381,16 @@ class ObsessionWorlds:
             return
         if not omniscient:
             view = inferred(view, options.infer or OBSESSION_INFERENCES[0])
-        # What the other seats' choices showed about their hands (``inference``).
-        self.lacks = () if omniscient else tuple(map(combined, view.lacks))
         start = view.clone() if omniscient else game.sample_world(view, seed)
         self.core = FastGame.from_game(start)
+        # Every world a copy of the true state, or dealt with the faces ``lacks`` rules out
+        # kept out of the hands: what the other seats' choices showed (``inference``), or
+        # for ``sight=hands`` every face but the true one.
         self.clones = omniscient and options.sight != "hands"
-        if omniscient and not self.clones:
+        self.lacks: tuple[tuple[int, ...], ...] = ()
+        if not omniscient:
+            self.lacks = tuple(map(combined, view.lacks))
+        elif not self.clones:
             self.lacks = true_hands(self.core.export(), self.seat)
         keys = self.core.legal_keys()
         if len(keys) == 1:

@@ -48,9 +48,9 @@ def mask_of(faces: Iterable[int]) -> int:
     return mask
 
 
-def allows(mask: int, card: int) -> bool:
-    """May ``card`` be one that lacks the faces of ``mask``?"""
-    return not mask >> FACE[card] & 1
+def held_any(mask: int, cards: Iterable[int]) -> bool:
+    """Does one of ``cards`` have a face in ``mask``?"""
+    return any(mask >> FACE[card] & 1 for card in cards)
 
 
 def legal_mask(active: int) -> int:
@@ -71,8 +71,7 @@ def swap_mask(visible: Sequence[int]) -> int:
 
 def swap_deviates(visible: Sequence[int], into_hand: Iterable[int]) -> bool:
     """Did a card everyone saw go into the hand at the swap belong face up by ``obsessed``?"""
-    mask = swap_mask(visible)
-    return any(not allows(mask, card) for card in into_hand)
+    return held_any(swap_mask(visible), into_hand)
 
 
 def play_masks(face: int, copies: int, *, active: int, late: bool, behind: bool,
@@ -99,11 +98,6 @@ def play_masks(face: int, copies: int, *, active: int, late: bool, behind: bool,
     if one_copy:
         return cheaper, 0, copies > 1
     return cheaper, 1 << face, False
-
-
-def held_any(mask: int, cards: Iterable[int]) -> bool:
-    """Does one of ``cards`` have a face in ``mask``?"""
-    return any(mask >> FACE[card] & 1 for card in cards)
 
 
 def with_fact(slots: list[int], unseen: int, mask: int) -> None:
