@@ -241,6 +241,8 @@ def test_python_playout_ends_and_conserves_every_card(preset, seed):
 DEAL_FIELDS = {**SEAT_FIELDS, "sampling": ["balanced", "imbalanced", "pooled"],
                "deck_size": [None, 30, 54, 100], "samples": [None, 1, 2, 3],
                "opening_hand_size": [None, 3, 4, 9]}
+DEAL_SEEDS = st.one_of(st.integers(0, 2**32), st.integers(-(2**70), 2**70))
+"""Seeds for both dealers: 32-bit ones and far larger ones, negative ones included."""
 DEAL_OVERRIDES = st.fixed_dictionaries(
     {}, optional={name: st.sampled_from(values) for name, values in DEAL_FIELDS.items()})
 
@@ -265,7 +267,7 @@ def dealable(rules: SeatRules) -> bool:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @pytest.mark.parametrize("first", ["ABC", "DEF"])
 @settings(max_examples=40, deadline=None, derandomize=True, database=None)
-@given(seed=st.one_of(st.integers(0, 2**32), st.integers(-(2**70), 2**70)))
+@given(seed=DEAL_SEEDS)
 def test_compiled_deal_is_the_python_deal(preset, first, seed):
     rules = SeatRules.preset(preset)
     state = fast.new_state(rules, seed, first)
@@ -303,7 +305,7 @@ def same_game(game: Game, other: Game) -> None:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @pytest.mark.parametrize("first", ["ABC", "DEF"])
 @settings(max_examples=30, deadline=None, derandomize=True, database=None)
-@given(seed=st.one_of(st.integers(0, 2**32), st.integers(-(2**70), 2**70)))
+@given(seed=DEAL_SEEDS)
 def test_game_new_deals_the_same_game_with_either_dealer(preset, first, seed):
     rules = SeatRules.preset(preset)
     game = Game.new(rules, seed=seed, first=first)
