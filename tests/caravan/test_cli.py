@@ -361,3 +361,11 @@ def test_line_mode_help_says_the_examples_are_abcs_and_gives_defs() -> None:
     # Between two people PL2 plays DEF: P2B would name the other player's caravan.
     done = run("--plain", "--pvp", "--seed", "3", stdin="P1A\n\nhelp\nquit\n")
     assert "Commands (examples for ABC; DEF's own caravans are D E F: P2E, CD)" in done.stdout
+
+
+def test_a_named_pipe_as_the_record_is_refused_without_opening_it(tmp_path: Path) -> None:
+    # Opening a named pipe for writing waits for a reader: nothing may open it.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    line = fail_line("--bvb", "--plain", "--seed", "2", "--record", str(pipe))
+    assert line == f"Record file '{pipe}' is a named pipe; record to a regular file."
