@@ -5,7 +5,9 @@ process ends with its match, its table or the server."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shlex
 import signal
 import subprocess
@@ -173,6 +175,25 @@ def test_a_forfeit_ends_the_web_game_and_its_record(sqlite_url: str, tmp_path: P
                               capture_output=True, text=True, timeout=120)
     assert replayed.returncode == 0, replayed.stderr
     assert "DEF forfeits: its program exited with status 3" in replayed.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="a child subreaper exists only on Linux")
+def test_a_child_in_a_session_of_its_own_ends_with_the_web_game(
+        sqlite_url: str, tmp_path: Path, programs: dict[str, str]) -> None:
+    pidfile = tmp_path / "unruly.pid"
+    offered = {**programs, "unruly": program(SCRIPTS / "unruly.py", "setsid", pidfile)}
+    try:
+        with Server(sqlite_url, programs=offered) as server:
+            table, _tokens = server.create("obsession", ["bot:exec:unruly", "bot:random"])
+            view = until_result(server, table)
+            assert view["result"]["reason"] != "forfeit"
+            # Ended with its match, while the server still runs.
+            assert wait_gone(pids_in(pidfile, 1), 30) == []
+    finally:
+        if pidfile.exists():
+            with contextlib.suppress(ValueError, ProcessLookupError):
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
 
 
 def test_an_obsession_forfeit_is_kept_after_the_table_is_read_back(

@@ -1,11 +1,13 @@
 """A seat played by an external program over the JSON-lines bot protocol (docs/bots.md).
 
 ``exec:COMMAND`` (the command split like a shell line) starts the program in a process group
-of its own, says ``hello`` and waits for ``ready``; then each turn sends the seat's
-observation, its legal actions in notation and the clock, and reads one ``move``. Everything the
-program receives is built from the seat's observation. A program that breaks the protocol or
-the clock forfeits (:class:`~cardtable.engine.match.Forfeit`), and its process is ended — also
-when the match ends in any other way, when the table exits, and when the table is interrupted.
+of its own, through a supervisor (:mod:`cardtable.agents.contain`) that caps its standard error
+and ends whatever it starts; it says ``hello`` and waits for ``ready``; then each turn sends the
+seat's observation, its legal actions in notation and the clock, and reads one ``move``.
+Everything the program receives is built from the seat's observation. A program that breaks the
+protocol or the clock forfeits (:class:`~cardtable.engine.match.Forfeit`), and its processes are
+ended — also when the match ends in any other way, when the table exits, and when the table is
+interrupted.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import contextlib
 import json
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -35,6 +38,17 @@ from cardtable.engine.protocol import Result
 PROTOCOL = 1
 MAX_LINE_BYTES = 1 << 20
 """The longest line a program may send (1 MiB); a longer one is not a line of the protocol."""
+STDERR_HEAD_BYTES = 1 << 20
+STDERR_TAIL_BYTES = 1 << 20
+"""What a log file keeps of a program's standard error: its first and its last MiB, with a line
+saying how many bytes were cut between them."""
+INFO_BYTES = 1 << 20
+"""How much of a program's ``info`` lines a log file takes (1 MiB); later ones are not kept."""
+CONTAIN = str(Path(__file__).with_name("contain.py"))
+"""The supervisor every program is started through (:mod:`cardtable.agents.contain`)."""
+SUPERVISOR_SECONDS = 3.0
+"""How long the supervisor has, after SIGTERM, to end the program (it gives the program half a
+second) and its other processes, before SIGKILL goes to the whole process group."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +128,30 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
         _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
 
 
+def _started(status: int, seconds: float) -> str | None:
+    """Why the supervisor could not start the program (from its one line on ``status``, which
+    this closes), or None once it has."""
+    line = b""
+    deadline = time.monotonic() + seconds
+    try:
+        while not line.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([status], [], [], remaining)[0]:
+                return f"no word from its supervisor within {seconds:g} s"
+            chunk = os.read(status, 64)
+            if not chunk:
+                break
+            line += chunk
+    finally:
+        os.close(status)
+    if line == b"ok\n":
+        return None
+    word = line.removeprefix(b"error ").strip()
+    if line.startswith(b"error ") and word.isdigit():
+        return os.strerror(int(word))
+    return "its supervisor ended before starting it"
+
+
 class _Reader(threading.Thread):
     """Reads the program's lines into a queue; ``None`` marks the end of its output."""
 
@@ -163,6 +201,7 @@ class ExternalSeat:
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: _Reader | None = None
         self._retry = False
+        self._info_bytes = 0
         self._over = False
         self._ready = False
         self._started = 0.0
@@ -179,19 +218,34 @@ class ExternalSeat:
         stderr: Any = subprocess.DEVNULL
         log = None
         if self._log_path is not None:
-            log = open(self._log_path, "ab")  # noqa: SIM115 - handed to the child
+            try:
+                log = open(self._log_path, "ab")  # noqa: SIM115 - handed to the child
+            except OSError as error:
+                raise UnknownBot(f"Cannot open '{str(self._log_path)[:60]}' for the standard "
+                                 f"error of {self.seat}: {error.strerror or error}.") from None
             stderr = log
+        head, tail = (STDERR_HEAD_BYTES, STDERR_TAIL_BYTES) if log is not None else (0, 0)
+        status_read, status_write = os.pipe()
         try:
             self._process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                process_group=0, close_fds=True,
+                [sys.executable, "-I", "-S", CONTAIN, str(status_write), str(head), str(tail),
+                 "--", *self.command],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                process_group=0, close_fds=True, pass_fds=(status_write,),
                 preexec_fn=_die_with_parent if _PRCTL is not None else None)
         except OSError as error:
+            os.close(status_read)
             raise UnknownBot(f"Cannot start '{self.command[0][:60]}' for {self.seat}: "
                              f"{error.strerror or error}.") from None
         finally:
+            os.close(status_write)
             if log is not None:
                 log.close()
+        failure = _started(status_read, self.limits.startup_s)
+        if failure is not None:
+            self._end_group()
+            raise UnknownBot(f"Cannot start '{self.command[0][:60]}' for {self.seat}: "
+                             f"{failure}.")
         _LIVE.add(self)
         assert self._process.stdout is not None
         self._reader = _Reader(self._process.stdout)
@@ -233,23 +287,29 @@ class ExternalSeat:
         self._end_group()
         _LIVE.discard(self)
 
-    def _end_group(self) -> None:
-        """SIGTERM, then SIGKILL, to the program's process group, and release its streams."""
+    def _stop_supervisor(self) -> None:
+        """SIGTERM to the supervisor, which ends the program and everything it started (see
+        :mod:`cardtable.agents.contain`); then SIGKILL to the process group, should anything
+        of it be left (a supervisor that did not end in time, say)."""
         process = self._process
         if process is None:
             return
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                break
-            try:
-                process.wait(0.5 if sig == signal.SIGTERM else 5)
-                # The leader is gone; its group may still hold children: one more round.
-            except subprocess.TimeoutExpired:
-                continue
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(process.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(SUPERVISOR_SECONDS)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(5)
+
+    def _end_group(self) -> None:
+        """End the program with everything it started, and release its streams."""
+        process = self._process
+        if process is None:
+            return
+        self._stop_supervisor()
         if self._reader is not None:
             # The reader sees the end of the output once the group is gone; closing the
             # stream under a reader still blocked in it would wait for that reader.
@@ -368,7 +428,7 @@ class ExternalSeat:
                 raise Forfeit(self.seat, f"a line that is not a JSON object: {_shown(line)}")
             kind = message.get("type")
             if kind == "info":
-                self._info(f"{self.seat} info: {_shown(line)}")
+                self._info_line(line)
                 continue
             if kind != wanted:
                 shown = kind if isinstance(kind, str) else json.dumps(kind)
@@ -412,6 +472,16 @@ class ExternalSeat:
     def _clock(self) -> dict[str, Any]:
         return {"move_ms": self.limits.move_ms, "hard_ms": self.limits.hard_ms,
                 "warnings": self.warnings, "max_warnings": self.limits.warnings}
+
+    def _info_line(self, line: bytes) -> None:
+        """Log an ``info`` line, up to :data:`INFO_BYTES` of them, then say that no more are."""
+        if self._info_bytes > INFO_BYTES:
+            return
+        text = f"{self.seat} info: {_shown(line)}"
+        self._info_bytes += len(text) + 13
+        if self._info_bytes > INFO_BYTES:
+            text = f"{self.seat}: info lines past {INFO_BYTES} bytes are not logged"
+        self._info(text)
 
     def _info(self, text: str) -> None:
         if self._info_path is None:
