@@ -24,8 +24,9 @@ show on the rendered page:
 ``SUBSTITUTIONS`` below shrinks examples that are too long to run in the suite as printed (big
 tournaments, long training); each substitution must match its page, so none goes stale.
 
-An untagged block that begins like a command (``$ ``, ``.venv/bin/``, a program of the
-project) must be tagged: ``sh`` to run it, ``text`` for a synopsis or a transcript.
+A ``toml`` block is a Caravan rules file and must load as one. An untagged block that begins
+like a command (``$ ``, ``.venv/bin/``, a program of the project) must be tagged: ``sh`` to
+run it, ``text`` for a synopsis or a transcript.
 """
 
 from __future__ import annotations
@@ -309,3 +310,21 @@ def test_the_bot_program_of_bots_md_plays_a_game(tmp_path: Path) -> None:
         timeout=TIMEOUT)
     assert completed.returncode == 0, completed.stderr
     assert "WINNER" in completed.stdout or "DRAW" in completed.stdout, completed.stdout[-500:]
+
+
+def test_the_rules_files_of_the_pages_load(tmp_path: Path) -> None:
+    """A ``toml`` block is a Caravan rules file: it loads, and says what its comments say."""
+    from dataclasses import replace
+
+    from cardtable.games.caravan.rules import PRESETS
+    from cardtable.games.caravan.rules_assembly import assemble_rules
+
+    files = [snippet for path in pages() for snippet in blocks(path) if snippet.lang == "toml"]
+    assert files
+    for snippet in files:
+        (tmp_path / "rules.toml").write_text(snippet.code, encoding="utf-8")
+        rules = assemble_rules(rules_file=str(tmp_path / "rules.toml"))
+        if snippet.page == "docs/caravan.md":
+            shared = replace(PRESETS["foxon"], max_faces=4, opening_hand_size=None)
+            assert rules.abc == replace(shared, hand_size=6)
+            assert rules.def_ == replace(shared, king_mode="double")
