@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -359,6 +361,67 @@ def test_shell_script_player_plays_a_whole_game(tmp_path: Path) -> None:
     assert result.stderr == b""
     assert lines(result.stdout)[-1] == "Winner(s) B"
     assert "Player A took a wild" in lines(result.stdout)
+
+
+LEAVES_A_CHILD = """
+import os, sys, time
+pidfile, how, program = sys.argv[1], sys.argv[2], sys.argv[3]
+if os.fork() == 0:
+    if how != "background":
+        os.setsid()
+    if how == "daemon" and os.fork() != 0:
+        os._exit(0)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    with open(pidfile + ".part", "w") as file:
+        file.write(str(os.getpid()))
+    os.rename(pidfile + ".part", pidfile)
+    time.sleep(600)
+    os._exit(0)
+deadline = time.monotonic() + 60
+while not os.path.exists(pidfile) and time.monotonic() < deadline:
+    time.sleep(0.01)
+os.execv(program, [program, *sys.argv[4:]])
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return pid_alive(pid)
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="a child subreaper exists only on Linux")
+@pytest.mark.parametrize("how", ["background", "setsid", "daemon"])
+def test_a_players_background_child_ends_with_the_game(tmp_path: Path, how: str) -> None:
+    # The player leaves a child running (in the hub's group, in a session of its own, or
+    # orphaned at once as a daemon), then becomes shenzi.
+    pidfile = tmp_path / "child.pid"
+    launcher = tmp_path / "leaves-a-child"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {tmp_path / 'leave.py'} "
+                        f"{pidfile} {how} {SHENZI} \"$@\"\n")
+    launcher.chmod(0o755)
+    (tmp_path / "leave.py").write_text(LEAVES_A_CHILD)
+    deck = write_deck(tmp_path, SCENARIO_DECK)
+    try:
+        result = hub("5", "3", deck, launcher, SHENZI)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == b""
+        assert lines(result.stdout)[-1].startswith("Winner(s)")
+        child = int(pidfile.read_text())
+        deadline = time.monotonic() + TIMEOUT
+        while running(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(child)
+    finally:
+        if pidfile.exists():
+            with contextlib.suppress(ValueError, ProcessLookupError):
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
 
 
 C_PLAYER = r"""

@@ -296,6 +296,21 @@ def _fork_player(name: str, argv: list[str], stdin: int, stdout: int) -> _Proces
     return _Process(pid)
 
 
+_SUBREAPER: list[bool] = []
+"""Holds True once this process is the child subreaper of the programs it starts."""
+
+
+def _contain() -> None:
+    """Before the first player started as a program: make the hub the child subreaper of
+    everything it starts (Linux), so that whatever a player leaves running, even in a session
+    of its own, stays below the hub and ends with the game (:meth:`Hub._shutdown`). Players run
+    in forks of the hub start nothing, and a run with only those pays nothing for it."""
+    if not _SUBREAPER:
+        from cardtable.agents.contain import become_subreaper
+
+        _SUBREAPER.append(become_subreaper())
+
+
 def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
     """Start ``program`` with execvp semantics; raise ``OSError`` when it cannot be started."""
     if not program:
@@ -311,6 +326,7 @@ def _spawn(program: str, argv: list[str], stdin: int, stdout: int) -> _Process:
             except OSError:
                 pass  # started as it is below
         if not closed:
+            _contain()
             _close_inherited()
             closed = True
         try:
@@ -455,7 +471,8 @@ class Hub:
         return True
 
     def _shutdown(self) -> None:
-        """``eog`` to everyone, up to two seconds to exit, then SIGKILL; reap every player."""
+        """``eog`` to everyone, up to two seconds to exit, then SIGKILL; reap every player; then
+        kill and reap every process the players left (on Linux, see :func:`_contain`)."""
         self._broadcast(b"eog\n")
         self._deliver_all()
         deadline = time.monotonic() + GRACE_SECONDS
@@ -475,6 +492,11 @@ class Hub:
                 select.select(pidfds, [], [], remaining)
             else:
                 time.sleep(min(remaining, 0.002))
+        if _SUBREAPER and _SUBREAPER[0]:
+            # Whatever the players left running (given to the hub as their subreaper).
+            from cardtable.agents.contain import end_descendants
+
+            end_descendants()
         # Pipes stay open until every player has been reaped, as the original does.
         for seat in self.seats:
             for fd in (seat.writer, seat.reader, seat.pidfd):
