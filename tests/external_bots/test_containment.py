@@ -208,3 +208,38 @@ def test_supervisor_leaves_as_the_program_did(tmp_path: Path) -> None:
                                 sys.executable, "-c", "raise SystemExit(7)"],
                                stdout=subprocess.DEVNULL)
     assert process.wait(60) == 7
+
+
+@needs_subreaper
+def test_supervisor_kills_a_program_that_ignores_sigterm_and_its_children(
+        tmp_path: Path) -> None:
+    pidfile = tmp_path / "child.pid"
+    program = ("import os, signal, sys, time\n"
+               "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+               "if os.fork() == 0:\n"
+               "    os.setsid()\n"
+               f"    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+               "    time.sleep(600)\n"
+               "    os._exit(0)\n"
+               "print('up', flush=True)\n"
+               "time.sleep(600)\n")
+    status_read, status_write = os.pipe()
+    with killed_afterwards(pidfile):
+        process = subprocess.Popen([sys.executable, "-I", "-S", contain.__file__,
+                                    str(status_write), "0", "0", "--", sys.executable, "-c",
+                                    program],
+                                   stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                   pass_fds=(status_write,))
+        os.close(status_write)
+        try:
+            assert process.stdout is not None
+            assert os.read(status_read, 64) == b"ok\n"
+            assert process.stdout.readline() == b"up\n"
+            (child,) = pids_in(pidfile, 1)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(60) == -signal.SIGKILL
+        finally:
+            os.close(status_read)
+            process.kill()
+            process.wait()
+        assert wait_gone([child], 30) == []
