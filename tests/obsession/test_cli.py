@@ -85,7 +85,9 @@ def test_swap_selection_errors_then_a_valid_swap() -> None:
     done = run(["--players", "2", "--seed", "1"], stdin="\nx\n7\n1 1 2\n1 2\n1 2 3\n")
     out = done.stdout
     prompt = "+++ Enter card number(s): "
-    assert f"{prompt}{prompt}{prompt}!!! Invalid card selection" in out
+    # A blank line asks again in silence; a line without a number says what to type.
+    assert (f"{prompt}{prompt}!!! Type the numbers of 3 different cards (1 to 6), or help\n"
+            f"{prompt}!!! Invalid card selection") in out
     assert f"{prompt}!!! Duplicate card selection" in out
     assert f"{prompt}!!! You must select 3 cards" in out
     assert "*** Starting with Player" in out and done.returncode == 3
@@ -272,3 +274,61 @@ def test_help_in_line_mode_prints_how_to_play_and_asks_again(word: str) -> None:
 def test_help_says_ascii_replaces_the_borders_too() -> None:
     done = run(["--help"])
     assert "ASCII only (suit letters, plain borders" in done.stdout
+
+
+def test_a_line_without_a_number_says_what_to_type_and_digits_still_count() -> None:
+    # Seed 4, P1 human: "abc" at the swap is answered; "xyz 1 2 3" reads as 1 2 3 (digit runs).
+    done = run(["--players", "2", "--seed", "4", "--bot", "random"],
+               stdin="abc\nxyz 1 2 3\nabc\n")
+    prompt = "+++ Enter card number(s): "
+    lines = done.stdout.splitlines()
+    assert f"{prompt}!!! Type the numbers of 3 different cards (1 to 6), or help" in lines
+    assert f"{prompt}*** Starting with Player 2" in lines  # the swap 1 2 3 was taken
+    assert f"{prompt}!!! Type the number of a card (1 to 3), or help" in lines
+    assert done.returncode == 3
+
+
+def test_help_at_the_swap_prompt_shows_the_rules_in_play() -> None:
+    done = run(["--players", "3", "--seed", "4", "--run-kill", "3"], stdin="help\n")
+    out = done.stdout
+    assert "+++ How to play:" in out and "the 3s of a picked-up pile leave the game" in out
+    assert "+++ Rules in play: 3 players, 2 deck(s), run-kill 3, effect-first." in out
+
+
+def test_quit_at_a_hot_seat_pass_prompt_leaves_the_game(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    done = run(["--players", "3", "--humans", "2", "--seed", "2", "--record", str(record)],
+               stdin="?\n\n1 2 3\nquit\n")
+    pass_prompt = "+++ Pass to Player 1, press Enter: "
+    assert done.stdout.count(pass_prompt) == 2  # help at the pass prompt, then it asks again
+    assert f"{pass_prompt}+++ How to play:" in done.stdout
+    assert done.stdout.endswith("+++ Pass to Player 2, press Enter: !!! Game abandoned\n")
+    assert done.returncode == 0
+    assert json.loads(record.read_text().splitlines()[-1])["cause"] == "quit"
+
+
+def test_a_forfeit_in_a_four_player_game_still_shows_the_places() -> None:
+    import shlex
+    import sys
+
+    misbehave = Path(__file__).parents[1] / "external_bots" / "scripts" / "misbehave.py"
+    program = "exec:" + shlex.join([sys.executable, str(misbehave), "junk"])
+    done = run(["--seats", f"obsessed,{program},random,obsessed", "--seed", "4",
+                "--delay", "0"])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = lines.index("!!! P2 forfeits: a line that is not JSON: no json here")
+    assert lines[at + 1:at + 3] == ["", "================="]
+    assert lines[at + 3:at + 6] == [f"{place}. Player {seat} (9 cards left)"
+                                    for place, seat in ((1, 1), (2, 3), (3, 4))]
+    assert lines[at + 6:] == ["4. Player 2 (forfeit)", "=================",
+                              "=== Game Over ===", "================="]
+
+
+def test_forfeit_places_keep_the_places_already_won() -> None:
+    from cardtable.games.obsession.render import forfeit_block
+
+    # Player 3 went out first; Player 1 forfeits; Players 2 and 4 by cards left.
+    assert forfeit_block([2], [5, 9, 0, 4], 0)[1:5] == [
+        "1. Player 3", "2. Player 4 (4 cards left)", "3. Player 2 (9 cards left)",
+        "4. Player 1 (forfeit)"]

@@ -108,11 +108,13 @@ def test_e3_runs_across_players() -> None:
 def test_e4_picking_up_3s() -> None:
     game = position(hands={0: "3H QC", 1: "4S 9H KC", 2: "5D"}, pile="R 3C QS 6D", draw="")
     events = play(game, "3H")
-    assert "*** No valid moves, picked up 3 cards" in lines(events, [False] * 4)
+    assert ("*** No valid moves, picked up 3 cards (2 threes on the pile left the game)"
+            in lines(events, [False] * 4))
     assert hand(game, 1) == ["4S", "6D", "9H", "QS", "KC", "R"]
     assert game.to_move == "P3" and game.pile == []
     only = position(hands={0: "3S QC", 1: "4S 9H KC", 2: "5D"}, draw="")
-    assert "*** No valid moves, picked up 0 cards" in lines(play(only, "3S"), [False] * 4)
+    assert ("*** No valid moves, picked up 0 cards (the 3 on the pile left the game)"
+            in lines(play(only, "3S"), [False] * 4))
 
 
 def test_e5_jokers_completing_a_run() -> None:

@@ -172,15 +172,17 @@ def test_pick_up_is_automatic_and_removes_the_3s() -> None:
                     draw=DRAW)
     events = play(game, "3H")
     assert PickedUp(3, 1, 3, 2) in events
-    assert "*** No valid moves, picked up 3 cards" in lines(events, [False] * 4)
+    assert ("*** No valid moves, picked up 3 cards (2 threes on the pile left the game)"
+            in lines(events, [False] * 4))
     assert hand(game, 1) == ["4S", "6D", "9H", "QS", "KC", "R"]  # 6 cards, no refill
     assert game.pile == [] and game.to_move == "P3"
 
 
-def test_pick_up_of_only_3s_reports_zero_cards() -> None:
+def test_pick_up_of_only_3s_reports_zero_cards_and_why() -> None:
     game = position(hands={0: "3H 5C 5D", 1: "4S 9H KC"}, draw=DRAW)
     events = play(game, "3H")
-    assert "*** No valid moves, picked up 0 cards" in lines(events, [False] * 4)
+    assert ("*** No valid moves, picked up 0 cards (the 3 on the pile left the game)"
+            in lines(events, [False] * 4))
     assert game.removed and hand(game, 1) == ["4S", "9H", "KC"]
 
 

@@ -164,7 +164,11 @@ def test_obsession_forfeit_is_shown_recorded_and_ends_the_program(tmp_path: Path
     asyncio.run(scenario())
     last = record_lines(record)[-1]
     assert last["reason"] == "forfeit" and last["winners"] == ["P2"]
-    assert result_lines(app) == (["!!! P1 forfeits: a line that is not JSON: no json here"], [])
+    places = ["", "=================", "1. Player 2 (9 cards left)", "2. Player 1 (forfeit)",
+              "=================", "=== Game Over ===", "================="]
+    assert app.messages[-len(places):-1] == places[1:]  # then "Press Esc ..."
+    assert result_lines(app) == (
+        ["!!! P1 forfeits: a line that is not JSON: no json here", *places], [])
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed")

@@ -471,3 +471,35 @@ def test_fast_forward_is_offered_when_one_of_two_humans_is_out() -> None:
             app.workers.cancel_group(app, "bot")
 
     asyncio.run(scenario())
+
+
+def test_keys_typed_while_the_terminal_is_too_small_are_kept() -> None:
+    async def scenario() -> None:
+        app = ObsessionApp(Rules(players=2), ("human", "obsessed"), 4, 0.0, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.resize_terminal(70, 22)
+            await pilot.pause()
+            assert "Terminal too small" in screen_text(app)
+            await pilot.press("1", "2", "4", "backspace")
+            await pilot.resize_terminal(80, 24)
+            for _ in range(100):  # the keys reach the command line once it is shown again
+                await pilot.pause()
+                if app.command_text() == "1 2 ":
+                    break
+            assert app.command_text() == "1 2 "  # 1 and 2 picked, 4 typed then erased
+
+    asyncio.run(scenario())
+
+
+def test_a_line_without_a_number_is_answered() -> None:
+    async def scenario() -> None:
+        app = ObsessionApp(Rules(players=2), ("human", "obsessed"), 4, 0.0, ascii_only=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await type_line(pilot, "abc")
+            await pilot.pause()
+            message = "!!! Type the numbers of 3 different cards (1 to 6), or help"
+            assert message in app.messages and "!!! Type the numbers of 3" in screen_text(app)
+
+    asyncio.run(scenario())

@@ -59,6 +59,7 @@ from cardtable.games.obsession.record import (
     load,
     not_a_record,
 )
+from cardtable.games.obsession.render import forfeit_places
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import Game, seat_name
 from cardtable.ui.plain.console import Console
@@ -365,6 +366,8 @@ def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], cons
         forfeited = forfeit_message(result)
         if forfeited is not None:
             console.say(f"!!! {forfeited}")
+            for line in forfeit_places(game, result):
+                console.say(line)
     except MatchAbandoned as abandoned:
         if replaying:
             # The record of an unfinished game has been shown to its end: as in Caravan.

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import FACE, FACE_NAMES, JOKER, PLAIN_FACES, SPECIAL_FACES
-from cardtable.games.obsession.events import Ended, Played, WentOut
+from cardtable.games.obsession.events import Ended, PickedUp, Played, WentOut
 from cardtable.games.obsession.legality import ALL_LEGAL, LEGAL, NONE, matrix_rows
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.selection import INVALID_SELECTION
@@ -114,6 +114,22 @@ def last_left(event: Ended) -> str | None:
     seat = event.placings[-1]
     return (f"Player {seat + 1} is the last one left and loses "
             f"({ordinal(len(event.placings))} place).")
+
+
+THREES_RULE = "the 3s of a picked-up pile leave the game"
+"""Said by the help: a pile of 3s alone gives nothing to pick up."""
+
+
+def picked_up(event: PickedUp) -> str:
+    """``No valid moves, picked up 2 cards``, and when the pile held 3s, that they left the
+    game (else ``picked up 0 cards`` after a lone 3 reads like a mistake)."""
+    count = f"{event.count} card" + ("" if event.count == 1 else "s")
+    line = f"No valid moves, picked up {count}"
+    if event.threes_removed == 1:
+        return line + " (the 3 on the pile left the game)"
+    if event.threes_removed > 1:
+        return line + f" ({event.threes_removed} threes on the pile left the game)"
+    return line
 
 
 def plays_again(event: Played) -> str | None:

@@ -6,7 +6,10 @@ Fields on board lines are separated by one TAB. Nothing here prints: functions r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from cardtable.engine.match import FORFEIT
+from cardtable.engine.protocol import Result
 from cardtable.games.obsession import explain
 from cardtable.games.obsession.cards import TEXT
 from cardtable.games.obsession.events import (
@@ -23,6 +26,9 @@ from cardtable.games.obsession.events import (
     WentOut,
 )
 from cardtable.games.obsession.observation import Observation
+
+if TYPE_CHECKING:
+    from cardtable.games.obsession.state import Game
 
 INPUT_PROMPT = "+++ Enter card number(s): "
 SWAP_PROMPT = "+++ Select your 3 VISIBLE cards"
@@ -116,7 +122,7 @@ def event_lines(event: Event, humans: Sequence[bool],
             return []
         return [f"*** Drew {with_article(texts[card])} from the draw pile" for card in event.cards]
     if isinstance(event, PickedUp):
-        return [f"*** No valid moves, picked up {cards_count(event.count)}"]
+        return [f"*** {explain.picked_up(event)}"]
     if isinstance(event, BlindTurned):
         if humans[event.seat]:
             return [f"*** Drew {with_article(texts[event.card])} from your hidden cards"]
@@ -143,3 +149,31 @@ def placings_block(ended: Ended) -> list[str]:
             line += f" (stalemate, {cards_count(ended.cards_left[seat])} left)"
         lines.append(line)
     return [*lines, RULE, "=== Game Over ===", RULE]
+
+
+def forfeit_block(placings: Sequence[int], cards_left: Sequence[int], forfeited: int) -> list[str]:
+    """The places when seat ``forfeited`` forfeits: the seats already out keep theirs, the
+    others still in follow by fewest cards left (then seat number, as after a stalemate), and
+    the seat that forfeited comes last."""
+    still = sorted((seat for seat in range(len(cards_left))
+                    if seat not in placings and seat != forfeited),
+                   key=lambda seat: (cards_left[seat], seat))
+    lines = [RULE]
+    lines += [f"{place}. Player {seat + 1}" for place, seat in enumerate(placings, start=1)
+              if seat != forfeited]
+    first = len(lines)
+    for place, seat in enumerate(still, start=first):
+        lines.append(f"{place}. Player {seat + 1} ({cards_count(cards_left[seat])} left)")
+    lines.append(f"{len(lines)}. Player {forfeited + 1} (forfeit)")
+    return [*lines, RULE, "=== Game Over ===", RULE]
+
+
+def forfeit_places(game: Game, result: Result) -> list[str]:
+    """:func:`forfeit_block` for ``game`` ended by the forfeit ``result``, after a blank
+    line; nothing for another result or a seat the game does not have."""
+    name = str(result.details.get("seat", ""))
+    seats = [f"P{seat + 1}" for seat in range(game.players)]
+    if result.reason != FORFEIT or name not in seats:
+        return []
+    cards_left = [game.cards_left(seat) for seat in range(game.players)]
+    return ["", *forfeit_block(game.placings, cards_left, seats.index(name))]

@@ -27,6 +27,17 @@ def must_select(count: int) -> str:
     return f"You must select {count} card" + ("" if count == 1 else "s")
 
 
+def no_number(size: int, count: int | None = None) -> str:
+    """The answer to a line with no number in it (``abc``): what to type instead. The
+    reference asked again in silence, which left a newcomer guessing."""
+    span = f"1 to {size}"
+    if count == 1:
+        return f"Type the number of a hidden card ({span}), or help"
+    if count is not None:
+        return f"Type the numbers of {count} different cards ({span}), or help"
+    return f"Type the number of a card ({span}), or help"
+
+
 def numbers(line: str) -> list[int]:
     """The numbers in ``line``; a number too long to be a position is returned as -1."""
     found: list[int] = []

@@ -18,6 +18,7 @@ from cardtable.games.obsession.cards import FACE_NAMES, TEXT
 from cardtable.games.obsession.events import Ended, TurnStarted
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Script
+from cardtable.games.obsession.rules import Rules
 from cardtable.ui.plain.console import Console, EndOfInput
 
 EOF_CAUSE = "eof"
@@ -32,7 +33,8 @@ HELP_LINES = (
     "+++ Type the numbers of the cards to play (1 3 or 4,5); cards played together",
     "+++   must share one face. At the deal pick the 3 cards that lie face up; with",
     "+++   hand and visible cards gone, pick 1 hidden card blind. When nothing you",
-    "+++   hold may be played, the pile is picked up for you.",
+    "+++   hold may be played, the pile is picked up for you;",
+    f"+++   {explain.THREES_RULE} (a lone 3 gives 0 cards).",
     # What goes on which face is read from the legality table, as in the game's messages.
     f"+++ On {explain.words(explain.ANYTHING_FACES)} or an empty pile anything goes;",
     f"+++   plain faces climb ({' < '.join(FACE_NAMES[face] for face in explain.CLIMB)}),",
@@ -44,6 +46,13 @@ HELP_LINES = (
     "+++ Commands: moves lists your legal moves, help (or ?) this text, quit (or exit)",
     "+++   leaves the game.",
 )
+
+
+def help_lines(rules: Rules) -> list[str]:
+    """The help, with the rules of the game in play (as the full screen's help gives them)."""
+    return [*HELP_LINES,
+            f"+++ Rules in play: {rules.players} players, {rules.decks} deck(s), run-kill "
+            f"{rules.run_kill}, {rules.kill_order}."]
 
 
 class Table(MatchListener):
@@ -66,14 +75,25 @@ class Table(MatchListener):
             for line in render.event_lines(item, self.humans):
                 self.console.say(line)
             if isinstance(item, TurnStarted) and self.pass_screens and self.humans[item.seat]:
-                pass_screen(self.console, item.seat)
+                pass_screen(self.console, item.seat, getattr(state, "rules", None))
 
 
-def pass_screen(console: Console, seat: int) -> None:
-    try:
-        console.ask(render.pass_prompt(seat))  # the line's content is ignored
-    except EndOfInput as ended:
-        raise MatchAbandoned(f"P{seat + 1}", getattr(ended, "cause", EOF_CAUSE)) from None
+def pass_screen(console: Console, seat: int, rules: Rules | None = None) -> None:
+    """Wait for the next player's Enter. ``quit`` or ``exit`` leaves the game there, as at
+    Caravan's pass prompt; ``help`` or ``?`` shows the help and asks again; any other line
+    hands the keyboard over."""
+    while True:
+        try:
+            line = console.ask(render.pass_prompt(seat))
+        except EndOfInput as ended:
+            raise MatchAbandoned(f"P{seat + 1}", getattr(ended, "cause", EOF_CAUSE)) from None
+        word = line.strip().lower()
+        if word in QUIT_COMMANDS:
+            raise MatchAbandoned(f"P{seat + 1}", QUIT_CAUSE)
+        if word not in HELP_COMMANDS:
+            return
+        for help_line in (HELP_LINES if rules is None else help_lines(rules)):
+            console.say(help_line)
 
 
 class HumanSeat:
@@ -92,7 +112,7 @@ class HumanSeat:
 
     def choose(self, observation: Observation) -> Action:
         if observation.phase == "swap" and self.pass_screens:
-            pass_screen(self.console, observation.seat)
+            pass_screen(self.console, observation.seat, observation.rules)
         for line in render.prompt_lines(observation):
             self.console.say(line)
         size, count = selection.expected(observation)
@@ -105,7 +125,7 @@ class HumanSeat:
             if word in QUIT_COMMANDS:
                 raise MatchAbandoned(f"P{observation.seat + 1}", QUIT_CAUSE)
             if word in HELP_COMMANDS:
-                for line in HELP_LINES:
+                for line in help_lines(observation.rules):
                     self.console.say(line)
                 continue
             if word == MOVES_COMMAND and self.legal is not None:
@@ -113,6 +133,8 @@ class HumanSeat:
                 self.console.say(f"+++ Legal moves: {moves}")
                 continue
             positions, message = selection.parse(answer, size, count)
+            if message is None and not positions and answer.strip():
+                message = selection.no_number(size, count)  # a blank line just asks again
             if message is not None:
                 self.console.say("!!! " + message)
             elif positions:

@@ -31,6 +31,9 @@ PRESS_ESC = "Press Esc to exit."
 EXIT_INTERRUPTED = 130
 """Ctrl+C confirmed: the status of a game interrupted in the line mode."""
 
+HELD_KEYS = ("backspace", "enter")
+"""Keys besides the printable ones kept while the terminal is too small (editing, playing)."""
+
 QUIT = "quit"
 INTERRUPT = "interrupt"
 """Why a game was left: Esc or Ctrl+Q (``quit``), Ctrl+C (``interrupt``), as records say."""
@@ -252,6 +255,8 @@ class TableApp(App[int]):
         self.quit_cause = QUIT
         """``interrupt`` once Ctrl+C has been confirmed (exit status 130), else ``quit``."""
         self._key_cause: str | None = None
+        self.held_keys: list[tuple[str, str | None]] = []
+        """Keys typed while the terminal was too small, for the command line once it is back."""
         self.log_lines: list[tuple[str, str]] = []
         """Every message with its style, to wrap the log anew when its width changes."""
         self._log_width = 0
@@ -345,6 +350,15 @@ class TableApp(App[int]):
             # while hidden) and the log is wrapped to its new width, newest line in view.
             self.call_after_refresh(self.call_after_refresh, self._after_fit)
 
+    def on_key(self, event: events.Key) -> None:
+        """Keep what is typed while "Terminal too small" shows (the hidden command line cannot
+        take it): the keys go to the command line once the screen is big enough again."""
+        base = self.screen_stack[0]
+        if (self.screen is base and base.has_class("small")
+                and (event.is_printable or event.key in HELD_KEYS)):
+            self.held_keys.append((event.key, event.character))
+            event.stop()
+
     def _after_fit(self) -> None:
         base = self.screen_stack[0]
         if base.has_class("small"):
@@ -352,9 +366,17 @@ class TableApp(App[int]):
         for command in base.query("#command"):
             if not command.disabled and base.focused is None:
                 base.set_focus(command)
+        if self.held_keys:
+            self.call_after_refresh(self._type_held_keys)
         for log in base.query("#log"):
             if isinstance(log, RichLog):
                 self._rewrap(log)
+
+    def _type_held_keys(self) -> None:
+        """Type the kept keys, in order, as if they were pressed now."""
+        held, self.held_keys = self.held_keys, []
+        for key, character in held:
+            self.post_message(events.Key(key, character))
 
     def _rewrap(self, log: RichLog) -> None:
         width = log.scrollable_content_region.width

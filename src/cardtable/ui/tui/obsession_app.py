@@ -87,7 +87,8 @@ HELP_LINES = [
     "  Several cards go down together only when they share one face.",
     "  At the deal choose exactly 3 cards to lie face up (VISIBLE).",
     "  With hand and visible cards gone, pick 1 hidden card blind.",
-    "  If nothing you hold may be played, the pile is picked up.",
+    "  If nothing you hold may be played, the pile is picked up;",
+    "  its 3s leave the game (so a lone 3 gives 0 cards).",
     # What goes on which face is read from the legality table, as in the game's messages.
     f"Legal: on {explain.words(explain.ANYTHING_FACES)} anything goes;",
     f"  plain faces climb ({' < '.join(FACE_NAMES[face] for face in explain.CLIMB)}),",
@@ -560,6 +561,8 @@ class ObsessionApp(TableApp):
         obs = self.game.observe(self.game.current)
         size, count = selection.expected(obs)
         positions, message = selection.parse(line, size, count)
+        if message is None and not positions and line.strip():
+            message = selection.no_number(size, count)  # an empty line just asks again
         if message is not None:
             self.error(message)
             return
@@ -716,6 +719,8 @@ class ObsessionScreen(MatchListener):
         if forfeited is not None:
             app.forfeit = result
             app.say(f"!!! {forfeited}", app.theme_.style("error"))
+            for line in render.forfeit_places(app.game, result)[1:]:
+                app.say(line)
         app.finish()
 
 

@@ -133,8 +133,8 @@ def caravan_lines(game: CaravanGame, names: tuple[str, ...],
 def obsession_lines(game: ObsessionGame, ended: Ended | None, interrupted: bool,
                     forfeit: Any = None) -> tuple[list[str], list[str]]:
     forfeited = None if forfeit is None else forfeit_message(forfeit)
-    if forfeited is not None:  # as the line mode ends a forfeited game
-        return [f"!!! {forfeited}"], []
+    if forfeited is not None:  # as the line mode ends a forfeited game, places included
+        return [f"!!! {forfeited}", *obsession_render.forfeit_places(game, forfeit)], []
     if ended is not None:
         return obsession_render.placings_block(ended), []
     if interrupted:
