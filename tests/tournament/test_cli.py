@@ -240,7 +240,7 @@ def test_a_results_file_of_another_tournament_is_refused(tmp_path: Path) -> None
         base = ["--seat", "random", "--seat", "normal"] if "--seat" not in args else []
         done = run("caravan", *base, *args, "--games", "2", "--out", str(out))
         assert done.returncode == 2
-        assert "holds a tournament with other" in done.stderr
+        assert "holds a tournament with " in done.stderr
         assert done.stderr.count("\n") == 1
     assert out.read_text() == before
     (tmp_path / "notes.txt").write_text("hello\n")
@@ -288,3 +288,60 @@ def test_gauntlet_plays_one_seat_against_the_rest() -> None:
         ("random", "normal"), ("normal", "friendly")]
     games = {player["name"]: player["games"] for player in summary["players"]}
     assert games == {"random": 4, "normal": 8, "friendly": 4}
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started, or None when it is gone (a zombie is gone too)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else fields[19]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_end_every_worker_and_keep_the_games(tmp_path: Path,
+                                                                 number: int) -> None:
+    out = tmp_path / "stopped.jsonl"
+    args = ["caravan", *RULE_BOTS, "--games", "2000", "--jobs", "2", "--out", str(out)]
+    process = subprocess.Popen([*COMMAND, *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    workers: dict[int, str | None] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # games written: the workers are playing
+            if out.exists() and len(out.read_bytes().splitlines()) > 20:
+                workers = {pid: _started(pid) for pid in _children(process.pid)}
+                break
+            time.sleep(0.02)
+        assert len(workers) == 2, "the workers never started"
+        process.send_signal(number)
+        stdout, stderr = process.communicate(timeout=60)
+        assert process.returncode == 128 + number, stderr
+        name = signal.Signals(number).name
+        assert stderr.startswith(f"cardtable tournament: Interrupted by {name}: ")
+        assert "run the same command again to resume" in stderr
+        assert stderr.count("\n") == 1, stderr
+        assert stdout == ""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(
+                _started(pid) == started for pid, started in workers.items()):
+            time.sleep(0.05)
+        assert not [pid for pid, started in workers.items() if _started(pid) == started]
+        assert len(games_in(out)) > 20
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for pid, started in workers.items():
+            if started is not None and _started(pid) == started:
+                os.kill(pid, signal.SIGKILL)

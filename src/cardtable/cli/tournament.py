@@ -2,14 +2,15 @@
 
 Thin: parse the words, build the configuration (``tournament.setup``), run it
 (``tournament.runner``) and print the summary. Exit statuses: 0 done, 1 bad command line,
-2 cannot run as asked (``--out``, Ray), 3 a game failed, 130 interrupted (see
-docs/tournaments.md).
+2 cannot run as asked (``--out``, ``--plot``, Ray), 3 a game failed, 130 interrupted, 143
+and 129 stopped by SIGTERM or SIGHUP (see docs/tournaments.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -17,6 +18,8 @@ from typing import NoReturn
 from cardtable.engine.one_line import print_error
 
 PROG = "cardtable tournament"
+STANDARD_OUTPUT = "/dev/stdout"
+STANDARD_ERROR = "/dev/stderr"
 MAX_JOBS = 256
 MAX_GAMES = 10_000_000
 
@@ -32,8 +35,9 @@ examples:
   cardtable tournament obsession --players 4 --seat obsessed --seat random --seat random \\
       --seat random --games 200 --out four.jsonl --jobs 2
 
-exit status: 0 done, 1 bad command line, 2 cannot run as asked (--out, Ray), 3 a game
-failed, 130 interrupted (the games played so far stay in --out; rerun to resume)."""
+exit status: 0 done, 1 bad command line, 2 cannot run as asked (--out, --plot, Ray), 3 a
+game failed, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP (the games played so
+far stay in --out; rerun to resume)."""
 
 
 class _Exit(Exception):
@@ -96,20 +100,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_extras(ratings: bool, plot: bool) -> None:
-    """Refuse before playing, not after, when the summary needs an extra that is missing."""
+def _check_extras(ratings: bool, plot: bool, out: bool) -> None:
+    """Refuse before playing, not after, when the summary needs an extra that is missing (or
+    ``--out``, whose lines are checked by pydantic's schema)."""
     import importlib.util
 
     from cardtable.tournament.errors import TournamentError
 
     for needed, module, what in ((ratings, "openskill", "Ratings of three or more players"),
-                                 (plot, "matplotlib", "--plot")):
+                                 (plot, "matplotlib", "--plot"), (out, "pydantic", "--out")):
         try:
             missing = needed and importlib.util.find_spec(module) is None
         except (ImportError, ValueError):
             missing = True
         if missing:
-            raise TournamentError(f"{what} need{'s' if what == '--plot' else ''} {module}: "
+            raise TournamentError(f"{what} need{'s' if what.startswith('--') else ''} {module}: "
                                   "pip install 'cardtable[tournament]'.",
                                   TournamentError.CANNOT_RUN)
 
@@ -144,16 +149,18 @@ def _run(argv: list[str]) -> int:
                               f"{MAX_GAMES:,} in one tournament.")
     setting = parse_sprt(options.sprt, config) if options.sprt is not None else None
     out = Path(options.out) if options.out is not None else None
-    if out is not None:
-        from cardtable.tournament.results import check_writable
-
-        check_writable(out)
     plot = Path(options.plot) if options.plot is not None else None
-    if plot is not None:
-        from cardtable.tournament.results import check_writable
+    from cardtable.tournament.results import check_writable
 
-        check_writable(plot, "plot")
-    _check_extras(config.players > 2, plot is not None)
+    # No file the command writes may be another file it reads or writes (through links too).
+    files: list[tuple[str, str | Path | None]] = [
+        ("the --rules-file file", options.rules_file), ("the --deck file", options.deck),
+        ("standard output", STANDARD_OUTPUT), ("standard error", STANDARD_ERROR)]
+    if out is not None:
+        check_writable(out, others=[*files, ("the --plot file", plot)])
+    if plot is not None:
+        check_writable(plot, "plot", others=[*files, ("the --out file", out)])
+    _check_extras(config.players > 2, plot is not None, out is not None)
     from cardtable.tournament.backends import make_backend
     from cardtable.tournament.report import text
     from cardtable.tournament.runner import run, terminal_progress
@@ -173,17 +180,22 @@ def _run(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from cardtable.tournament.errors import TournamentError
+    from cardtable.ui.stop_signals import Stopped, stop_signals, stop_status
 
     try:
-        return _run(sys.argv[1:] if argv is None else argv)
+        # SIGTERM and SIGHUP stop a tournament as Ctrl+C does: the workers are ended and the
+        # games played so far stay in --out (status 143 and 129).
+        with stop_signals():
+            return _run(sys.argv[1:] if argv is None else argv)
     except _Exit as stop:
         return stop.status
     except TournamentError as error:
         print_error(PROG, error.message)
         return error.status
-    except KeyboardInterrupt:
-        print_error(PROG, "Interrupted.")
-        return TournamentError.INTERRUPTED
+    except KeyboardInterrupt as stop:
+        by = f" by {signal.Signals(stop.number).name}" if isinstance(stop, Stopped) else ""
+        print_error(PROG, f"Interrupted{by}.")
+        return stop_status(stop)
 
 
 if __name__ == "__main__":

@@ -78,8 +78,11 @@ class InProcess:
 def _worker(config: Config, connection: Any) -> None:
     """A worker process: plays each batch it is sent and sends back its lines (or the game
     that failed), until the pipe closes or says ``None``. Ctrl+C is left to the parent, which
-    stops the workers (and keeps what was written)."""
+    stops the workers (and keeps what was written); SIGTERM and SIGHUP, which the parent turns
+    into the same stop, end a worker at once (the parent's handlers are not inherited)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):
+        signal.signal(number, signal.SIG_DFL)
     while True:
         try:
             batch = connection.recv()
@@ -154,9 +157,9 @@ class Processes:
         for _ in range(self.jobs):
             ours, theirs = context.Pipe()
             process = context.Process(target=_worker, args=(config, theirs), daemon=True)
+            self.workers.append((process, ours))  # before it starts: ``close`` ends it
             process.start()
             theirs.close()
-            self.workers.append((process, ours))
         source = Batches(tasks)
         sent: dict[Any, deque[list[Task]]] = {ours: deque() for _, ours in self.workers}
 
@@ -190,9 +193,10 @@ class Processes:
 
     def close(self) -> None:
         for process, connection in self.workers:
-            if process.is_alive():
-                process.kill()
-            process.join()
+            if process.pid is not None:  # started
+                if process.is_alive():
+                    process.kill()
+                process.join()
             connection.close()
         self.workers = []
 

@@ -9,12 +9,15 @@ class TournamentError(Exception):
     BAD_INPUT = 1
     """The command line is wrong: unknown game or bot, bad numbers, bad ``--sprt``."""
     CANNOT_RUN = 2
-    """The command cannot run as asked: ``--out`` cannot be written or holds another
-    tournament, Ray is missing or its cluster cannot be reached."""
+    """The command cannot run as asked: ``--out`` or ``--plot`` cannot be written (not a
+    regular file, the same file as another of the command's files), ``--out`` is no results
+    file, holds another tournament or a line that is no game of it, Ray is missing or its
+    cluster cannot be reached."""
     GAME_FAILED = 3
     """A game could not be played to its end (a bot failed)."""
     INTERRUPTED = 130
-    """Stopped with Ctrl+C: the games played so far are kept in ``--out``."""
+    """Stopped with Ctrl+C: the games played so far are kept in ``--out`` (SIGTERM and SIGHUP
+    stop it the same way, with 143 and 129: 128 plus the signal's number)."""
 
     def __init__(self, message: str, status: int = BAD_INPUT) -> None:
         super().__init__(message)

@@ -60,6 +60,8 @@ def unreachable(address: str) -> str | None:
     try:
         with socket.create_connection((host, port), timeout=CONNECT_SECONDS):
             return None
+    except UnicodeError:  # a name that IDNA cannot encode, such as one with an empty label
+        return f"'{one_line(host)}' is not a host name"
     except OSError as error:
         return error.strerror or str(error) or type(error).__name__
 

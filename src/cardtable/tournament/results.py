@@ -1,8 +1,12 @@
 """The results file: a header line naming the configuration, then one JSON line per game.
 
 Each line is written whole and flushed, so an interrupted run leaves complete games and at
-worst one cut line at the end, which the next run removes before it appends. A file whose
-header names another configuration is refused: its games are not the games of this one.
+worst one cut line at the end, which the next run removes before it appends. Only a file that
+is recognisably a results file is ever appended to or trimmed: its first line is a header
+(``tournament.lines``), every other complete line a game of the same tournament, and a last
+line without its line break the start of a game line; anything else is refused, unchanged.
+A file whose header names another configuration is refused: its games are not the games of
+this one. The file is read with a size limit, and only when it is a regular file.
 """
 
 from __future__ import annotations
@@ -10,17 +14,23 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from cardtable.engine.bounded_read import MEBIBYTE, FileTooLarge, read_bounded_lines
 from cardtable.engine.one_line import one_line
+from cardtable.engine.record_target import reads_record, special_kind
 from cardtable.tournament.errors import TournamentError
 from cardtable.tournament.schedule import Config
 
 GameKey = tuple[tuple[str, ...], int]
 
-_FIELDS = ("seats", "deal", "rotation", "seed", "result", "moves")
+MAX_LINE_BYTES = MEBIBYTE
+MAX_FILE_BYTES = 256 * MEBIBYTE
+"""The limits of a results file read back: 1 MiB a line (as a record's), 256 MiB in all (about
+800,000 games at some 300 bytes a line)."""
 
 
 @dataclass
@@ -45,52 +55,67 @@ def _different(header: dict[str, Any], config: Config) -> str | None:
     return None
 
 
+def _cannot_run(message: str) -> TournamentError:
+    return TournamentError(message, TournamentError.CANNOT_RUN)
+
+
 def read(path: Path, config: Config) -> Existing:
-    """The games already in ``path`` (none when it does not exist or is empty)."""
+    """The games already in ``path`` (none when it does not exist or is empty), every line
+    checked before anything is played or written."""
+    from cardtable.tournament import lines
+
     shown = one_line(str(path))
+    kind = special_kind(path)
+    if kind is not None:
+        raise _cannot_run(f"Cannot read results file '{shown}': it is {kind}, not a regular "
+                          "file.")
     try:
-        data = path.read_bytes()
+        data = read_bounded_lines(path, MAX_LINE_BYTES, MAX_FILE_BYTES)
     except FileNotFoundError:
         return Existing({}, 0, True)
+    except FileTooLarge as error:
+        raise _cannot_run(f"Cannot read results file '{shown}': {error.reason}.") from None
     except OSError as error:
-        raise TournamentError(f"Cannot read results file '{shown}': {error.strerror}.",
-                              TournamentError.CANNOT_RUN) from None
-    end = data.rfind(b"\n") + 1  # a last line without its line break was cut by a stop
-    lines = data[:end].split(b"\n")[:-1]
-    if not lines:
+        raise _cannot_run(f"Cannot read results file '{shown}': {error.strerror}.") from None
+    if not data:
         return Existing({}, 0, True)
+    end = data.rfind(b"\n") + 1  # a last line without its line break was cut by a stop
+    complete = data[:end].split(b"\n")[:-1]
+    if not complete:  # not even a whole header: nothing this command wrote
+        raise _cannot_run(f"'{shown}' is not a tournament results file.")
     try:
-        header = json.loads(lines[0])
-        if not isinstance(header, dict) or header.get("tournament") != 1:
-            raise ValueError
-    except ValueError:
-        raise TournamentError(f"'{shown}' is not a tournament results file.",
-                              TournamentError.CANNOT_RUN) from None
-    differs = _different(header, config)
+        header = lines.header(complete[0])
+    except lines.BadLine as error:
+        if error.field in ("", "tournament"):  # not even a header's beginning
+            raise _cannot_run(f"'{shown}' is not a tournament results file.") from None
+        raise _cannot_run(f"'{shown}', line 1: not a tournament header "
+                          f"({one_line(error.reason)}).") from None
+    differs = _different(header.model_dump(), config)
     if differs is not None:
-        raise TournamentError(
-            f"'{shown}' holds a tournament with other {_WHAT[differs]}; give another --out "
-            "file (or the same options again to resume it).", TournamentError.CANNOT_RUN)
+        raise _cannot_run(f"'{shown}' holds a tournament with {_WHAT[differs]}; give another "
+                          "--out file (or the same options again to resume it).")
     games: dict[GameKey, dict[str, Any]] = {}
-    for number, raw in enumerate(lines[1:], start=2):
+    for number, raw in enumerate(complete[1:], start=2):
         try:
-            line = json.loads(raw)
-            if not isinstance(line, dict) or any(name not in line for name in _FIELDS):
-                raise ValueError
-            games[key_of(line)] = line
-        except (ValueError, TypeError):
-            raise TournamentError(f"'{shown}', line {number}: not a game result.",
-                                  TournamentError.CANNOT_RUN) from None
+            line = lines.game(raw, config)
+        except lines.BadLine as error:
+            raise _cannot_run(f"'{shown}', line {number}: not a game result "
+                              f"({one_line(error.reason)}).") from None
+        games[key_of(line)] = line
+    cut = data[end:]
+    if cut and not lines.GAME_START.startswith(cut[:len(lines.GAME_START)]):
+        raise _cannot_run(f"'{shown}', line {len(complete) + 1}: not a game result (a last "
+                          "line without its line break that no stop could have cut).")
     return Existing(games, end, False)
 
 
 _WHAT = {
-    "game": "a different game",
-    "params": "rules",
-    "players": "a number of players",
-    "seats": "seats",
-    "gauntlet": "a gauntlet",
-    "seed": "a seed",
+    "game": "another game",
+    "params": "other rules",
+    "players": "another number of players",
+    "seats": "other seats",
+    "gauntlet": "another gauntlet",
+    "seed": "another seed",
 }
 
 
@@ -134,17 +159,24 @@ class Writer:
             self.handle.close()
 
 
-def check_writable(path: Path, what: str = "results file") -> None:
-    """Refuse early an ``--out`` that cannot be written (a directory, no such folder ...)."""
+def check_writable(path: Path, what: str = "results file",
+                   others: Iterable[tuple[str, str | Path | None]] = ()) -> None:
+    """Refuse early an ``--out`` (or ``--plot``) that cannot be written: a directory, a named
+    pipe, a device or anything else that is not a regular file (nothing is opened), a path
+    that is one of ``others`` (the command's other files, as ``(name, path)`` pairs, through
+    links too), no such folder, no permission."""
     shown = one_line(str(path))
-    if path.is_dir():
-        raise TournamentError(f"Cannot write {what} '{shown}': it is a directory.",
-                              TournamentError.CANNOT_RUN)
+    kind = special_kind(path)
+    if kind == "a directory":
+        raise _cannot_run(f"Cannot write {what} '{shown}': it is a directory.")
+    if kind is not None:
+        raise _cannot_run(f"Cannot write {what} '{shown}': it is {kind}, not a regular file.")
+    name = reads_record(path, others)
+    if name is not None:
+        raise _cannot_run(f"Cannot write {what} '{shown}': it is {name}; give another file.")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise TournamentError(f"Cannot write {what} '{shown}': no folder "
-                              f"'{one_line(str(folder))}'.", TournamentError.CANNOT_RUN)
+        raise _cannot_run(f"Cannot write {what} '{shown}': no folder '{one_line(str(folder))}'.")
     if (path.exists() and not os.access(path, os.W_OK)) or \
             (not path.exists() and not os.access(folder, os.W_OK)):
-        raise TournamentError(f"Cannot write {what} '{shown}': permission denied.",
-                              TournamentError.CANNOT_RUN)
+        raise _cannot_run(f"Cannot write {what} '{shown}': permission denied.")

@@ -3,6 +3,7 @@ backend, write each as it finishes, stop early when the SPRT decides, and summar
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -87,14 +88,17 @@ def run(config: Config, games: int, backend: Backend, out: Path | None = None,
                         shown.advance()
                     if watch is not None and watch.advance(results):
                         break
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM or SIGHUP (``Stopped``)
+                from cardtable.ui.stop_signals import Stopped, stop_status
+
                 where = f" in '{one_line(str(out))}'" if out is not None else ""
                 again = "; run the same command again to resume" if out is not None else ""
+                by = f" by {signal.Signals(stop.number).name}" if isinstance(stop, Stopped) else ""
                 raise TournamentError(
-                    f"Interrupted: {len(results)} of {len(tasks)} games played{where}{again}.",
-                    TournamentError.INTERRUPTED) from None
+                    f"Interrupted{by}: {len(results)} of {len(tasks)} games played{where}{again}.",
+                    stop_status(stop)) from None
             finally:
-                backend.close()
+                backend.close()  # the workers end on every way out
     finally:
         if writer is not None:
             writer.close()
