@@ -72,7 +72,7 @@ for line in sys.stdin:
     if kind in ("hello", "new_game"):
         message_rules = message["rules"]
         if kind == "hello":
-            send({"type": "ready", "name": "caravan-heuristic.py"})
+            send({"type": "ready", "name": "caravan-heuristic.py", "game": "caravan"})
     elif kind == "turn":
         send({"type": "move", "move": choose(message["observation"], message["legal"])})
     elif kind == "error":

@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     srand(argc > 1 ? (unsigned)atoi(argv[1]) : (unsigned)time(NULL));
     while (getline(&line, &capacity, stdin) != -1) {
         if (is_type(line, "hello")) {
-            printf("{\"type\":\"ready\",\"name\":\"caravan-random.c\"}\n");
+            printf("{\"type\":\"ready\",\"name\":\"caravan-random.c\",\"game\":\"caravan\"}\n");
         } else if (is_type(line, "turn")) {
             int count = legal_move(line, 0, NULL, 0);
             if (count == 0) return 1;

@@ -20,7 +20,7 @@ for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
-        send({"type": "ready", "name": "caravan-random.py"})
+        send({"type": "ready", "name": "caravan-random.py", "game": "caravan"})
     elif kind == "turn":
         send({"type": "move", "move": rng.choice(message["legal"])})
     elif kind == "error":

@@ -39,7 +39,7 @@ for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
-        send({"type": "ready", "name": "obsession-heuristic.py"})
+        send({"type": "ready", "name": "obsession-heuristic.py", "game": "obsession"})
     elif kind == "turn":
         send({"type": "move", "move": choose(message["legal"])})
     elif kind == "quit":

@@ -20,7 +20,7 @@ for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
-        send({"type": "ready", "name": "obsession-random.py"})
+        send({"type": "ready", "name": "obsession-random.py", "game": "obsession"})
     elif kind == "turn":
         send({"type": "move", "move": rng.choice(message["legal"])})
     elif kind == "quit":

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from textual.widget import Widget
+from textual.widgets import Input, Select
+from textual.widgets._select import SelectCurrent
 
 from cardtable.games.austerity.deck import parse_deck
 from cardtable.games.austerity.simulate import play_game
@@ -376,3 +379,122 @@ def test_the_launcher_reads_a_seed_as_the_command_lines_do(seed: str) -> None:
 
     with pytest.raises(ValueError, match=r"^Seed must be an integer >= 0"):
         build_choice({"game": "caravan", "seed": seed})
+
+
+def test_esc_on_an_open_list_closes_the_list_and_keeps_the_form() -> None:
+    async def scenario() -> LauncherApp:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.query_one("#seed", Input).value = "12"
+            game = app.query_one("#game", Select)
+            game.focus()
+            await pilot.press("enter")  # Enter on a drop-down opens its list
+            await pilot.pause()
+            assert game.expanded
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.is_running and not game.expanded
+            assert app.focused is game and app.values()["seed"] == "12"
+            await pilot.press("escape")  # on the form itself Esc leaves, as before
+            await pilot.pause()
+        return app
+
+    form = asyncio.run(scenario())
+    assert form.return_value is None and form.status == 0
+
+
+def test_the_hint_says_what_enter_does_where_the_keyboard_is() -> None:
+    async def scenario() -> list[str]:
+        app = LauncherApp()
+        hints = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            for target in ("#play", "#game", "#seed", "#ascii"):
+                app.query_one(target).focus()
+                await pilot.pause()
+                hints.append(screen_text(app).splitlines()[-1].strip())
+            await pilot.press("escape")
+        return hints
+
+    play, select, text, checkbox = asyncio.run(scenario())
+    assert play == text == "Tab moves between fields · Enter starts · Esc quits"
+    assert select.startswith("Enter opens this list")
+    assert "Tab to Play, then Enter, starts" in select
+    assert checkbox.startswith("Enter or Space ticks")
+
+
+def test_the_focused_field_stands_out() -> None:
+    async def scenario() -> None:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            seed, delay = app.query_one("#seed", Input), app.query_one("#delay", Input)
+            seed.focus()
+            await pilot.pause()
+            # The field with the keyboard is drawn in the accent colour, in bold; the others
+            # keep the form's background.
+            assert seed.rich_style.bold and not delay.rich_style.bold
+            assert seed.rich_style.bgcolor != delay.rich_style.bgcolor
+            game = app.query_one("#game", Select)
+            game.focus()
+            await pilot.pause()
+            current, other = (select.query_one(SelectCurrent)
+                              for select in (game, app.query_one("#preset", Select)))
+            assert current.rich_style.bold and not other.rich_style.bold
+            assert current.rich_style.bgcolor != other.rich_style.bgcolor
+
+    asyncio.run(scenario())
+
+
+def test_the_wins_line_names_the_bots() -> None:
+    from types import SimpleNamespace
+
+    from cardtable.engine.match import play_match
+    from cardtable.games.caravan.bots import make_bot
+    from cardtable.games.caravan.rules import SeatRules
+    from cardtable.games.caravan.state import Game as CaravanGame
+    from cardtable.ui.tui.result_lines import tally_entry
+
+    game = CaravanGame.new(SeatRules.preset("power"), seed=5)
+    play_match(game, {"ABC": make_bot("normal", 0, 5), "DEF": make_bot("random", 1, 5)})
+    assert game.result is not None
+    app = SimpleNamespace(game=game, players=("bot:normal", "bot:random"),
+                          names=("BOT1", "BOT2"))
+    entry = tally_entry(app)
+    assert entry is not None and entry[0] == ["normal", "random"]
+    tally = WinTally()
+    tally.add(*entry)
+    assert "normal" in tally.line() and "random" in tally.line() and "BOT" not in tally.line()
+    same = SimpleNamespace(game=game, players=("bot:normal", "bot:normal"),
+                           names=("BOT1", "BOT2"))
+    assert tally_entry(same)[0] == ["BOT1 normal", "BOT2 normal"]  # type: ignore[index]
+    person = SimpleNamespace(game=game, players=("human", "bot:expert"), names=("YOU", "BOT"))
+    assert tally_entry(person)[0] == ["YOU", "expert"]  # type: ignore[index]
+
+
+def test_the_launcher_refuses_a_caravan_program_for_obsession_seats() -> None:
+    examples = Path(__file__).parents[2] / "examples" / "bots"
+
+    async def scenario(program: str) -> tuple[Choice | None, str]:
+        app = LauncherApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.query_one("#game", Select).value = "obsession"
+            app.query_one("#bot", Select).value = "exec"
+            app.query_one("#program", Input).value = shlex.join(
+                [sys.executable, str(examples / program)])
+            await click_play(app, pilot)
+            for _ in range(200):  # the program answers its hello
+                await pilot.pause()
+                if not app.is_running or "program" in screen_text(app):
+                    break
+            text = screen_text(app)
+            if app.is_running:
+                await pilot.press("escape")
+        return app.return_value, text
+
+    refused, text = asyncio.run(scenario("caravan_random.py"))
+    assert refused is None
+    assert "The program plays caravan, not Obsession: choose an Obsession program." in text
+    accepted, _ = asyncio.run(scenario("obsession_random.py"))
+    assert accepted is not None and accepted.obsession_seats[1].startswith("exec:")

@@ -12,9 +12,15 @@ the message).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import json
 import math
+import os
+import signal
+import subprocess
+import threading
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -24,7 +30,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from cardtable.agents.external_cli import EXEC_PREFIX
+from cardtable.agents.external_cli import EXEC_PREFIX, is_exec
 from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
 from cardtable.engine.errors import GameError
 from cardtable.engine.randomness import fresh_seed
@@ -47,6 +53,7 @@ from cardtable.ui.tui.common import EXIT_INTERRUPTED, NO_COLOUR_CSS, TableApp, w
 from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, records_to_replace
 from cardtable.ui.tui.result_lines import tally_entry
 from cardtable.ui.tui.tally import WinTally
+from cardtable.ui.tui.theme import FOCUS_CSS
 
 SEARCH_BOTS = ("ismcts",)
 """Search bots the launcher offers besides each game's own (docs/bots-search.md)."""
@@ -137,6 +144,89 @@ def program_spec(values: dict[str, Any], who: str) -> str:
     return EXEC_PREFIX + command
 
 
+PROGRAM_CHECK_SECONDS = 5.0
+"""How long the launcher waits for a program's ``ready`` when it checks the program's game."""
+
+
+def program_game(command: str, hello: dict[str, Any]) -> str | None:
+    """The game a program says it plays: start ``command`` (the Program box's), say ``hello``
+    and read its ``ready`` (docs/bots.md: its optional ``game``), then end it. None when the
+    answer names no game, or when there is no answer in time (the game's own start reports
+    a program that cannot start or answer)."""
+    from cardtable.agents.external import split_command
+    from cardtable.agents.registry import UnknownBot
+
+    try:
+        words = split_command(command)
+        process = subprocess.Popen(words, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, process_group=0)
+    except (OSError, UnknownBot):
+        return None
+    lines: list[bytes] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            lines.append(process.stdout.readline(1 << 20))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert process.stdin is not None
+        with contextlib.suppress(OSError):
+            process.stdin.write(json.dumps(hello).encode() + b"\n")
+            process.stdin.flush()
+        reader.join(PROGRAM_CHECK_SECONDS)
+    finally:
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # type: ignore[union-attr]
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(5)
+    try:
+        ready = json.loads(lines[0]) if lines else None
+    except ValueError:
+        return None
+    game = ready.get("game") if isinstance(ready, dict) else None
+    return game if isinstance(game, str) else None
+
+
+def obsession_hello(rules: ObsessionRules, humans: int) -> dict[str, Any]:
+    """The ``hello`` an Obsession bot seat is greeted with (as the table will send it)."""
+    from cardtable.agents.external import PROTOCOL, Limits
+    from cardtable.agents.external_games import adapter
+    from cardtable.games.obsession.game import ObsessionGame
+    from cardtable.games.obsession.state import seat_name
+
+    loaded = ObsessionGame(rules, humans)
+    found = adapter("obsession")
+    assert found is not None
+    limits = Limits.from_environment()
+    return {"type": "hello", "protocol": PROTOCOL, "game": "obsession",
+            "seat": seat_name(rules.players - 1),
+            "seats": [seat_name(seat) for seat in range(rules.players)],
+            "rules": found.rules_json(loaded),
+            "clock": {"move_ms": limits.move_ms, "hard_ms": limits.hard_ms, "warnings": 0,
+                      "max_warnings": limits.warnings}}
+
+
+def check_program_game(choice: Choice) -> None:
+    """Refuse (ValueError with the form's message) an Obsession table whose program says it
+    plays another game."""
+    rules = choice.obsession_rules
+    programs = {kind for kind in choice.obsession_seats if is_exec(kind)}
+    if rules is None or not programs:
+        return
+    humans = choice.obsession_seats.count("human")
+    for kind in programs:
+        command = kind.strip()[len(EXEC_PREFIX):]
+        game = program_game(command, obsession_hello(rules, humans))
+        if game is not None and game.strip().lower() != "obsession":
+            raise ValueError(f"The program plays {game[:20]}, not Obsession: choose an "
+                             "Obsession program.")
+
+
 def small_count(value: object) -> int | None:
     """A form field's whole number of at most 9 digits (None otherwise: int() refuses text of
     thousands of digits with its own error, and no count here needs more)."""
@@ -212,6 +302,20 @@ def build_choice(values: dict[str, Any]) -> Choice:
                   obsession_seats=seats, record=record)
 
 
+def hint_for(widget: Widget | None) -> str:
+    """The line under the form: how to move, what Enter does on ``widget`` (the field with
+    the keyboard), how to start and how to leave."""
+    if isinstance(widget, Select):
+        if widget.expanded:
+            return "Up/Down choose · Enter picks · Esc closes the list"
+        return "Enter opens this list · Tab to Play, then Enter, starts · Esc quits"
+    if isinstance(widget, Checkbox):
+        return "Enter or Space ticks · Tab to Play, then Enter, starts · Esc quits"
+    if isinstance(widget, Button) and widget.id == "quit":
+        return "Tab moves between fields · Enter quits · Esc quits"
+    return "Tab moves between fields · Enter starts · Esc quits"
+
+
 class MarkedCheckbox(Checkbox):
     """A checkbox whose mark shows its state (``X`` or blank): readable without colour."""
 
@@ -236,10 +340,8 @@ class LauncherApp(App[Choice | None]):
     Grid { grid-size: 2; grid-columns: 15 1fr; grid-rows: 1; grid-gutter: 0 0; height: auto; }
     Grid Label { padding: 0 1; }
     Input { border: none; height: 1; padding: 0 1; background: $boost; }
-    Input:focus { background: $accent 30%; }
     Select { height: 1; }
     SelectCurrent { border: none; height: 1; padding: 0 1; background: $boost; }
-    Select:focus > SelectCurrent { background: $accent 30%; }
     SelectOverlay { max-height: 8; }
     .column { width: 1fr; height: auto; border: round $foreground 40%; }
     #right, #left { width: 1fr; height: auto; }
@@ -252,7 +354,7 @@ class LauncherApp(App[Choice | None]):
     Button { border: none; height: 1; min-width: 12; margin: 0 2; }
     #message { height: 1; color: $error; text-align: center; }
     #hint { height: 1; color: $text-muted; text-align: center; }
-    """ + NO_COLOUR_CSS
+    """ + FOCUS_CSS + NO_COLOUR_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", "Quit", priority=True),
         Binding("ctrl+q", "leave", "Quit", show=False, priority=True),
@@ -335,8 +437,7 @@ class LauncherApp(App[Choice | None]):
             with Horizontal(id="buttons"):
                 yield Button("Play", variant="primary", id="play")
                 yield Button("Quit", id="quit")
-            yield Static("Tab moves between fields · Enter starts · Esc quits",
-                         id="hint")
+            yield Static(hint_for(None), id="hint")
 
     def on_mount(self) -> None:
         self.query_one("#caravan", Grid).border_title = " Caravan "
@@ -358,10 +459,21 @@ class LauncherApp(App[Choice | None]):
             self.query_one("#message", Static).update(self.message)
         self.sync_fields()
         self.query_one("#play", Button).focus()
+        self.watch(self.screen, "focused", self.show_hint)
+
+    def show_hint(self, focused: Widget | None = None) -> None:
+        """Say what Enter does where the keyboard is (on a list it opens the list)."""
+        if self.screen is not self.screen_stack[0]:
+            return
+        widget = focused or self.focused
+        if widget is not None and isinstance(widget.parent, Select):
+            widget = widget.parent  # the open list of a drop-down
+        self.query_one("#hint", Static).update(hint_for(widget))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game":
             self.sync_fields()
+        self.show_hint()
 
     def sync_fields(self) -> None:
         """Only the chosen game's fields (and the shared ones it uses) can be edited."""
@@ -394,6 +506,7 @@ class LauncherApp(App[Choice | None]):
         values = self.values()
         try:
             choice = dataclasses.replace(build_choice(values), form=values)
+            check_program_game(choice)
         except ValueError as error:
             self.query_one("#message", Static).update(str(error))
             return
@@ -421,6 +534,12 @@ class LauncherApp(App[Choice | None]):
         if isinstance(self.screen, ConfirmOverwrite):
             self.screen.dismiss(False)
             return
+        if status == 0:
+            for select in self.query(Select):
+                if select.expanded:  # Esc on an open list closes it; the form stays
+                    select.expanded = False
+                    select.focus()
+                    return
         self.status = status
         self.exit(None)
 

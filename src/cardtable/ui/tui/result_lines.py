@@ -10,6 +10,7 @@ when interrupted, on standard error.
 from __future__ import annotations
 
 import signal
+from collections.abc import Sequence
 from typing import Any
 
 from cardtable.engine.match import forfeit_message
@@ -66,7 +67,7 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
         result = game.result
         if result is None or result.reason == "quit":
             return None
-        names = list(app.names)
+        names = tally_names(app.players, app.names)
         return names, [names[SEATS.index(seat)] for seat in result.winners]
     if isinstance(game, ObsessionGame):
         ended: Ended | None = getattr(app, "ended", None)
@@ -75,7 +76,8 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
         from cardtable.ui.tui.obsession_app import seat_label
 
         kinds = tuple(app.kinds)
-        names = [seat_label(seat, kinds, app.humans) for seat in range(len(kinds))]
+        labels = [seat_label(seat, kinds, app.humans) for seat in range(len(kinds))]
+        names = tally_names(kinds, labels)
         first = [names[ended.placings[0]]] if ended.finished and ended.placings else []
         return names, first
     if isinstance(game, AusterityGame):
@@ -83,6 +85,28 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
             return None
         return list(app.table.lineup), list(app.winners())
     return None
+
+
+def player_name(kind: str) -> str | None:
+    """What the launcher's tally calls a bot seat: the bot's name (``normal``, ``expert``,
+    ``ismcts``), ``program`` for an ``exec:`` seat; None for a person."""
+    from cardtable.agents.external_cli import is_exec
+
+    if kind == "human":
+        return None
+    if is_exec(kind.removeprefix("bot:")):
+        return "program"
+    return kind.removeprefix("bot:")
+
+
+def tally_names(kinds: Sequence[str], labels: Sequence[str]) -> list[str]:
+    """The names of the seats in the tally of wins: each bot by its name (``normal 2,
+    expert 1``), people by their seat's label; a name two seats share keeps the seat's label
+    (``BOT1 normal``, ``P3 obsessed``), so that each seat is counted on its own."""
+    names = [player_name(kind) or label for kind, label in zip(kinds, labels, strict=True)]
+    return [(label if name in label.split() else f"{label} {name}")
+            if names.count(name) > 1 else name
+            for name, label in zip(names, labels, strict=True)]
 
 
 def replay_lines(app: Any) -> tuple[list[str], list[str]] | None:

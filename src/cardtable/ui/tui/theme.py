@@ -73,3 +73,14 @@ STYLES = {
 
 def make_theme(ascii_only: bool) -> Theme:
     return Theme(ascii_only=ascii_only, colour=colour_wanted())
+
+
+FOCUS_CSS = """
+Input:focus { background: $accent; color: $text; text-style: bold; }
+Select:focus > SelectCurrent { background: $accent; color: $text; text-style: bold; }
+Select.-expanded > SelectCurrent { background: $accent 50%; }
+ToggleButton:focus { background: $accent; color: $text; }
+ToggleButton:focus > .toggle--label { text-style: bold; }
+"""
+"""How a form shows the field that has the keyboard: the accent colour filling the field, in
+bold, unlike every other field (``NO_COLOR`` marks it by text style alone, common.py)."""
