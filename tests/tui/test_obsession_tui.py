@@ -503,3 +503,27 @@ def test_a_line_without_a_number_is_answered() -> None:
             assert message in app.messages and "!!! Type the numbers of 3" in screen_text(app)
 
     asyncio.run(scenario())
+
+
+def test_a_long_moves_list_at_80x24_leaves_the_command_line_on_screen() -> None:
+    hand = "4C 4D 5C 5D 6C 6D 9C 9D JC JD QC QD KC KD AC AD 4H 5H 6H 9H"
+    game = position(4, hands={0: hand, 1: "KC", 2: "KH", 3: "KS"}, pile="", draw="5S 6S 9S",
+                    humans=[True, False, False, False])
+
+    async def scenario() -> None:
+        app = crafted(game, ("human", "obsessed", "obsessed", "obsessed"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("f2")
+            for _ in range(50):
+                await pilot.pause()
+                if "(all in Events)" in screen_text(app):
+                    break
+            lines = screen_text(app).splitlines()
+            assert len(lines) == 24
+            assert lines[-2].startswith("P1 > ") and lines[-1].startswith("Enter play")
+            assert "(all in Events)" in " ".join(lines)
+            assert app.messages[-1].startswith("Moves: ") and "20 (AD)" in app.messages[-1]
+            assert app.query_one("#command").region.bottom <= 24
+
+    asyncio.run(scenario())

@@ -357,7 +357,7 @@ class ObsessionApp(TableApp):
         self.query_one("#seats", Static).update(self._seats_text(obs))
         self.query_one("#pile", Static).update(self._pile_text(obs))
         self.query_one("#phase", Static).update(self._phase_text(obs))
-        self.query_one("#status", Static).update(self._status_text())
+        self.show_status()
         self.query_one("#keys", Static).update(self._keys_text())
         cards = self.query_one(CardsPanel)
         cards.border_title = self._cards_title(obs)
@@ -448,6 +448,36 @@ class ObsessionApp(TableApp):
         phase = obs.source if not self.game.out[seat] else "out"
         return f" P{seat + 1} {phase} "
 
+    def show_status(self) -> None:
+        """The status line, then (once laid out) cut to the room the table leaves it."""
+        self.query_one("#status", Static).update(self._status_text())
+        self.call_after_refresh(self._fit_status)
+
+    def _fit_status(self) -> None:
+        """Keep the command line and the keys on the screen: a status longer than the room
+        left under the cards (a long F2 list at 80x24) is cut, and says where the rest is (every
+        message is in the Events log too)."""
+        if not self.ready or self.screen_stack[0].has_class("small"):
+            return
+        table = self.query_one("#table")
+        status = self.query_one("#status", Static)
+        others = sum(child.outer_size.height for child in table.children
+                     if child is not status and child.display)
+        room = max(1, table.content_region.height - others)
+        width = status.content_region.width
+        text = self._status_text()
+        if width > 0:
+            lines = text.wrap(self.console, width)
+            if len(lines) > room:
+                more = " ... (all in Events)" if self.theme_.ascii_only else " … (all in Events)"
+                kept = lines[:room]
+                last = kept[-1]
+                last.truncate(max(0, width - len(more)))
+                last.append(more)
+                text = Text("\n").join(kept)
+        status.update(text)
+        status.styles.max_height = room
+
     def _status_text(self) -> Text:
         if self.thinking is not None:
             return Text(self.thinking, style=self.theme_.style("thinking"))
@@ -534,7 +564,7 @@ class ObsessionApp(TableApp):
             self.note = None
         if self.ready:
             self.query_one(CardsPanel).refresh()
-            self.query_one("#status", Static).update(self._status_text())
+            self.show_status()
 
     @guarded
     def on_input_submitted(self, event: CommandInput.Submitted) -> None:
