@@ -292,7 +292,9 @@ def test_help_at_the_swap_prompt_shows_the_rules_in_play() -> None:
     done = run(["--players", "3", "--seed", "4", "--run-kill", "3"], stdin="help\n")
     out = done.stdout
     assert "+++ How to play:" in out and "the 3s of a picked-up pile leave the game" in out
-    assert "+++ Rules in play: 3 players, 2 deck(s), run-kill 3, effect-first." in out
+    rules = "+++ Rules in play: 3 players, 2 deck(s), run-kill 3, effect-first.\n"
+    # Then the swap again: what is chosen, and from which cards.
+    assert f"{rules}+++ Select your 3 VISIBLE cards\n### Cards:\t6 cards\t1:" in out
 
 
 def test_quit_at_a_hot_seat_pass_prompt_leaves_the_game(tmp_path: Path) -> None:

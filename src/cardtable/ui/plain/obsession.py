@@ -125,7 +125,8 @@ class HumanSeat:
             if word in QUIT_COMMANDS:
                 raise MatchAbandoned(f"P{observation.seat + 1}", QUIT_CAUSE)
             if word in HELP_COMMANDS:
-                for line in help_lines(observation.rules):
+                # Then what is being chosen again (the swap's cards scrolled away).
+                for line in [*help_lines(observation.rules), *render.prompt_lines(observation)]:
                     self.console.say(line)
                 continue
             if word == MOVES_COMMAND and self.legal is not None:
