@@ -498,3 +498,16 @@ def test_the_launcher_refuses_a_caravan_program_for_obsession_seats() -> None:
     assert "The program plays caravan, not Obsession: choose an Obsession program." in text
     accepted, _ = asyncio.run(scenario("obsession_random.py"))
     assert accepted is not None and accepted.obsession_seats[1].startswith("exec:")
+
+
+def test_the_launcher_refuses_an_obsession_program_for_a_caravan_seat() -> None:
+    from cardtable.ui.tui.launcher import check_program_game
+
+    program = shlex.join([sys.executable, str(Path(__file__).parents[2] / "examples" / "bots"
+                                              / "obsession_random.py")])
+    choice = build_choice({"game": "caravan", "seed": "", "delay": "0", "preset": "power",
+                           "abc": "human", "def": "exec", "program": program})
+    with pytest.raises(ValueError) as refused:
+        check_program_game(choice)
+    assert str(refused.value) == ("The program plays obsession, not Caravan: choose a Caravan "
+                                  "program.")

@@ -192,39 +192,52 @@ def program_game(command: str, hello: dict[str, Any]) -> str | None:
     return game if isinstance(game, str) else None
 
 
-def obsession_hello(rules: ObsessionRules, humans: int) -> dict[str, Any]:
-    """The ``hello`` an Obsession bot seat is greeted with (as the table will send it)."""
+def hello_for(choice: Choice, seat: str) -> dict[str, Any]:
+    """The ``hello`` a program at ``seat`` of the chosen table is greeted with (as the table
+    will send it: the game, the seats, the rules, the clock)."""
     from cardtable.agents.external import PROTOCOL, Limits
+
+    limits = Limits.from_environment()
+    clock = {"move_ms": limits.move_ms, "hard_ms": limits.hard_ms, "warnings": 0,
+             "max_warnings": limits.warnings}
+    if choice.caravan_rules is not None:
+        from cardtable.games.caravan.observation_json import seat_rules_json
+
+        rules = choice.caravan_rules
+        return {"type": "hello", "protocol": PROTOCOL, "game": "caravan", "seat": seat,
+                "seats": ["ABC", "DEF"], "rules": seat_rules_json((rules.abc, rules.def_)),
+                "clock": clock}
     from cardtable.agents.external_games import adapter
     from cardtable.games.obsession.game import ObsessionGame
     from cardtable.games.obsession.state import seat_name
 
-    loaded = ObsessionGame(rules, humans)
+    assert choice.obsession_rules is not None
+    players = choice.obsession_rules.players
     found = adapter("obsession")
     assert found is not None
-    limits = Limits.from_environment()
-    return {"type": "hello", "protocol": PROTOCOL, "game": "obsession",
-            "seat": seat_name(rules.players - 1),
-            "seats": [seat_name(seat) for seat in range(rules.players)],
-            "rules": found.rules_json(loaded),
-            "clock": {"move_ms": limits.move_ms, "hard_ms": limits.hard_ms, "warnings": 0,
-                      "max_warnings": limits.warnings}}
+    loaded = ObsessionGame(choice.obsession_rules, choice.obsession_seats.count("human"))
+    return {"type": "hello", "protocol": PROTOCOL, "game": "obsession", "seat": seat,
+            "seats": [seat_name(index) for index in range(players)],
+            "rules": found.rules_json(loaded), "clock": clock}
 
 
 def check_program_game(choice: Choice) -> None:
-    """Refuse (ValueError with the form's message) an Obsession table whose program says it
-    plays another game."""
-    rules = choice.obsession_rules
-    programs = {kind for kind in choice.obsession_seats if is_exec(kind)}
-    if rules is None or not programs:
-        return
-    humans = choice.obsession_seats.count("human")
-    for kind in programs:
+    """Refuse (ValueError with the form's message) a table whose program says it plays
+    another game (a Caravan program for Obsession's bots, say)."""
+    if choice.caravan_rules is not None:
+        seats = dict(zip(("ABC", "DEF"), (kind.removeprefix("bot:")
+                                           for kind in choice.caravan_players), strict=True))
+    else:
+        seats = {f"P{index + 1}": kind for index, kind in enumerate(choice.obsession_seats)}
+    programs = {kind: seat for seat, kind in seats.items() if is_exec(kind)}
+    for kind, seat in programs.items():
         command = kind.strip()[len(EXEC_PREFIX):]
-        game = program_game(command, obsession_hello(rules, humans))
-        if game is not None and game.strip().lower() != "obsession":
-            raise ValueError(f"The program plays {game[:20]}, not Obsession: choose an "
-                             "Obsession program.")
+        game = program_game(command, hello_for(choice, seat))
+        if game is not None and game.strip().lower() != choice.game:
+            name = choice.game.title()
+            article = "an" if name.startswith(("A", "E", "I", "O", "U")) else "a"
+            raise ValueError(f"The program plays {game[:20]}, not {name}: choose {article} "
+                             f"{name} program.")
 
 
 def small_count(value: object) -> int | None:
