@@ -179,6 +179,9 @@ def test_mcts_player_speaks_the_protocol_at_the_hub(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args, status, message", [
     (["--strategy", "mcts:iters=0", "2", "0"], 1, "mcts options must be positive"),
+    (["--strategy", "mcts:iters=100000000000000000000000", "2", "0"], 1,
+     "iters from 1 to 1000000"),
+    (["--strategy", "mcts:time=100000", "2", "0"], 1, "time > 0 and <= 60"),
     (["--strategy", "mcts", "2", "5"], 3, "Invalid player ID"),
     (["--strategy", "mcts", "1", "0"], 2, "Invalid player count"),
     (["2", "0"], 1, "Usage: cardtable austerity player --strategy NAME pcount myid"),

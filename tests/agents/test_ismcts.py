@@ -117,9 +117,18 @@ def test_time_budget_stops_the_search() -> None:
 
 @pytest.mark.parametrize("spec, message", [
     ("ismcts:iters=0", "Invalid value '0' for the option 'iters' of the bot 'ismcts' "
-                       "(expected an integer >= 1)."),
+                       "(expected an integer from 1 to 1000000)."),
     ("ismcts:time=-1", "Invalid value '-1' for the option 'time' of the bot 'ismcts' "
-                       "(expected a number >= 0.001)."),
+                       "(expected a number from 0.001 to 60)."),
+    # A budget that would never end is refused too.
+    ("ismcts:iters=100000000000000000000000", "Invalid value '100000000000000000000000' for "
+     "the option 'iters' of the bot 'ismcts' (expected an integer from 1 to 1000000)."),
+    ("ismcts:iters=1000001", "Invalid value '1000001' for the option 'iters' of the bot "
+                             "'ismcts' (expected an integer from 1 to 1000000)."),
+    ("ismcts:time=1e308", "Invalid value '1e308' for the option 'time' of the bot 'ismcts' "
+                          "(expected a number from 0.001 to 60)."),
+    ("ismcts:time=61", "Invalid value '61' for the option 'time' of the bot 'ismcts' "
+                       "(expected a number from 0.001 to 60)."),
     ("ismcts:rollout=smart", "Unknown rollout 'smart' for the bot 'ismcts' "
                              "(rollouts: greedy, eval, reply, random)."),
     ("ismcts:opponents=psychic", "Unknown opponent model 'psychic' for the bot 'ismcts' "

@@ -7,7 +7,6 @@ on a shared machine counts less. Prints the median and the quartiles per game.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -16,6 +15,8 @@ from typing import Any
 
 import cardtable
 from cardtable.agents.registry import make_seat
+from cardtable.agents.search_limits import MAX_ITERATIONS
+from cardtable.cli.error_line import OneLineArgumentParser, print_error
 
 PROG = "cardtable bench ismcts"
 
@@ -54,16 +55,31 @@ def measure(name: str, spec: str, count: int, seed: int) -> dict[str, Any]:
             "q1_ms": round(quartiles[0], 2), "q3_ms": round(quartiles[2], 2)}
 
 
+MAX_POSITIONS = 10_000
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
-    parser.add_argument("--iters", type=int, default=1000, help="iterations (default 1000)")
+    parser = OneLineArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser.add_argument("--iters", type=int, default=1000,
+                        help=f"iterations (default 1000, at most {MAX_ITERATIONS})")
     parser.add_argument("--positions", type=int, default=30,
-                        help="decisions timed per game (default 30)")
+                        help=f"decisions timed per game (default 30, at most {MAX_POSITIONS})")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
-    options = parser.parse_args(argv)
-    if options.iters < 1 or options.positions < 1:
-        parser.error("--iters and --positions must be at least 1")
+    try:
+        options = parser.parse_args(argv)
+    except SystemExit as done:  # --help (0), or a syntax error already said in one line
+        return 0 if done.code == 0 else 1
+    if not 1 <= options.iters <= MAX_ITERATIONS:
+        print_error(PROG, f"--iters must be from 1 to {MAX_ITERATIONS} (got {options.iters})")
+        return 1
+    if not 1 <= options.positions <= MAX_POSITIONS:
+        print_error(PROG, f"--positions must be from 1 to {MAX_POSITIONS} "
+                          f"(got {options.positions})")
+        return 1
+    if options.seed < 0:
+        print_error(PROG, f"--seed must be 0 or more (got {options.seed})")
+        return 1
     for name in ("caravan", "obsession"):
         row = measure(name, f"ismcts:iters={options.iters}", options.positions, options.seed)
         if options.json:

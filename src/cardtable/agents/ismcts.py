@@ -38,7 +38,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from cardtable.agents.search_limits import MAX_ITERATIONS, MAX_SECONDS
 from cardtable.engine.errors import IllegalAction
+from cardtable.engine.one_line import one_line
 
 
 class World(Protocol):
@@ -245,17 +247,26 @@ def _halving(worlds: Worlds, options: SearchOptions, rng: random.Random,
     return max(alive, key=lambda key: root[key].reward / root[key].visits)
 
 
-def _number(spec_name: str, key: str, text: str, low: float, integer: bool) -> float:
+def _plain(value: float) -> str:
+    """``1``, ``0.001``, ``1000000`` (never ``1e+06``)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _number(spec_name: str, key: str, text: str, low: float, integer: bool,
+            high: float = math.inf) -> float:
+    """The option's value, refused in one line unless from ``low`` to ``high`` (and finite)."""
     from cardtable.agents.registry import UnknownBot
 
     try:
         value = int(text) if integer else float(text)
     except ValueError:
         value = math.nan
-    if not value >= low or math.isinf(value):
+    if not low <= value <= high or math.isinf(value):
         kind = "an integer" if integer else "a number"
-        raise UnknownBot(f"Invalid value '{text}' for the option '{key}' of the bot '{spec_name}' "
-                         f"(expected {kind} >= {low:g}).")
+        bounds = (f">= {_plain(low)}" if math.isinf(high)
+                  else f"from {_plain(low)} to {_plain(high)}")
+        raise UnknownBot(f"Invalid value '{one_line(text)}' for the option '{key}' of the bot "
+                         f"'{spec_name}' (expected {kind} {bounds}).")
     return value
 
 
@@ -280,9 +291,9 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
     chosen = {key: values[0] for key, values in choices.items()}
     for key, value in options.items():
         if key in ("iters", "iterations"):
-            iterations = int(_number(name, key, value, 1, True))
+            iterations = int(_number(name, key, value, 1, True, MAX_ITERATIONS))
         elif key == "time":
-            seconds = _number(name, key, value, 0.001, False)
+            seconds = _number(name, key, value, 0.001, False, MAX_SECONDS)
         elif key == "c":
             c = _number(name, key, value, 0, False)
         elif key == "rollout":

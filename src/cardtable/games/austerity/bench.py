@@ -24,7 +24,6 @@ which costs more than the rest of its start-up: the bench says so on stderr befo
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import os
 import statistics
@@ -34,6 +33,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from cardtable.cli.error_line import OneLineArgumentParser
 from cardtable.games.austerity import hub
 from cardtable.games.austerity.strategies import STRATEGIES
 
@@ -162,7 +162,7 @@ def figure_line(name: str, figures: tuple[float, float, float]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineArgumentParser(
         prog="cardtable bench austerity",
         description="Time one Austerity game as processes (the hub and its player programs) "
                     "and each player's start, as medians over several runs.")

@@ -33,6 +33,7 @@ import math
 import random
 import time
 
+from cardtable.agents.search_limits import MAX_ITERATIONS, MAX_SECONDS
 from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
 from cardtable.games.austerity.rules import MARKET_LIMIT, Action, Card, Table
 from cardtable.games.austerity.state import legal_actions_on
@@ -237,10 +238,11 @@ def parse_spec(text: str, bot: str = "mcts") -> MctsStrategy:
     except ValueError:
         raise ValueError(f"{bot} options iters and points take integers, time and c "
                          "numbers") from None
-    if iterations < 1 or points < 1 or not c >= 0 or (seconds is not None
-                                                        and not 0 < seconds < 1e6):
-        raise ValueError(f"{bot} options must be positive (iters >= 1, points >= 1, "
-                         "time > 0, c >= 0)")
+    if not 1 <= iterations <= MAX_ITERATIONS or points < 1 or not c >= 0 or (
+            seconds is not None and not 0 < seconds <= MAX_SECONDS):
+        raise ValueError(f"{bot} options must be positive, and a decision's budget bounded "
+                         f"(iters from 1 to {MAX_ITERATIONS}, points >= 1, time > 0 and "
+                         f"<= {MAX_SECONDS:g}, c >= 0)")
     return MctsStrategy(iterations, seconds, c, points, values.get("seed", 0))
 
 
