@@ -53,3 +53,25 @@ def test_stopping_early_ends_every_worker() -> None:
     backend.close()
     assert not any(process.is_alive() for process in workers)
     assert backend.workers == []
+
+
+def test_a_worker_that_ended_before_its_first_batch_fails_a_game_in_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.context
+
+    def die(config: Config, connection: Any) -> None:
+        os._exit(3)
+
+    start = multiprocessing.context.ForkProcess.start
+
+    def start_and_wait_for_the_end(process: Any) -> None:
+        start(process)
+        process.join()  # ended before the parent sends it anything: sending fails
+
+    monkeypatch.setattr(backends, "_worker", die)
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", start_and_wait_for_the_end)
+    backend = Processes(2)
+    with pytest.raises(TournamentError, match=r"^Game \d+ \(.*\) failed: RuntimeError: a worker "
+                                              r"process ended while playing it$"):
+        list(backend.run(CONFIG, schedule(CONFIG, 10)))
+    backend.close()

@@ -7,6 +7,7 @@ decision, Ctrl+C) wastes little, and ``close`` ends what is still running.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
@@ -168,8 +169,11 @@ class Processes:
                 batch = source.take()
                 if batch is None:
                     return
-                connection.send(batch)
                 sent[connection].append(batch)
+                try:
+                    connection.send(batch)
+                except OSError:  # the worker has ended: reading its answer fails its game
+                    return
 
         for connection in sent:
             feed(connection)
@@ -188,7 +192,8 @@ class Processes:
                 yield from zip(batch, answer, strict=True)
                 feed(connection)
         for _, connection in self.workers:
-            connection.send(None)
+            with contextlib.suppress(OSError):  # a worker that has ended needs no goodbye
+                connection.send(None)
         self.close()
 
     def close(self) -> None:
