@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -179,8 +178,8 @@ def _run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from cardtable.tournament.errors import TournamentError
-    from cardtable.ui.stop_signals import Stopped, stop_signals, stop_status
+    from cardtable.tournament.errors import TournamentError, interrupted
+    from cardtable.ui.stop_signals import stop_signals
 
     try:
         # SIGTERM and SIGHUP stop a tournament as Ctrl+C does: the workers are ended and the
@@ -192,10 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     except TournamentError as error:
         print_error(PROG, error.message)
         return error.status
-    except KeyboardInterrupt as stop:
-        by = f" by {signal.Signals(stop.number).name}" if isinstance(stop, Stopped) else ""
-        print_error(PROG, f"Interrupted{by}.")
-        return stop_status(stop)
+    except KeyboardInterrupt as stop:  # before or after the games
+        stopped = interrupted(stop)
+        print_error(PROG, stopped.message)
+        return stopped.status
 
 
 if __name__ == "__main__":

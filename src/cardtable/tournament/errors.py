@@ -23,3 +23,15 @@ class TournamentError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+def interrupted(stop: KeyboardInterrupt, detail: str = "") -> TournamentError:
+    """The error of a tournament stopped by Ctrl+C ("Interrupted: DETAIL.", status 130) or by
+    SIGTERM or SIGHUP ("Interrupted by SIGTERM: DETAIL.", 128 plus the signal's number)."""
+    import signal
+
+    from cardtable.ui.stop_signals import Stopped, stop_status
+
+    by = f" by {signal.Signals(stop.number).name}" if isinstance(stop, Stopped) else ""
+    return TournamentError(f"Interrupted{by}{': ' + detail if detail else ''}.",
+                           stop_status(stop))

@@ -3,7 +3,6 @@ backend, write each as it finishes, stop early when the SPRT decides, and summar
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -13,7 +12,7 @@ from typing import Any
 
 from cardtable.engine.one_line import one_line
 from cardtable.tournament.backends import Backend
-from cardtable.tournament.errors import TournamentError
+from cardtable.tournament.errors import interrupted
 from cardtable.tournament.results import Writer, read
 from cardtable.tournament.schedule import Config, schedule
 from cardtable.tournament.stats import sprt
@@ -88,15 +87,11 @@ def run(config: Config, games: int, backend: Backend, out: Path | None = None,
                         shown.advance()
                     if watch is not None and watch.advance(results):
                         break
-            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM or SIGHUP (``Stopped``)
-                from cardtable.ui.stop_signals import Stopped, stop_status
-
+            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM or SIGHUP
                 where = f" in '{one_line(str(out))}'" if out is not None else ""
                 again = "; run the same command again to resume" if out is not None else ""
-                by = f" by {signal.Signals(stop.number).name}" if isinstance(stop, Stopped) else ""
-                raise TournamentError(
-                    f"Interrupted{by}: {len(results)} of {len(tasks)} games played{where}{again}.",
-                    stop_status(stop)) from None
+                raise interrupted(stop, f"{len(results)} of {len(tasks)} games played{where}"
+                                        f"{again}") from None
             finally:
                 backend.close()  # the workers end on every way out
     finally:
