@@ -201,20 +201,29 @@ def test_standard_output_into_a_file_is_not_the_results_file(tmp_path: Path) -> 
     assert shown.read_text() == ""
 
 
-def test_a_file_too_large_is_refused_after_reading_a_bounded_part(tmp_path: Path,
-                                                                 results: bytes) -> None:
+def test_a_file_too_large_is_refused_after_reading_a_bounded_part(
+        tmp_path: Path, results: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "r.jsonl"
     out.write_bytes(results + b'{"seats":"' + b"x" * (2 << 20) + b'"}\n')
     assert refusal(*TWO, "--out", str(out)) == (
         f"Cannot read results file '{out}': line 4 is longer than 1 MiB.")
-    big = tmp_path / "big.jsonl"
-    with open(big, "wb") as handle:
-        handle.write(results)
-        line = _games(results)[0]
-        text = (json.dumps(line) + "\n").encode()
-        handle.write(text * ((256 << 20) // len(text) + 1))
-    assert refusal(*TWO, "--out", str(big)) == (
-        f"Cannot read results file '{big}': the file is larger than 256 MiB.")
+    # The limit of the whole file (256 MiB), made small here so as not to write that much.
+    from cardtable.tournament import results as results_file
+    from cardtable.tournament.errors import TournamentError
+    from cardtable.tournament.schedule import Config, Entrant
+
+    assert results_file.MAX_FILE_BYTES == 256 << 20
+    monkeypatch.setattr(results_file, "MAX_FILE_BYTES", 4097)
+    game = results.splitlines(keepends=True)[1]
+    out.write_bytes(results + game * 20)
+    config = Config("caravan", {}, 2, (Entrant("random", "random"),
+                                       Entrant("normal", "normal")), None, 1)
+    with pytest.raises(TournamentError) as refused:
+        results_file.read(out, config)
+    assert refused.value.message == (
+        f"Cannot read results file '{out}': the file is larger than 4097 bytes.")
+    assert refused.value.status == 2
+    assert len(results_file.read(tmp_path / "absent", config).games) == 0
 
 
 def test_a_cut_line_is_still_trimmed_and_played_again(tmp_path: Path, results: bytes) -> None:
