@@ -161,7 +161,7 @@ def _cards(texts: object) -> list["Card"] | None:
 # Not ``typing.TYPE_CHECKING``: the hub imports this module and must start fast.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from cardtable.games.austerity.rules import Card
     from cardtable.games.austerity.state import AusterityState
@@ -172,7 +172,8 @@ class HubRecord:
 
     def __init__(self, path: str, tokens: int, points: int, deck: "list[Card]",
                  players: "list[str]", actions: "list[tuple[int, str, str]]",
-                 result: "tuple[int, dict[str, object]] | None", end_line: int) -> None:
+                 result: "tuple[int, dict[str, object]] | None", end_line: int,
+                 deck_line: int = 2, shown: "list[tuple[int, str, str]] | None" = None) -> None:
         self.path = path
         self.tokens = tokens
         self.points = points
@@ -184,6 +185,40 @@ class HubRecord:
         """``(line, result line)``; for a record of the former dialect, the ``end`` line
         turned into a result line."""
         self.end_line = end_line
+        self.deck_line = deck_line
+        """The line of the deck (the chance line ``deck``, or the former ``start`` line)."""
+        self.shown = shown or []
+        """``(line, event, text)`` for each card the conversation shows turned up, in order:
+        the ``send`` of ``newcard…`` (``event`` ``send``) and the ``New card = …`` standard
+        output line (``out``). Replay checks them against the deck line."""
+
+
+def _shown_card(obj: "dict[str, object]") -> "tuple[str, str] | None":
+    """``(event, text)`` when the conversation line ``obj`` shows a card turned up."""
+    event = obj.get("event", obj.get("ev"))
+    if event == "send" and isinstance(obj.get("msg"), str) and str(obj["msg"]).startswith(
+            "newcard"):
+        return "send", str(obj["msg"])
+    if event == "out" and isinstance(obj.get("line"), str) and str(obj["line"]).startswith(
+            "New card"):
+        return "out", str(obj["line"])
+    return None
+
+
+def _shown_cards(lines: "Sequence[str]") -> list[tuple[int, str, str]]:
+    """The cards shown turned up by the ``message`` lines of a record of the one format."""
+    import json
+
+    shown = []
+    for number, text in enumerate(lines, start=1):
+        if '"message"' not in text:
+            continue
+        obj = json.loads(text)  # read_record has checked every line
+        if isinstance(obj, dict) and obj.get("type") == MESSAGE:
+            card = _shown_card(obj)
+            if card is not None:
+                shown.append((number, *card))
+    return shown
 
 
 def read_hub_record(path: str, lines: "Sequence[str]") -> HubRecord:
@@ -231,7 +266,8 @@ def read_hub_record(path: str, lines: "Sequence[str]") -> HubRecord:
                               entry.line)
     rules = header.rules
     return HubRecord(path, int(rules["tokens"]), int(rules["points"]), deck,
-                     [entry.player for entry in header.seats], actions, result, record.end_line)
+                     [entry.player for entry in header.seats], actions, result, record.end_line,
+                     entries[0].line, _shown_cards(lines))
 
 
 def _header_complaint(header: object) -> str | None:
@@ -284,10 +320,15 @@ def _read_legacy(path: str, lines: "Sequence[str]") -> HubRecord | None:
             or not isinstance(tokens, int) or not isinstance(points, int)):
         raise fail(number, "a start line of version 1 with tokens, points, deck and players")
     actions: list[tuple[int, str, str]] = []
+    shown: list[tuple[int, str, str]] = []
     result = None
+    deck_line = number
     for number, obj in objects[1:]:
         if result is not None:
             raise fail(number, "a line after the end line")
+        card = _shown_card(obj)
+        if card is not None:
+            shown.append((number, *card))
         if obj["ev"] == "recv" and obj.get("valid") is True:
             actions.append((number, str(obj.get("from")), str(obj.get("msg"))))
         elif obj["ev"] == "end":
@@ -300,13 +341,15 @@ def _read_legacy(path: str, lines: "Sequence[str]") -> HubRecord | None:
                                "cause": None if reason == "normal" else reason,
                                "details": details})
     return HubRecord(path, tokens, points, deck, [str(p) for p in players], actions, result,
-                     len(lines) + 1)
+                     len(lines) + 1, deck_line, shown)
 
 
 def replay_hub_record(record: HubRecord) -> "AusterityState":
-    """Play ``record`` again: every action by the seat to move, accepted by the rules, and the
-    result as recorded (for a game that ended). Returns the state after the last action;
-    raises :class:`~cardtable.engine.errors.RecordError` at the first line that does not fit.
+    """Play ``record`` again: every action by the seat to move, accepted by the rules, every
+    card the conversation shows turned up being the deck line's next card, and the result as
+    recorded (for a game that ended: its winners, reason and each player's points). Returns
+    the state after the last action; raises :class:`~cardtable.engine.errors.RecordError` at
+    the first line that does not fit.
     """
     from cardtable.engine.errors import GameError, RecordError
     from cardtable.engine.record import ABANDONED, MISSING_RESULT, replay_message
@@ -317,6 +360,7 @@ def replay_hub_record(record: HubRecord) -> "AusterityState":
 
     if len(record.players) < 2:
         raise fail(1, "an Austerity game needs two players or more")
+    _check_shown(record, None, False, fail)
     state = AusterityState(list(record.deck), record.tokens, record.points, len(record.players))
     for line, seat, text in record.actions:
         if state.to_move != seat:
@@ -329,6 +373,8 @@ def replay_hub_record(record: HubRecord) -> "AusterityState":
         raise fail(record.end_line, MISSING_RESULT)
     line, result = record.result
     ended = state.result
+    _check_shown(record, state, result["reason"] != ABANDONED, fail)
+    _check_points(record, state, fail)
     if result["reason"] == ABANDONED:
         if ended is not None:
             raise fail(line, "the game is over, but the result line says abandoned")
@@ -340,3 +386,52 @@ def replay_hub_record(record: HubRecord) -> "AusterityState":
     if result["reason"] is not None and result["reason"] != ended.reason:
         raise fail(line, f"the reason should be {ended.reason}")
     return state
+
+
+def _check_shown(record: HubRecord, state: "AusterityState | None", ended: bool,
+                 fail: "Callable[[int, str], Exception]") -> None:
+    """Every card the conversation shows turned up is the deck line's next one. Once the
+    game is replayed (``state``), no more were shown than the replay turned up and, for a game
+    that ``ended`` (rather than being abandoned), none is missing. A record without the
+    conversation (a web table's) has nothing to check."""
+    from cardtable.games.austerity.codec import newcard_line
+
+    if not record.shown:
+        return
+    deck = record.deck
+    turned = len(deck) if state is None else state.game.next_card
+    counts = {"send": 0, "out": 0}
+    for line, event, text in record.shown:
+        index = counts[event]
+        counts[event] = index + 1
+        if index >= turned:
+            raise fail(line, f"this card was not turned up: the deck line (line "
+                             f"{record.deck_line}) and the actions turn up {turned} cards")
+        expected = ("newcard" + deck[index].text() if event == "send"
+                    else newcard_line(deck[index])[:-1])
+        if text != expected:
+            raise fail(line, f"the card turned up here is not the deck line's card "
+                             f"{index + 1}, {deck[index].text()} (line {record.deck_line})")
+    if ended and state is not None:
+        for event, count in counts.items():
+            if count < turned:
+                where = record.result[0] if record.result is not None else record.end_line
+                raise fail(where, f"the record shows {count} cards turned up ({event} lines), "
+                                  f"but the deck line (line {record.deck_line}) and the "
+                                  f"actions turn up {turned}")
+
+
+def _check_points(record: HubRecord, state: "AusterityState",
+                  fail: "Callable[[int, str], Exception]") -> None:
+    """The result line's points are the players' points in the replayed game. A hub stopped
+    before its game was set up records no points (``[]``), as does a web table abandoned."""
+    if record.result is None:
+        return
+    line, result = record.result
+    details = result.get("details")
+    points = details.get("points") if isinstance(details, dict) else None
+    expected = list(state.table.points)
+    if points is None or (points == [] and not record.actions):
+        return
+    if points != expected:
+        raise fail(line, f"the points should be {expected}")
