@@ -4,6 +4,8 @@ errors of records that do not replay."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -292,6 +294,56 @@ def test_bad_rules_in_header(recorded: Path) -> None:
     message = replay_message(recorded)
     assert message.startswith(f"Replay '{recorded}', line 1: the header's rules: ")
     assert "\n" not in message
+
+
+CARAVAN = Path(sys.executable).parent / "caravan"
+
+# Rules that pass each field's own check but that ``caravan`` refuses to deal random decks
+# with: too many or too few sample decks, a deck size out of bounds, too few cards to sample.
+REFUSED_RULES = [
+    {"samples": 999},
+    {"samples": 0},
+    {"deck_size": 20},
+    {"deck_size": 5000},
+    {"deck_size": 60, "samples": 1},
+]
+
+
+@pytest.mark.parametrize("changes", REFUSED_RULES, ids=str)
+def test_header_rules_the_command_refuses_are_refused_with_its_message(
+        recorded: Path, changes: dict[str, int]) -> None:
+    overrides = [f"--rule={name}={value}" for name, value in changes.items()]
+    done = subprocess.run([str(CARAVAN), "--plain", "--bvb", *overrides], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 1 and done.stderr.startswith("caravan: "), done
+    refusal = done.stderr.removeprefix("caravan: ").rstrip("\n")
+    header = lines_of(recorded)[0]
+    rules = header["rules"]
+    assert isinstance(rules, dict)
+    for seat in ("ABC", "DEF"):
+        rules[seat].update(changes)
+    edit(recorded, 1, rules=rules)
+    assert replay_message(recorded) == (
+        f"Replay '{recorded}', line 1: the header's rules: {refusal}")
+
+
+def test_header_samples_of_a_seat_playing_a_deck_file_are_not_checked(tmp_path: Path) -> None:
+    """As ``caravan`` ignores the sample rules of a seat that plays a deck file, so does the
+    replay of its record."""
+    deck_file = tmp_path / "deck.txt"
+    deck_file.write_text("\n".join(f"{rank}{suit}" for suit in "SHDC"
+                                   for rank in ("A", *"23456789", "10", "J", "Q", "K")) + "\n")
+    rules = SeatRules.preset("power")
+    cards = read_deck_file(str(deck_file), rules.abc, 0)
+    path = tmp_path / "game.jsonl"
+    record_game(path, rules, 5, ("normal", "normal"), [cards, cards])
+    header = lines_of(path)[0]
+    rules_json = header["rules"]
+    assert isinstance(rules_json, dict)
+    for seat in ("ABC", "DEF"):
+        rules_json[seat]["samples"] = 999
+    rewrite(path, {1: json.dumps(header)})
+    load_replay(path)
 
 
 def test_empty_record(tmp_path: Path) -> None:

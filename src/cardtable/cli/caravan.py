@@ -33,14 +33,13 @@ from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (
     check_deck_size,
     check_samples,
-    check_supply,
     read_deck_file,
 )
 from cardtable.games.caravan.errors import DeckError, RulesError
 from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.rules_assembly import assemble_rules
+from cardtable.games.caravan.rules_assembly import assemble_rules, check_random_decks
 from cardtable.games.caravan.stalemate import table_rules
 from cardtable.games.caravan.state import Game
 from cardtable.ui.plain.caravan import PlainCaravan
@@ -250,7 +249,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             decks.append(None if path is None else read_deck_file(path, rules.of(seat), seat))
         except DeckError as error:
             raise StartupError(error.message) from None
-    message = check_supply(rules, random_seats)
+    # Deck size and samples passed above; the one check a record's replay makes too.
+    message = check_random_decks(rules, random_seats)
     if message is not None:
         raise StartupError(message)
     if options.record is not None:

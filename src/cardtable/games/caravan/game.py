@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cardtable.engine.errors import GameParamsError, UnknownSeat
 from cardtable.engine.seats import seat_number
 from cardtable.games.caravan.cards import SEATS
-from cardtable.games.caravan.deck import check_deck_size, check_samples, check_supply
 from cardtable.games.caravan.errors import RulesError
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.rules_assembly import SEAT_NAMES, assemble_rules, parse_field_value
+from cardtable.games.caravan.rules_assembly import (
+    SEAT_NAMES,
+    assemble_rules,
+    check_random_decks,
+    parse_field_value,
+)
 
 if TYPE_CHECKING:
     from cardtable.games.caravan.observation import Observation
@@ -99,10 +103,9 @@ class CaravanGame:
             rules = assemble_rules(preset, rules_file, overrides)
         except RulesError as error:
             raise GameParamsError(error.message) from None
-        for check in (check_deck_size, check_samples, check_supply):
-            message = check(rules, (0, 1))
-            if message is not None:
-                raise GameParamsError(message)
+        message = check_random_decks(rules)
+        if message is not None:
+            raise GameParamsError(message)
         try:
             first_seat = seat_number(first, SEATS)
         except UnknownSeat:

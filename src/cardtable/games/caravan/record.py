@@ -63,6 +63,7 @@ from cardtable.games.caravan.events import MoveEvent
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.rules import Rules, SeatRules
 from cardtable.games.caravan.rules_assembly import (
+    check_random_decks,
     rules_from_json,
     rules_to_json,
     validate_seat_rules,
@@ -493,6 +494,7 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
     entries = list(record.entries)
     decks: list[tuple[int, ...]] = []
     sources: list[str] = []
+    deck_lines: list[int] = []
     for seat in (0, 1):
         if not entries:
             raise fail(record.end_line, f"missing the deck of {SEATS[seat]}")
@@ -502,10 +504,13 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
                 "type", "event", "seat", "source", "cards"}:
             raise fail(entry.line, f"expected the chance line 'deck' of {SEATS[seat]}")
         assert isinstance(source, str)
-        if len(set(cards)) != len(cards) or not _deck_fits(cards, rules.of(seat), source):
-            raise fail(entry.line, CARD_MISMATCH)
         decks.append(cards)
         sources.append(source)
+        deck_lines.append(entry.line)
+    _check_random_decks(rules, sources, fail, header.line)
+    for seat, cards in enumerate(decks):
+        if len(set(cards)) != len(cards) or not _deck_fits(cards, rules.of(seat), sources[seat]):
+            raise fail(deck_lines[seat], CARD_MISMATCH)
     setup_line = entry.line  # the second deck line: a missing mulligan is charged to it
 
     mulligans: list[_Shuffle] = []
@@ -608,11 +613,13 @@ def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],
                 or source not in SOURCES or len(set(cards)) != len(cards)):
             raise fail(number)
         assert isinstance(source, str)
-        if not _deck_fits(cards, rules.of(seat), source):
-            raise fail(number, CARD_MISMATCH)
         decks.append(cards)
         sources.append(source)
         position += 1
+    _check_random_decks(rules, sources, fail, entries[0][0])
+    for seat, cards in enumerate(decks):
+        if not _deck_fits(cards, rules.of(seat), sources[seat]):
+            raise fail(entries[seat + 1][0], CARD_MISMATCH)
     setup_line = entries[position - 1][0]
 
     mulligans: list[_Shuffle] = []
@@ -651,6 +658,16 @@ def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],
     return Replay(name, seed, first, rules, {str(k): str(v) for k, v in players.items()},
                   (decks[0], decks[1]), (sources[0], sources[1]), setup_line, mulligans,
                   moves, result, result_line)
+
+
+def _check_random_decks(rules: SeatRules, sources: Sequence[str],
+                        fail: Callable[..., ReplayError], header_line: int) -> None:
+    """Refuse, at the header, rules that ``caravan`` would not start a game with, the seats
+    whose recorded deck was drawn at random being the seats it deals random decks."""
+    random_seats = [seat for seat in (0, 1) if sources[seat] == "random"]
+    message = check_random_decks(rules, random_seats)
+    if message is not None:
+        raise fail(header_line, f"the header's rules: {message}")
 
 
 def _deck_fits(cards: Sequence[int], rules: Rules, source: str) -> bool:

@@ -18,13 +18,19 @@ from __future__ import annotations
 import re
 import tomllib
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from cardtable.engine.bounded_read import MEBIBYTE, FileTooLarge, read_bounded
 from cardtable.engine.one_line import one_line
-from cardtable.games.caravan.deck import per_seat_message, resolved_samples
+from cardtable.games.caravan.deck import (
+    check_deck_size,
+    check_samples,
+    check_supply,
+    per_seat_message,
+    resolved_samples,
+)
 from cardtable.games.caravan.errors import RulesError
 from cardtable.games.caravan.rules import (
     DEFAULT_PRESET,
@@ -385,6 +391,18 @@ def validate_seat_rules(rules: SeatRules) -> None:
         problem = per_seat_message(rules, (check(rules.abc), check(rules.def_)))
         if problem is not None:
             raise RulesError(problem)
+
+
+def check_random_decks(rules: SeatRules, random_seats: Collection[int] = (0, 1)) -> str | None:
+    """What ``caravan`` says, or None, of rules that :func:`validate_seat_rules` accepts
+    when the seats ``random_seats`` are dealt random decks (§6.1, §8): their deck size, their
+    number of sample decks, then whether those samples hold enough cards. The command line,
+    a game's parameters and a record's replay all check rules with this one function."""
+    for check in (check_deck_size, check_samples, check_supply):
+        message = check(rules, random_seats)
+        if message is not None:
+            return message
+    return None
 
 
 def rules_to_json(rules: Rules) -> dict[str, object]:
