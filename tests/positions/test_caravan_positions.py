@@ -241,3 +241,82 @@ def test_each_card_has_one_text():
     assert parse_card("JO.1", 0) is None
     assert parse_card("7s", 0) is None
     assert card_text(parse_card("JO@2.2", 1) or 0) == "JO@2.2"
+
+
+# ------------------------------------------------------------- reachable states only
+
+
+def with_fields(text: str, **changes: str) -> str:
+    fields = text.split(" ")
+    for name, value in changes.items():
+        fields[FIELDS.index(name.replace("_", " "))] = value
+    return " ".join(fields)
+
+
+def opening_position() -> tuple[SeatRules, Game]:
+    rules = SeatRules.preset("power")
+    game = Game.new(rules, seed=7)
+    play_to(game, 1, random.Random(7))  # ABC has placed one numeral, DEF none
+    return rules, game
+
+
+def test_a_start_round_hand_moved_to_the_discard_pile_is_refused():
+    rules, game = opening_position()
+    text = game.to_position()
+    fields = text.split(" ")
+    hand = fields[FIELDS.index("hand DEF")]
+    with pytest.raises(PositionError, match=r"^position field 'hand DEF': in its Start round "):
+        from_position(rules, with_fields(text, hand_DEF="-", pile_DEF=hand))
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"plies": "2"}, r"^position field 'plies': 2 moves in all"),
+    ({"moves": "0,1", "to_move": "ABC"}, r"^position field 'moves': after 1 moves with ABC "),
+    ({"to_move": "ABC"}, r"^position field 'to move': after 1 moves with ABC first, DEF is "),
+    ({"placed": "2,0"}, r"^position field 'placed': ABC has placed more numerals than it has "),
+    ({"placed": "0,0"}, r"^position field 'placed': ABC's caravans hold more than the 0 "),
+])
+def test_counters_that_play_cannot_reach_are_refused(changes, message):
+    rules, game = opening_position()
+    with pytest.raises(PositionError, match=message):
+        from_position(rules, with_fields(game.to_position(), **changes))
+
+
+def test_a_game_not_over_whose_mover_has_no_move_is_refused():
+    # A discard mulligan lets a seat discard in its Start round, so its pile may hold cards
+    # there; but a seat to move with nothing in hand has no move at all.
+    rules = SeatRules.both(replace(PRESETS["power"], mulligan="discard"))
+    assert rules.abc.opening_mode == "alternate"
+    game = Game.new(rules, seed=7)
+    text = game.to_position()
+    mover = text.split(" ")[FIELDS.index("to move")]
+    hand = text.split(" ")[FIELDS.index(f"hand {mover}")]
+    with pytest.raises(PositionError, match=rf"^the game is not over, but {mover} has no legal"):
+        from_position(rules, with_fields(text, **{f"hand_{mover}": "-", f"pile_{mover}": hand}))
+
+
+@tuned(150)
+@given(rules=seat_rules(), seed=st.integers(0, 2**32), cut=st.integers(0, 5), data=st.data())
+def test_a_start_round_card_moved_from_hand_to_pile_is_refused(rules, seed, cut, data):
+    """In the Start round a seat discards nothing (save a discard mulligan, where the rules
+    allow one): moving any card of its hand to its pile gives a state play cannot reach."""
+    game = new_game(rules, seed)
+    if game is None:
+        return
+    play_to(game, cut, random.Random(seed))
+    seats = [seat for seat in (0, 1)
+             if game.in_opening(seat) and game.hands[seat]
+             and not (rules.of(seat).mulligan == "discard"
+                      and rules.abc.opening_mode == "alternate")]
+    if game.result is not None or not seats:
+        return
+    seat = data.draw(st.sampled_from(seats))
+    name = ("ABC", "DEF")[seat]
+    text = game.to_position()
+    hand = text.split(" ")[FIELDS.index(f"hand {name}")].split(",")
+    card = hand.pop(data.draw(st.integers(0, len(hand) - 1)))
+    pile = text.split(" ")[FIELDS.index(f"pile {name}")]
+    mutated = with_fields(text, **{f"hand_{name}": ",".join(hand) or "-",
+                                   f"pile_{name}": card if pile == "-" else f"{pile},{card}"})
+    with pytest.raises(PositionError):
+        from_position(rules, mutated)

@@ -41,6 +41,7 @@ from cardtable.games.caravan.cards import (
     sample_of,
 )
 from cardtable.games.caravan.history import History
+from cardtable.games.caravan.legality import has_legal_move
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.state import Game
 
@@ -313,6 +314,7 @@ def from_position(rules: SeatRules, text: str) -> Game:
     game.mulligans = ()
     game._history = History(())
     game.result = None
+    _check_reachable(game, ended is None)
     if ended is not None:
         winners, reason, cause = ended
         if reason == "quit":
@@ -345,3 +347,64 @@ def _check_cards(decks: Sequence[list[int]], hands: Sequence[list[int]],
                 raise PositionError(f"cards do not add up: {owner}'s {card_text(card)} "
                                     "is in two places")
             seen.add(card)
+
+
+def _movers(first: int, plies: int, simultaneous: bool) -> tuple[int, int, int]:
+    """How many moves each seat has made after ``plies``, and the seat to move next: turns
+    alternate, except that in a simultaneous Start round the first seat places its three
+    opening cards in a row, then the other seat does."""
+    made = [0, 0]
+    turn = first
+    for ply in range(plies):
+        made[turn] += 1
+        if not (simultaneous and ply in (0, 1, 3, 4)):
+            turn = 1 - turn
+    return made[0], made[1], turn
+
+
+def _check_reachable(game: Game, running: bool) -> None:
+    """What play implies of the counters and of each seat still in its Start round, and, for
+    a game not over, that the seat to move has a move: a position must be one the game can
+    reach, whose continuation the rules define."""
+    rules = game.seat_rules
+    mode = rules.abc.opening_mode
+    if game.plies != sum(game.moves_made):
+        raise _fail("plies", f"{game.plies} moves in all, but the seats have made "
+                    f"{game.moves_made[0]} and {game.moves_made[1]}")
+    if running:
+        abc, def_, turn = _movers(game.first, game.plies, mode == "simultaneous")
+        if (abc, def_) != tuple(game.moves_made):
+            raise _fail("moves", f"after {game.plies} moves with {SEATS[game.first]} first, "
+                        f"the seats have made {abc},{def_}")
+        if turn != game.turn:
+            raise _fail("to move", f"after {game.plies} moves with {SEATS[game.first]} first, "
+                        f"{SEATS[turn]} is to move")
+    for seat, name in enumerate(SEATS):
+        placed = game.placed[seat]
+        seat_rules = rules.of(seat)
+        if mode == "none" and placed:
+            raise _fail("placed", "numerals are counted as placed in a Start round, but these "
+                        "rules have none")
+        if placed > game.moves_made[seat]:
+            raise _fail("placed", f"{name} has placed more numerals than it has made moves")
+        if placed == 3 or mode == "none":
+            continue
+        own = [slot for caravan in game.caravans[3 * seat:3 * seat + 3] for slot in caravan]
+        left = seat_rules.opening_hand - placed
+        if len(own) > placed or any(len(caravan) > 1
+                                    for caravan in game.caravans[3 * seat:3 * seat + 3]):
+            raise _fail("placed", f"{name}'s caravans hold more than the {placed} numerals it "
+                        "has placed in its Start round")
+        if len(game.hands[seat]) > left:
+            raise _fail(f"hand {name}", f"{name} holds more than the {left} cards left of its "
+                        "opening hand")
+        if seat_rules.mulligan == "discard" and mode == "alternate":
+            continue  # discarding (and drawing) numerals in the Start round is allowed
+        if (game.piles[seat] or len(game.hands[seat]) != left or len(own) != placed
+                or game.moves_made[seat] != placed
+                or any(faces or owner_of(numeral) != seat for numeral, faces in own)):
+            raise _fail(f"hand {name}", f"in its Start round {name} has placed {placed} "
+                        f"numerals on its caravans from its opening hand, which holds the "
+                        f"{left} others, and discarded nothing")
+    if running and not has_legal_move(game.table()):
+        raise PositionError(f"the game is not over, but {SEATS[game.turn]} has no legal move")
