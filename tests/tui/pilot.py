@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -11,3 +13,56 @@ async def click_play(app: Any, pilot: Any) -> None:
     while app.query_one("#play").has_class("-active"):
         await pilot.pause(0.05)
     await pilot.click("#play")
+
+
+TIMEOUT = 60.0
+"""How long a test waits for something the app is bound to do: long enough for a loaded
+machine; a test that passes never waits that long."""
+
+
+async def until(pilot: Any, condition: Callable[[], bool], what: str,
+                timeout: float = TIMEOUT) -> None:
+    """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.01)
+
+
+class ManualClock:
+    """A replay's pacing clock that moves only when the test says so
+    (``ReplayControls.replay_clock``): the moves come when the test advances the time, however
+    fast or slow the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.waiting: list[_Call] = []
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> _Call:
+        call = _Call(self.now + delay, callback)
+        self.waiting.append(call)
+        return call
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass: what falls due runs, in order (including what it schedules)."""
+        end = self.now + seconds
+        while True:
+            due = [call for call in self.waiting if not call.stopped and call.when <= end]
+            if not due:
+                break
+            call = min(due, key=lambda c: c.when)
+            self.waiting.remove(call)
+            self.now = call.when
+            call.callback()
+        self.now = end
+        self.waiting = [call for call in self.waiting if not call.stopped]
+
+
+class _Call:
+    def __init__(self, when: float, callback: Callable[[], None]) -> None:
+        self.when = when
+        self.callback = callback
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True

@@ -11,6 +11,7 @@ from cardtable.games.caravan.state import Game
 from cardtable.ui.tui.caravan_replay import CaravanReplayApp
 from cardtable.ui.tui.common import screen_text
 
+from .pilot import ManualClock, until
 from .test_caravan_tui import _recorded_game
 
 NEVER = 1000.0
@@ -99,23 +100,38 @@ def test_jump_to_the_end_shows_the_result(tmp_path: Path) -> None:
 
 
 def test_space_pauses_and_resumes_the_paced_replay(tmp_path: Path) -> None:
+    """The pacing runs on a clock the test moves: a move comes each time ``delay`` passes,
+    none while paused, however slow the machine is."""
     record = tmp_path / "game.jsonl"
     _recorded_game(record)
 
     async def scenario() -> None:
-        app = CaravanReplayApp(load_replay(record), delay=0.05, ascii_only=True)
+        clock = ManualClock()
+        app = CaravanReplayApp(load_replay(record), delay=0.5, ascii_only=True)
+        app.replay_clock = clock
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.2)
+            await until(pilot, lambda: app.replay_started, "the replay to start")
+            assert app.position == 0 and "playing" in bar(app)
+            clock.advance(0.25)
+            await pilot.pause()
+            assert app.position == 0
+            clock.advance(0.25 + 2 * 0.5)
+            await pilot.pause()
+            assert app.position == 3 and "playing" in bar(app)
             await pilot.press("space")
-            stopped = app.position
-            assert 0 < stopped < len(app.replay.moves)
             assert "paused" in bar(app)
-            await pilot.pause(0.4)
-            assert app.position == stopped
+            clock.advance(10.0)
+            await pilot.pause()
+            assert app.position == 3 and "paused" in bar(app)
             await pilot.press("space")
             assert "playing" in bar(app)
-            await pilot.pause(0.4)
-            assert app.position > stopped
+            clock.advance(0.5)
+            await pilot.pause()
+            assert app.position == 4 and "playing" in bar(app)
+            clock.advance(0.5 * len(app.replay.moves))
+            await pilot.pause()
+            assert app.position == len(app.replay.moves)
+            assert "end of record" in bar(app)
             await pilot.press("escape")
 
     asyncio.run(scenario())

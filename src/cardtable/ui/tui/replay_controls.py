@@ -13,17 +13,21 @@ moves up to the new position are applied by the game again (it checks each one, 
 record was loaded), and the message panel is rewritten to match. A game supplies four hooks:
 :meth:`replay_length`, :meth:`replay_reset`, :meth:`replay_step` and :meth:`replay_finish`,
 plus :meth:`replay_redraw`.
+
+The pacing goes through :attr:`ReplayControls.replay_clock` (by default the app's own
+``set_timer``): a test that must not depend on the machine's speed puts a clock it advances by
+hand there before the app runs.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, Protocol
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from cardtable.ui.tui.common import FatalScreen, HelpScreen, TableApp, guarded
@@ -60,6 +64,16 @@ def status_line(position: int, total: int, state: str, ascii_only: bool, width: 
     return heads[1]
 
 
+class Pending(Protocol):
+    """A move waiting for its time: the pacing clock's answer, which can be called off."""
+
+    def stop(self) -> None: ...
+
+
+ReplayClock = Callable[[float, Callable[[], None]], Pending]
+"""Calls a function once, so many seconds from now; a Textual app's ``set_timer`` is one."""
+
+
 class ReplayBar(Static):
     """The one-line replay status at the bottom of the screen."""
 
@@ -91,7 +105,8 @@ class ReplayControls(TableApp):
         self.replay_started = False
         self.replay_said: list[tuple[str, str]] = []
         self.replay_prefix: list[tuple[str, str]] = []
-        self.replay_timer: Timer | None = None
+        self.replay_timer: Pending | None = None
+        self.replay_clock: ReplayClock = self.set_timer
 
     # -------------------------------------------------------------- game hooks
 
@@ -196,7 +211,7 @@ class ReplayControls(TableApp):
             self.playing = False
             self.goto(self.replay_length())
             return
-        self.replay_timer = self.set_timer(self.delay, self._tick)
+        self.replay_timer = self.replay_clock(self.delay, self._tick)
 
     def stop_timer(self) -> None:
         if self.replay_timer is not None:
