@@ -39,7 +39,8 @@ LEGACY = Path(__file__).parent / "records" / "legacy"
 CURRENT = Path(__file__).parent / "records" / "current"
 SETTINGS = settings(max_examples=int(os.environ.get("RECORD_EXAMPLES", "50")), deadline=None,
                     derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
 
 
 def run(program: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -148,7 +148,7 @@ PAIRINGS = {
 
 @pytest.mark.parametrize("preset", list(PAIRINGS))
 @settings(max_examples=400, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32), pairing=st.integers(0, 2))
 def test_replay_reproduces_every_state(tmp_path: Path, preset: str, seed: int,
                                        pairing: int) -> None:

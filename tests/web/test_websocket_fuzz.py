@@ -37,7 +37,7 @@ def test_arbitrary_messages(sqlite_server: Server) -> None:
         legal = set(viewer.until("state")["legal"])
 
         @settings(max_examples=150, deadline=None,
-                  suppress_health_check=[HealthCheck.function_scoped_fixture])
+                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
         @given(MESSAGES)
         def one(message: str) -> None:
             ws.send_text(message)

@@ -1,0 +1,35 @@
+"""Settings every test shares: the hypothesis profiles.
+
+Two profiles, both free of the machine's speed (no deadline, no health check that times the
+generation of examples):
+
+- ``ci``: the examples come from each test's name (``derandomize``), so a run fails or passes
+  the same way every time; no example database; a failure prints the blob that replays it.
+- ``dev``: random examples each run (more cases over time), the local example database replays
+  a failure first on the next run, and a failure prints its blob too.
+
+``HYPOTHESIS_PROFILE`` names the profile; without it, ``CI`` set (as ``.ci/run`` runs) means
+``ci``, anything else ``dev``. A test's own ``@settings(...)`` only replaces what it names.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+SPEED_FREE = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **SPEED_FREE)
+settings.register_profile("dev", print_blob=True, **SPEED_FREE)
+
+
+def _profile() -> str:
+    chosen = os.environ.get("HYPOTHESIS_PROFILE", "").strip()
+    if chosen:
+        return chosen
+    ci = os.environ.get("CI", "").strip().lower()
+    return "ci" if ci not in ("", "0", "false", "no") else "dev"
+
+
+settings.load_profile(_profile())
