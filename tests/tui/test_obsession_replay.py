@@ -20,6 +20,8 @@ from cardtable.games.obsession.state import Game
 from cardtable.ui.tui.common import screen_text
 from cardtable.ui.tui.obsession_replay import ObsessionReplayApp
 
+from .pilot import ManualClock, until
+
 OBSESSION = Path(sys.executable).with_name("obsession")
 NEVER = 1000.0
 """A delay no test waits for: the replay only moves when a key says so."""
@@ -126,22 +128,33 @@ def test_jump_to_the_end_shows_the_placings(bots_record: Path) -> None:
 
 
 def test_space_pauses_and_resumes_the_paced_replay(bots_record: Path) -> None:
+    """The pacing runs on a clock the test moves: a move each time ``delay`` passes, none
+    while paused, however slow the machine is."""
     replay = checked(bots_record)
 
     async def scenario() -> None:
-        app = ObsessionReplayApp(replay, delay=0.05, ascii_only=True)
+        clock = ManualClock()
+        app = ObsessionReplayApp(replay, delay=0.5, ascii_only=True)
+        app.replay_clock = clock
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.2)
+            await until(pilot, lambda: app.replay_started, "the replay to start")
+            assert app.position == 0 and "playing" in bar(app)
+            clock.advance(0.25)
+            await pilot.pause()
+            assert app.position == 0
+            clock.advance(0.25 + 2 * 0.5)
+            await pilot.pause()
+            assert app.position == 3 and "playing" in bar(app)
             await pilot.press("space")
-            stopped = app.position
-            assert 0 < stopped < len(replay.actions)
             assert "paused" in bar(app)
-            await pilot.pause(0.4)
-            assert app.position == stopped
+            clock.advance(10.0)
+            await pilot.pause()
+            assert app.position == 3 and "paused" in bar(app)
             await pilot.press("space")
             assert "playing" in bar(app)
-            await pilot.pause(0.4)
-            assert app.position > stopped
+            clock.advance(0.5)
+            await pilot.pause()
+            assert app.position == 4 and "playing" in bar(app)
             await pilot.press("escape")
 
     asyncio.run(scenario())
