@@ -369,3 +369,20 @@ def test_a_named_pipe_as_the_record_is_refused_without_opening_it(tmp_path: Path
     os.mkfifo(pipe)
     line = fail_line("--bvb", "--plain", "--seed", "2", "--record", str(pipe))
     assert line == f"Record file '{pipe}' is a named pipe; record to a regular file."
+
+
+def test_pvp_foxon_opening_is_face_down_in_the_shared_log() -> None:
+    """Hot seat under Foxon: both players read one log, so the face-down opening cards of
+    either seat are written as ### there (each player sees their own on the board)."""
+    hand = opening_hand(3, "foxon")
+    numerals = [n for n, card in enumerate(hand, 1) if card[:-1] not in ("J", "Q", "K", "JO")]
+    first, second, third = numerals[:3]
+    # Each play takes a card out of the hand: later positions move down by one.
+    moves = [f"P{first}A", f"P{second - 1}B", f"P{third - 2}C"]
+    done = run("--pvp", "--plain", "--rules", "foxon", "--seed", "3",
+               stdin="\n".join(moves) + "\n")
+    out = done.stdout.splitlines()
+    plays = [line for line in out if line.startswith("PL1 played")]
+    assert plays == [f"PL1 played ### on Caravan {letter}." for letter in "ABC"]
+    assert not any(hand[n - 1] in line.split() for line in out if line.startswith("PL")
+                   for n in numerals[:3])

@@ -55,6 +55,19 @@ def display_names(humans: tuple[bool, bool]) -> tuple[str, str]:
     return (YOU, "BOT") if humans[0] else ("BOT", YOU)
 
 
+def message_seat(humans: tuple[bool, bool], mover: int, over: bool, reveal: bool = False) -> int:
+    """The seat whose observation writes the log line of ``mover``'s move, so that the line
+    shows no card a person watching may not see (a face-down opening card): the move's own
+    seat when nobody hides anything (bots only, a replay, a game over); the human facing a
+    bot; at a hot seat, where both players read the one log, the other seat, which sees of
+    the move only what is public. Every shell asks this one question here."""
+    if reveal or over or humans == (False, False):
+        return mover
+    if humans == (True, True):
+        return 1 - mover
+    return 0 if humans[0] else 1
+
+
 def possessive(name: str) -> str:
     """``your`` for the human facing a bot, ``their`` for anyone else."""
     return "your" if name == YOU else "their"

@@ -100,11 +100,8 @@ class PlainCaravan(MatchListener):
 
     def message_view(self, game: Game, mover: int) -> Observation:
         """The observation a move's log line is taken from (hidden cards stay hidden)."""
-        if self.reveal or self.humans == (False, False):
-            return game.observation(mover)
-        if self.humans == (True, True):
-            return game.observation(game.turn if game.result is None else mover)
-        return game.observation(0 if self.humans[0] else 1)
+        return game.observation(
+            render.message_seat(self.humans, mover, game.result is not None, self.reveal))
 
     def say(self, text: str) -> None:
         self.console.say(text)

@@ -45,7 +45,7 @@ from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.howto import howto_lines, preset_label, preset_short
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
-from cardtable.games.caravan.render import legal_moves_lines
+from cardtable.games.caravan.render import legal_moves_lines, message_seat
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.stalemate import is_stalemate, stalemate_message, table_rules
 from cardtable.games.caravan.state import Game
@@ -65,7 +65,7 @@ from cardtable.ui.tui.caravan_text import (
     caravan_state,
     caravan_title,
     card_text,
-    move_message,
+    history_line,
     read_partial,
     seat_names,
     slot_line,
@@ -597,7 +597,10 @@ class CaravanApp(TableApp):
         self.important = None
         self.thinking = None
         self.last_moves[seat] = event.move.notation
-        self.say(move_message(self.names[seat], event, self.theme_, self.before))
+        humans = (self.players[0] == HUMAN, self.players[1] == HUMAN)
+        view = message_seat(humans, seat, self.game.result is not None)
+        entry = self.game.observation(view).history[-1]
+        self.say(history_line(entry, event, self.names, self.theme_, self.before))
 
     def finish(self) -> None:
         result = self.game.result

@@ -20,9 +20,9 @@ from cardtable.games.caravan.board import (
     lane_taker,
 )
 from cardtable.games.caravan.cards import JOKER, RANK_MASK, SUITS, code
-from cardtable.games.caravan.events import MoveEvent, removed_slots
+from cardtable.games.caravan.events import HistoryEntry, MoveEvent, removed_slots
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
-from cardtable.games.caravan.render import HIDDEN_TEXT, Removals, display_names
+from cardtable.games.caravan.render import HIDDEN_TEXT, Removals, display_names, history_message
 from cardtable.games.caravan.render import move_message as render_move_message
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.ui.tui.theme import Theme
@@ -57,6 +57,17 @@ def move_message(name: str, event: MoveEvent, theme: Theme,
         removals = removed_slots(before, event.removed, event.move.caravan)
     return render_move_message(name, event.code, event.card, event.target,
                                lambda card: card_text(card, theme), removals)
+
+
+def history_line(entry: HistoryEntry, event: MoveEvent, names: tuple[str, str], theme: Theme,
+                 before: Sequence[Caravan] | None = None) -> str:
+    """The log line of a successful move as one seat saw it: ``entry`` is the move's entry
+    in that seat's observation (a face-down card shows as ``###``; see
+    ``render.message_seat`` for whose), ``event`` tells what a Jack or Joker removed."""
+    removals: Removals = ()
+    if before is not None and event.removed and event.target is not None:
+        removals = removed_slots(before, event.removed, event.move.caravan)
+    return history_message(entry, names, lambda card: card_text(card, theme), removals)
 
 
 def direction_text(direction: int) -> str:
