@@ -20,7 +20,7 @@ from cardtable.engine.errors import PositionError
 from cardtable.games.obsession.cards import canonical_deck
 from cardtable.games.obsession.position import FIELDS, card_text, from_position, parse_card
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import PLAY, Game, seat_name
 
 RULES = st.builds(
     Rules,
@@ -227,3 +227,95 @@ def test_a_seat_out_is_never_to_move():
     fields[FIELDS.index("to move")] = seat_name(game.out.index(True))
     with pytest.raises(PositionError, match=r"^position field 'to move': P\d+ is out and "):
         from_position(rules, " ".join(fields))
+
+
+# ------------------------------------------------------------- reachable states only
+
+
+def with_field(text: str, name: str, value: str) -> str:
+    fields = text.split(" ")
+    fields[FIELDS.index(name)] = value
+    return " ".join(fields)
+
+
+def test_no_humans_has_one_writing():
+    rules = Rules(players=3)
+    text = Game.new(rules, [False] * 3, 1).to_position()
+    assert text.split(" ")[FIELDS.index("humans")] == "-"
+    with pytest.raises(PositionError, match=r"^position field 'humans': expected seat numbers "):
+        from_position(rules, with_field(text, "humans", ""))
+
+
+def test_a_removed_3_put_back_on_the_pile_leaving_no_move_is_refused():
+    found = 0
+    for seed in range(200):
+        rules = Rules(players=3)
+        game = Game.new(rules, [False] * 3, seed)
+        rng = random.Random(seed)
+        while game.to_move is not None and not game.removed:
+            game.apply(rng.choice(game.legal_actions()))
+        if game.to_move is None or game.phase != PLAY:
+            continue
+        text = game.to_position()
+        removed = text.split(" ")[FIELDS.index("removed")].split(",")
+        pile = text.split(" ")[FIELDS.index("pile")]
+        moved = with_field(with_field(text, "removed", ",".join(removed[:-1]) or "-"), "pile",
+                           removed[-1] if pile == "-" else f"{pile},{removed[-1]}")
+        mover = seat_name(game.current)
+        if game.source(game.current) == "hidden" or any(
+                card_text(card).startswith(("3", "R"))
+                for card in game.source_cards(game.current)):
+            continue  # the mover could play on it (or turns a hidden card up)
+        with pytest.raises(PositionError, match=rf"^the game is not over, but {mover} has no "):
+            from_position(rules, moved)
+        found += 1
+        if found == 3:
+            return
+    pytest.fail(f"only {found} such states")
+
+
+def test_only_3s_are_removed_and_no_10_stays_on_the_pile():
+    rules, text = sample_position()
+    assert "10" not in text.split(" ")[FIELDS.index("pile")]
+    draw = text.split(" ")[FIELDS.index("draw")].split(",")
+    nine = next(card for card in draw if card.startswith("9"))
+    ten = next(card for card in draw if card.startswith("10"))
+    rest = ",".join(card for card in draw if card not in (nine, ten))
+    removed = text.split(" ")[FIELDS.index("removed")]
+    pile = text.split(" ")[FIELDS.index("pile")]
+    not_three = with_field(with_field(text, "draw", f"{rest},{ten}"), "removed",
+                           nine if removed == "-" else f"{removed},{nine}")
+    with pytest.raises(PositionError, match=rf"^position field 'removed': {nine} is not a 3"):
+        from_position(rules, not_three)
+    ten_on_pile = with_field(with_field(text, "draw", f"{rest},{nine}"), "pile",
+                             ten if pile == "-" else f"{ten},{pile}")
+    with pytest.raises(PositionError, match=rf"^position field 'pile': {ten} is on the pile"):
+        from_position(rules, ten_on_pile)
+
+
+def test_nothing_is_played_at_the_swap():
+    rules = Rules(players=3)
+    text = Game.new(rules, [False] * 3, 2).to_position()
+    draw = text.split(" ")[FIELDS.index("draw")].split(",")
+    card = next(card for card in draw if card[0] in "456")
+    played = with_field(with_field(text, "draw", ",".join(c for c in draw if c != card)),
+                        "pile", card)
+    with pytest.raises(PositionError, match=r"^position field 'phase': at the swap nothing "):
+        from_position(rules, played)
+
+
+@tuned(150)
+@given(rules=RULES, seed=st.integers(0, 2**32), cut=st.integers(0, 300))
+def test_every_reachable_state_loads_and_has_one_text(rules, seed, cut):
+    game = Game.new(rules, [seed % 2 == 0] + [False] * (rules.players - 1), seed)
+    rng = random.Random(seed)
+    steps = 0
+    while game.to_move is not None and steps < cut:
+        game.apply(rng.choice(game.legal_actions()))
+        steps += 1
+    text = game.to_position()
+    assert from_position(rules, text).to_position() == text
+    humans = text.split(" ")[FIELDS.index("humans")]
+    if humans == "-":
+        with pytest.raises(PositionError):
+            from_position(rules, with_field(text, "humans", ""))

@@ -270,10 +270,13 @@ def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
     if stalemate != EMPTY and stalemate not in _STALEMATES:
         raise _fail("stalemate", f"expected -, cap or repetition, got {_shown(stalemate)}")
     humans_text = value["humans"]
+    if not humans_text:  # one writing of each state: no humans is "-"
+        raise _fail("humans", "expected seat numbers like 1,3 or -, got an empty field")
     humans = set(_seat_list("humans", "" if humans_text == EMPTY else humans_text, n))
     seen = _seen_of(value["seen"], n)
     _check_cards(rules, (*hands, *visible, *hidden, draw, pile, killed, removed))
     _check_story(phase, stalemate, went_out, placed, n, hands, visible, hidden)
+    _check_zones(phase, plays, pile, killed, removed, hidden)
     if phase != OVER and current[0] in went_out:
         raise _fail("to move", f"{seat_name(current[0])} is out and cannot be to move")
 
@@ -323,6 +326,9 @@ def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
     game._parts = [None] * n
     game._events = [] if log else None
     game._public = [] if log else None
+    if phase != OVER and not game.legal_actions():
+        raise PositionError(f"the game is not over, but {seat_name(game.current)} has no "
+                            "legal move")
     return game
 
 
@@ -361,3 +367,19 @@ def _check_story(phase: int, stalemate: str, went_out: list[int], placed: list[i
             raise _fail("placings", f"{seat_name(seat)} is out but holds cards")
     if phase == SWAP and (went_out or any(len(row) != 3 for row in (*hands, *visible))):
         raise _fail("phase", "at the swap every seat holds 3 hand and 3 visible cards")
+
+
+def _check_zones(phase: int, plays: int, pile: list[int], killed: list[int],
+                 removed: list[int], hidden: list[list[int]]) -> None:
+    """What play puts in the zones: only 3s are removed (at pick-ups), a 10 never stays on
+    the pile, and before the first play nothing has left the hands and rows."""
+    not_three = [card for card in removed if FACE[card] != 3]
+    if not_three:
+        raise _fail("removed", f"{card_text(not_three[0])} is not a 3: only 3s are removed")
+    ten = next((card for card in pile if FACE[card] == 10), None)
+    if ten is not None:
+        raise _fail("pile", f"{card_text(ten)} is on the pile, but a 10 kills the pile")
+    if phase == SWAP and (pile or killed or removed or plays
+                          or any(len(row) != 3 for row in hidden)):
+        raise _fail("phase", "at the swap nothing has been played and every seat holds 3 "
+                    "hidden cards")
