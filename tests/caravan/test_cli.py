@@ -326,7 +326,7 @@ def test_interrupt_is_clean_and_recorded(tmp_path: Path) -> None:
     with subprocess.Popen([str(CARAVAN), "--seed", "3", "--record", str(path)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as process:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (
             path.exists() and path.read_text().count("\n") >= 3
         ):

@@ -20,6 +20,7 @@ from cardtable.ui.tui.obsession_app import ObsessionApp
 from cardtable.ui.tui.result_lines import result_lines
 from external_bots.helpers import EXAMPLES, SCRIPTS, pids_in, spec, wait_gone
 
+from .pilot import until
 from .test_tmux_smoke import BIN, TMUX, session, start, tmux, wait_for
 
 __all__ = ["session"]  # the tmux fixture, shared with the smoke tests
@@ -211,10 +212,8 @@ def test_obsession_a_program_refused_once_plays_on(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(40):
-                await app.workers.wait_for_complete()
-                await pilot.pause()
-            assert app.game.plays > 2 or app.game_over()
+            await until(pilot, lambda: app.game.plays > 2 or app.game_over(),
+                        "three plays")
 
     asyncio.run(scenario())
     assert app.forfeit is None

@@ -22,7 +22,7 @@ from cardtable.ui.tui.launcher import Choice, LauncherApp, build_choice
 from cardtable.ui.tui.result_lines import result_lines
 from cardtable.ui.tui.tally import WinTally
 
-from .pilot import click_play
+from .pilot import click_play, until
 from .snapshot import check_snapshot
 
 
@@ -192,10 +192,7 @@ def test_austerity_screen_plays_the_hubs_game_and_counts_wins() -> None:
         app = AusterityApp(table, 0.0, ascii_only=True, offer_again=True,
                            tally=WinTally(1, {"shenzi": 0, "banzai": 1, "ed": 0}))
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(100):
-                await pilot.pause()
-                if app.game_over():
-                    break
+            await until(pilot, app.game_over, "the end of the game")
             await pilot.pause()
             text = screen_text(app)
             assert "Winner(s) A: A shenzi." in text
@@ -484,10 +481,8 @@ def test_the_launcher_refuses_a_caravan_program_for_obsession_seats() -> None:
             app.query_one("#program", Input).value = shlex.join(
                 [sys.executable, str(examples / program)])
             await click_play(app, pilot)
-            for _ in range(200):  # the program answers its hello
-                await pilot.pause()
-                if not app.is_running or "program" in screen_text(app):
-                    break
+            await until(pilot, lambda: not app.is_running or "program" in screen_text(app),
+                        "the program's answer to its hello")
             text = screen_text(app)
             if app.is_running:
                 await pilot.press("escape")

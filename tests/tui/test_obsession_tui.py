@@ -23,6 +23,7 @@ from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 from cardtable.ui.tui.obsession_app import HELP_LINES, ObsessionApp, PassScreen
 from obsession.helpers import position
 
+from .pilot import until
 from .snapshot import check_snapshot
 from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
@@ -483,10 +484,8 @@ def test_keys_typed_while_the_terminal_is_too_small_are_kept() -> None:
             assert "Terminal too small" in screen_text(app)
             await pilot.press("1", "2", "4", "backspace")
             await pilot.resize_terminal(80, 24)
-            for _ in range(100):  # the keys reach the command line once it is shown again
-                await pilot.pause()
-                if app.command_text() == "1 2 ":
-                    break
+            # The keys reach the command line once it is shown again.
+            await until(pilot, lambda: app.command_text() == "1 2 ", "the typed keys")
             assert app.command_text() == "1 2 "  # 1 and 2 picked, 4 typed then erased
 
     asyncio.run(scenario())
@@ -515,10 +514,7 @@ def test_a_long_moves_list_at_80x24_leaves_the_command_line_on_screen() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             await pilot.press("f2")
-            for _ in range(50):
-                await pilot.pause()
-                if "(all in Events)" in screen_text(app):
-                    break
+            await until(pilot, lambda: "(all in Events)" in screen_text(app), "the cut status")
             lines = screen_text(app).splitlines()
             assert len(lines) == 24
             assert lines[-2].startswith("P1 > ") and lines[-1].startswith("Enter play")

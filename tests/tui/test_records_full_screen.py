@@ -95,7 +95,7 @@ def _start_and_stop(session: str, tmp_path: Path, program: str, args: str, ready
     screen = wait_for(session, f"status={128 + number}")
     assert f"Game interrupted by {signal.Signals(number).name}." in screen
     # The terminal is back to its normal screen, with the shell's lines on it.
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while tmux("display-message", "-p", "-t", session, "#{alternate_on}").strip() != "0":
         assert time.monotonic() < deadline, "the alternate screen is still on"
         time.sleep(0.1)

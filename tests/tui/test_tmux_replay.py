@@ -25,7 +25,8 @@ def bots_record(path: Path) -> None:
 def test_obsession_replay_opens_the_full_screen(session: str, tmp_path: Path) -> None:
     record = tmp_path / "game.jsonl"
     bots_record(record)
-    start(session, f"{OBSESSION} --replay {shlex.quote(str(record))} --delay 0.2 --ascii")
+    start(session, f"{OBSESSION} --replay {shlex.quote(str(record))} --delay 5 --ascii")
+    # A move each five seconds: the keys below come long before the end of the record.
     screen = wait_for(session, ", playing")
     assert "Table" in screen and "Hands" in screen
     tmux("send-keys", "-t", session, "Space")
@@ -34,7 +35,7 @@ def test_obsession_replay_opens_the_full_screen(session: str, tmp_path: Path) ->
     screen = wait_for(session, "end of record")
     assert "Game over" in screen
     tmux("send-keys", "-t", session, "Escape")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline and "move " in tmux("capture-pane", "-p", "-t",
                                                                  session):
         time.sleep(0.2)
