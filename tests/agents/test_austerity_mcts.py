@@ -168,7 +168,7 @@ def test_mcts_player_speaks_the_protocol_at_the_hub(tmp_path: Path) -> None:
     player = _program(tmp_path, "mcts:iters=50")
     shenzi = Path(sys.executable).parent / "shenzi"
     done = subprocess.run(
-        [*CARDTABLE, "austerity", "hub", "--timeout", "10", "--", "7",
+        [*CARDTABLE, "austerity", "hub", "--timeout", "60", "--", "7",
          "15", str(DECK), str(player), str(shenzi) if shenzi.exists() else str(player)],
         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
         cwd=tmp_path, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})

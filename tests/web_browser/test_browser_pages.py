@@ -180,8 +180,7 @@ def test_a_turn_timer_counts_down_on_the_table(server: Any, browser: Any) -> Non
     timer = page.locator("#timer")
     timer.filter(has_text=re.compile(r"^ · [01]:\d\d left$")).wait_for()
     first = timer.inner_text()
-    page.wait_for_timeout(2100)
-    assert timer.inner_text() != first
+    wait_for(page, lambda: timer.inner_text() != first, "the timer to count down")
     page.close()
 
 
