@@ -169,7 +169,7 @@ def _start_human_game(game: str, path: Path) -> subprocess.Popen[str]:
     assert process.stdout is not None
     prompt = "YOU > " if game == "caravan" else "+++ Enter card number(s): "
     seen = ""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while not seen.endswith(prompt) and time.monotonic() < deadline:
         char = process.stdout.read(1)
         assert char, f"the game ended before asking: {seen}"

@@ -37,8 +37,8 @@ def gone(pid: int) -> bool:
     return "\nState:\tZ" in status
 
 
-def wait_gone(pids: list[int], seconds: float = 5.0) -> list[int]:
-    """The pids still running after ``seconds``."""
+def wait_gone(pids: list[int], seconds: float = 60.0) -> list[int]:
+    """The pids still running after ``seconds`` (at once when all are gone)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if all(gone(pid) for pid in pids):
@@ -47,7 +47,7 @@ def wait_gone(pids: list[int], seconds: float = 5.0) -> list[int]:
     return [pid for pid in pids if not gone(pid)]
 
 
-def pids_in(path: Path, count: int, seconds: float = 20.0) -> list[int]:
+def pids_in(path: Path, count: int, seconds: float = 60.0) -> list[int]:
     """Wait for ``count`` process ids in ``path`` (written by a test bot) and return them."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
