@@ -28,7 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
-START_TIMEOUT = 30.0
+START_TIMEOUT = 60.0
 
 
 def free_port() -> int:

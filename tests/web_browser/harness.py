@@ -22,7 +22,7 @@ from cardtable.web.store import Store
 from web.webplay import LeakChecker
 
 Json = dict[str, Any]
-MOVE_TIMEOUT = 15.0
+MOVE_TIMEOUT = 60.0
 
 
 # --------------------------------------------------------------------------- recording
