@@ -122,7 +122,7 @@ def resize_until(name: str, width: int, height: int, text: str) -> None:
             return
         except AssertionError:
             continue
-    wait_for(name, text, timeout=1.0)
+    wait_for(name, text)
 
 
 def test_typing_works_after_the_terminal_was_too_small(session: str) -> None:

@@ -38,11 +38,11 @@ def test_the_lobby_offers_the_program_and_its_forfeit_is_shown(program_server: S
         data=json.dumps({"game": "caravan", "params": {"first": "DEF"},
                          "seats": ["human", "bot:exec:crash"]}).encode(),
         headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=60) as answer:
         table = json.loads(answer.read())["table"]
     page.goto(f"{program_server.base}/tables/{table}")
     status = page.locator("#status")
-    status.filter(has_text="forfeits").wait_for(timeout=20_000)
+    status.filter(has_text="forfeits").wait_for(timeout=60_000)
     assert re.fullmatch(r"Game over: DEF forfeits \(its program exited with status 3\); "
                         r"ABC wins \(forfeit\)\.", status.inner_text().strip())
     assert "about to crash" not in page.content()
