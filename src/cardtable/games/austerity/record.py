@@ -173,7 +173,7 @@ class HubRecord:
     def __init__(self, path: str, tokens: int, points: int, deck: "list[Card]",
                  players: "list[str]", actions: "list[tuple[int, str, str]]",
                  result: "tuple[int, dict[str, object]] | None", end_line: int,
-                 deck_line: int = 2, shown: "list[tuple[int, str, str]] | None" = None) -> None:
+                 deck_line: int, shown: "list[tuple[int, str, str]]") -> None:
         self.path = path
         self.tokens = tokens
         self.points = points
@@ -187,7 +187,7 @@ class HubRecord:
         self.end_line = end_line
         self.deck_line = deck_line
         """The line of the deck (the chance line ``deck``, or the former ``start`` line)."""
-        self.shown = shown or []
+        self.shown = shown
         """``(line, event, text)`` for each card the conversation shows turned up, in order:
         the ``send`` of ``newcard…`` (``event`` ``send``) and the ``New card = …`` standard
         output line (``out``). Replay checks them against the deck line."""
