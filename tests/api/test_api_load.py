@@ -173,7 +173,7 @@ def test_move_parse_uses_the_named_seats_rules() -> None:
     assert Move.parse("P9A", rules, seat="ABC") == Move(0, 0, 0, 9)
     assert Move.parse("P9A", rules, seat="abc") == Move(0, 0, 0, 9)
     assert Move.parse("P9A", rules, seat=0) == Move(0, 0, 0, 9)
-    with pytest.raises(MoveSyntaxError, match="Invalid hand position '9'"):
+    with pytest.raises(MoveSyntaxError, match="The chosen hand position is out of range"):
         Move.parse("P9A", rules, seat="DEF")
 
 

@@ -261,7 +261,7 @@ def test_errors_are_shown_and_the_same_player_is_asked_again() -> None:
         "YOU > YOU entered: q1",
         "Invalid option 'q', must be one of: (P)lay, (D)iscard, (C)lear.",
         "YOU > YOU entered: P9A",
-        "Invalid hand position '9'.",
+        "The chosen hand position is out of range.",
         "YOU > YOU entered: P1D",
         "A numeral card can only be played on a player's own caravan.",
         "YOU > YOU entered: D1",

@@ -37,6 +37,7 @@ def build_cases() -> None:
          "P1A", "P1B")
     case("NUMERAL_SAME_RANK", position(board={"A": "5S 7D"}, abc="7C 8C"), "P1A", "P2A")
     case("NUMERAL_DIRECTION", position(board={"A": "5S 7D"}, abc="6C 6D"), "P1A", "P2A")
+    case("NUMERAL_SLOT", position(board={"A": "5S"}, abc="7S"), "P1A1", "P1A")
     case("FACE_START", position(board={"A": "5S"}, abc="KS 7S", placed=(1, 0)), "P1A1",
          "P2B")
     case("FACE_NOT_OWN", position(seat_rules("power", faces_on_opponent=False),
@@ -61,6 +62,15 @@ build_cases()
 NOT_RULES = {"INVALID_MOVE", "GAME_OVER"}
 """Messages about the shape of a move or the game's end, not about a rule of play."""
 
+WORDED = {
+    "NUMERAL_DIRECTION": "Caravan A is ascending from 7: play a higher numeral or a Diamond.",
+}
+"""Messages worded for the position (the constant is their pattern), as the case gives them."""
+
+
+def message(name: str) -> str:
+    return WORDED.get(name, legality.MESSAGES[name])
+
 
 def test_every_refusal_message_has_its_case() -> None:
     assert set(legality.MESSAGES) - NOT_RULES == set(CASES)
@@ -72,7 +82,7 @@ def test_the_check_refuses_and_lists_alike(name: str) -> None:
     table = game.table()
     legal = legal_codes(table)
     code = move(game, refused).code
-    assert move_error(table, code) == legality.MESSAGES[name]
+    assert move_error(table, code) == message(name)
     assert code not in legal
     if allowed is not None:
         code = move(game, allowed).code
@@ -85,7 +95,26 @@ def test_the_game_refuses_with_the_checks_message(name: str) -> None:
     game, refused, _allowed = CASES[name]
     with pytest.raises(legality.IllegalMove) as caught:
         game.clone().play(move(game, refused))
-    assert caught.value.message == legality.MESSAGES[name]
+    assert caught.value.message == message(name)
+
+
+def test_the_direction_refusal_says_what_the_caravan_takes() -> None:
+    """A numeral against the direction is told the direction, and the suit that would do."""
+    game = position(board={"B": "9H 7H", "C": "2C 5C"}, abc="8S 4D")
+    table = game.table()
+    assert move_error(table, move(game, "P1B").code) == (
+        "Caravan B is descending from 7: play a lower numeral or a Heart.")
+    assert move_error(table, move(game, "P2C").code) == (
+        "Caravan C is ascending from 5: play a higher numeral or a Club.")
+
+
+def test_a_numeral_with_a_slot_is_refused_not_read_without_it() -> None:
+    """``P1A2`` names a slot, which only a face card takes: refused, not played as P1A."""
+    game = position(board={"A": "5S 6S"}, abc="7S KS")
+    with pytest.raises(legality.IllegalMove) as caught:
+        game.clone().play(move(game, "P1A2"))
+    assert caught.value.message == "A numeral card takes no slot: it goes on the caravan, e.g. P2B."
+    assert move(game, "P1A2").code not in legal_codes(game.table())
 
 
 def test_a_hand_built_code_outside_the_notation_is_invalid() -> None:

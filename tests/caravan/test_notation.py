@@ -36,20 +36,31 @@ def test_hand_position_not_entered(text):
     assert error(text) == "A hand position has not been entered."
 
 
+OUT_OF_RANGE = "The chosen hand position is out of range."
+
+
 @pytest.mark.parametrize(("text", "run"), [
-    ("PX", "X"), ("Dq", "q"), ("P A", " "), ("P0A", "0"), ("D0", "0"), ("D03", "03"),
-    ("P9A", "9"), ("D9", "9"), ("D10", "10"), ("P123B", "123")])
+    ("PX", "X"), ("Dq", "q"), ("P A", " "), ("D03", "03"), ("P007A", "007")])
 def test_invalid_hand_position(text, run):
     assert error(text) == f"Invalid hand position '{run}'."
+
+
+@pytest.mark.parametrize("text", ["P0A", "D0", "P9A", "D9", "D10", "P123B", "P99999A"])
+def test_a_hand_position_that_names_no_card_has_the_rules_wording(text):
+    """Past the largest hand (the notation refuses it) or past the cards in hand (the rules
+    refuse it): one refusal, in one wording."""
+    from cardtable.games.caravan.legality import HAND_OUT_OF_RANGE
+
+    assert error(text) == OUT_OF_RANGE == HAND_OUT_OF_RANGE
 
 
 def test_hand_position_bound_is_the_movers_largest_hand():
     rules = SeatRules(replace(PRESETS["power"], hand_size=12), PRESETS["power"])
     assert parse_move("D12", rules, 0) == Move(0, DISCARD, 0, 12)
-    assert error("D12", rules, 1) == "Invalid hand position '12'."
+    assert error("D12", rules, 1) == OUT_OF_RANGE
     rules = seat_rules("power", opening_hand_size=10)
     assert parse_move("P10A", rules, 0) == Move(0, PLAY, 0, 10)
-    assert error("P11A", rules, 0) == "Invalid hand position '11'."
+    assert error("P11A", rules, 0) == OUT_OF_RANGE
 
 
 @pytest.mark.parametrize("text", ["P2", "p8"])
@@ -119,8 +130,8 @@ def test_clear_hand_only_under_destroy_restart(preset, expected):
 def test_destroy_restart_hand_messages():
     assert error("CB", FOXON) == "A hand position has not been entered."
     assert error("CBx", FOXON) == "Invalid hand position 'x'."
-    assert error("CB0", FOXON) == "Invalid hand position '0'."
-    assert error("CB9", FOXON) == "Invalid hand position '9'."
+    assert error("CB0", FOXON) == OUT_OF_RANGE
+    assert error("CB9", FOXON) == OUT_OF_RANGE
 
 
 def test_destroy_restart_is_the_movers_policy():

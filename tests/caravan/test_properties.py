@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.errors import IllegalMove
-from cardtable.games.caravan.legality import move_error
+from cardtable.games.caravan.legality import NUMERAL_SLOT, move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 from cardtable.games.caravan.rules import SeatRules
@@ -149,10 +149,10 @@ def check_moves(game: Game) -> None:
             game.apply_code(code)
         assert caught.value.message == error
         assert snapshot(game) == before
-    # A numeral play with a slot number is the same move (the slot is ignored).
+    # A numeral play with a slot number is refused, not read as the play without it.
     for code in legal:
         if code & 3 == PLAY and not code >> 21:
-            assert move_error(table, code | 3 << 21) is None
+            assert move_error(table, code | 3 << 21) == NUMERAL_SLOT
     assert snapshot(game) == before
 
 

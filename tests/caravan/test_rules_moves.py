@@ -12,8 +12,15 @@ from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move
 from cardtable.games.caravan.rules import Rules
 
 SAME_RANK = "A numeral card must not have same rank as the most recent card in the caravan."
-DIRECTION = "The numeral card must follow the caravan's direction or match the caravan's suit."
+
+
+def against(caravan: str, rising: bool, rank: str, suit: str) -> str:
+    """The refusal of a numeral against ``caravan``'s direction: it says what would do."""
+    way, wanted = ("ascending", "higher") if rising else ("descending", "lower")
+    return f"Caravan {caravan} is {way} from {rank}: play a {wanted} numeral or a {suit}."
+
 HAND_RANGE = "The chosen hand position is out of range."
+NUMERAL_SLOT = "A numeral card takes no slot: it goes on the caravan, e.g. P2B."
 FACE_CAP = "The caravan is at its maximum face card capacity."
 QUEEN_LAST = "A QUEEN can only be played on the latest numeral card in a caravan."
 
@@ -103,7 +110,7 @@ def test_numeral_size_one_any_other_rank():
 
 def test_numeral_suit_overrides_direction():
     game = position(board={"A": "4H 9C"}, abc="7C 8D")
-    refused(game, "P2A", DIRECTION)
+    refused(game, "P2A", against("A", True, "9", "Club"))
     play(game, "P1A")
     assert game.summaries[0] == (20, 3, 7, 3, DESC)
 
@@ -115,7 +122,7 @@ def test_e1_numeral_checks():
     assert game.summaries[1] == (20, 3, 7, 3, DESC)
     play(game, "D1")
     refused(game, "P1B", SAME_RANK)
-    refused(game, "P2B", DIRECTION)
+    refused(game, "P2B", against("B", False, "7", "Club"))
     play(game, "P3B")
     assert game.summaries[1] == (22, 4, 2, 2, DESC)
 
@@ -127,10 +134,13 @@ def test_numeral_resolution_appends_slot_and_clears_held():
     assert game.summaries[0][4] == ASC
 
 
-def test_numeral_with_a_slot_number_ignores_it():
+def test_numeral_with_a_slot_number_is_refused():
     game = position(board={"A": "5S"}, abc="7S")
-    event = game.play(Move(0, PLAY, 0, 1, 5))
-    assert event.move == Move(0, PLAY, 0, 1, 0)
+    refused(game, "P1A1", NUMERAL_SLOT)
+    with pytest.raises(IllegalMove, match="A numeral card takes no slot"):
+        game.play(Move(0, PLAY, 0, 1, 5))
+    assert show(game, "A") == "5S"
+    assert game.play(Move(0, PLAY, 0, 1, 0)).move == Move(0, PLAY, 0, 1, 0)
     assert show(game, "A") == "5S 7S"
 
 
@@ -401,7 +411,7 @@ def test_e2_queens(preset):
             play(trial, f"P{index}E")
             assert show(trial, "E").endswith(text)
         else:
-            refused(trial, f"P{index}E", DIRECTION)
+            refused(trial, f"P{index}E", against("E", False, "6", "Spade" if foxon else "Heart"))
 
 
 def test_queen_on_earlier_slot_is_inert_until_last():
@@ -440,7 +450,7 @@ def test_e4_equal_ranks_after_removal(preset, direction, legal_9d, legal_5d):
             play(trial, f"P{index}C")
             assert show(trial, "C").endswith(text)
         else:
-            refused(trial, f"P{index}C", DIRECTION)
+            refused(trial, f"P{index}C", against("C", direction == ASC, "7", "Club"))
 
 
 def test_held_is_the_direction_at_the_start_of_the_move():
@@ -600,10 +610,10 @@ def test_clear_runs_the_draw_step():
 
 
 def test_move_event_code_is_canonical():
-    # The event carries the canonical packed move: a numeral play has no slot, a plain
-    # clear no hand position, a discard no caravan.
+    # The event carries the canonical packed move: a plain clear has no hand position, a
+    # discard no caravan (a numeral play with a slot is refused).
     game = position(board={"A": "5S 8H", "D": "5S"}, abc="7S 9H 2C", def_="2D 3D 4D")
-    assert game.play(Move(0, PLAY, 0, 2, 4)).move == Move(0, PLAY, 0, 2)
+    assert game.play(Move(0, PLAY, 0, 2)).move == Move(0, PLAY, 0, 2)
     assert game.play(Move(1, DISCARD, 3, 1)).move == Move(1, DISCARD, 0, 1)
     assert game.play(Move(0, CLEAR, 0, 1)).move == Move(0, CLEAR, 0)
 

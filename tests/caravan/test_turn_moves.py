@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.games.caravan import legality
-from cardtable.games.caravan.board import summarize, summary_with_numeral
+from cardtable.games.caravan.board import ASC, summarize, summary_with_numeral
 from cardtable.games.caravan.errors import IllegalMove
 from cardtable.games.caravan.legality import legal_codes, move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
@@ -53,23 +53,29 @@ def test_a_refused_move_gets_the_rules_message_after_the_moves_were_listed() -> 
     observed = game.observation(0)
     assert observed.legal_count() == len(legal_codes(game.table()))
     before = snapshot(game)
-    for text, name in (("P1A", "NUMERAL_DIRECTION"), ("P2D", "NUMERAL_NOT_OWN"),
-                       ("P3A", "FACE_NEEDS_SLOT"), ("P4A", "HAND_OUT_OF_RANGE")):
+    direction = legality.direction_refusal(0, 7, 2, ASC)  # Caravan A: ascending from 7D
+    for text, message in (("P1A", direction), ("P2D", legality.NUMERAL_NOT_OWN),
+                          ("P3A", legality.FACE_NEEDS_SLOT),
+                          ("P4A", legality.HAND_OUT_OF_RANGE), ("P1A1", legality.NUMERAL_SLOT)):
         code = move(game, text).code
         assert not observed.is_legal(code)
         with pytest.raises(IllegalMove) as refused:
             game.apply_code(code)
-        assert str(refused.value) == legality.MESSAGES[name]
+        assert str(refused.value) == message
         assert snapshot(game) == before
     game.apply_code(move(game, "P2A").code)
     assert game._moves is None
 
 
-def test_a_move_written_another_way_is_still_accepted() -> None:
-    # A slot after a numeral play names nothing; the core's check and the rules agree.
+def test_a_numeral_with_a_slot_is_refused_by_the_core_and_the_rules_alike() -> None:
+    # A slot after a numeral play names nothing a numeral takes: both refuse it.
     game = position(board={"A": "5S"}, abc="7S", def_="3H")
-    game.observation(0).legal_count()
-    event = game.apply_code(pack(PLAY, 0, 1, 4))
+    observed = game.observation(0)
+    observed.legal_count()
+    assert not observed.is_legal(pack(PLAY, 0, 1, 4))
+    with pytest.raises(IllegalMove, match="A numeral card takes no slot"):
+        game.apply_code(pack(PLAY, 0, 1, 4))
+    event = game.apply_code(pack(PLAY, 0, 1))
     assert event.code == pack(PLAY, 0, 1)
 
 

@@ -87,7 +87,7 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
             await settle(app, pilot)
             assert "Invalid option 'q', must be one of: (P)lay, (D)iscard, (C)lear." \
                 in app.messages
-            assert "Invalid hand position '9'." in app.messages
+            assert "The chosen hand position is out of range." in app.messages
             assert "Invalid caravan name 'Z', must be between: A-F." in app.messages
             assert app.game.plies == 0
             errors = [m for m in app.messages if "entered" not in m]
@@ -561,7 +561,7 @@ def test_seed_preset_counts_and_long_input_are_shown() -> None:
             await type_command(pilot, "P10F12")
             await settle(app, pilot)
             assert "YOU entered: P10F12" in app.messages
-            assert app.important == "Invalid hand position '10'."
+            assert app.important == "The chosen hand position is out of range."
             # A long refusal is never cut in the status line.
             await type_command(pilot, "D1")
             await settle(app, pilot)

@@ -420,10 +420,11 @@ static int discard_mulligan(const State *s, int seat) {
 
 /* The refusal messages, stated once in legality.py and read from there when the module loads
    (legality.MESSAGES by constant name); the strings live as long as `messages` holds them. */
-static const char *E_INVALID, *E_HAND, *E_NUMERAL_OWN, *E_NUMERAL_START, *E_NUMERAL_CAP, *E_SAME_RANK, *E_DIRECTION;
+static const char *E_INVALID, *E_HAND, *E_NUMERAL_OWN, *E_NUMERAL_START, *E_NUMERAL_CAP, *E_SAME_RANK, *E_DIRECTION, *E_NUMERAL_SLOT;
 static const char *E_FACE_START, *E_FACE_OWN, *E_SLOT, *E_NO_SLOT, *E_QUEEN, *E_MATCH, *E_FACE_CAP;
 static const char *E_DISCARD_START, *E_CLEAR_START, *E_CLEAR_OPPONENT, *E_CLEAR_DISABLED, *E_CLEAR_EMPTY, *E_RESTART, *E_OVER;
 static PyObject *messages; /* legality.MESSAGES */
+static PyObject *direction_refusal; /* legality.direction_refusal: E_DIRECTION for one caravan */
 
 static const struct {
     const char **message;
@@ -436,6 +437,7 @@ static const struct {
     {&E_NUMERAL_CAP, "NUMERAL_CAP"},
     {&E_SAME_RANK, "NUMERAL_SAME_RANK"},
     {&E_DIRECTION, "NUMERAL_DIRECTION"},
+    {&E_NUMERAL_SLOT, "NUMERAL_SLOT"},
     {&E_FACE_START, "FACE_START"},
     {&E_FACE_OWN, "FACE_NOT_OWN"},
     {&E_SLOT, "SLOT_OUT_OF_RANGE"},
@@ -456,8 +458,10 @@ static int load_messages(void) {
     PyObject *legality = PyImport_ImportModule("cardtable.games.caravan.legality");
     if (!legality) return -1;
     Py_XSETREF(messages, PyObject_GetAttrString(legality, "MESSAGES"));
+    Py_XSETREF(direction_refusal, messages ? PyObject_GetAttrString(legality, "direction_refusal")
+                                           : NULL);
     Py_DECREF(legality);
-    if (!messages) return -1;
+    if (!messages || !direction_refusal) return -1;
     if (!PyDict_Check(messages)) {
         PyErr_SetString(PyExc_TypeError, "legality.MESSAGES must be a dict");
         return -1;
@@ -543,7 +547,7 @@ static const char *move_error(const State *s, const Move *m) {
     if (m->kind == PLAY) {
         if (m->hand < 1 || m->hand > hand_len) return E_HAND;
         uint32_t card = hand[m->hand - 1];
-        if (IS_NUMERAL(card)) return numeral_error(s, card, m->caravan, opening);
+        if (IS_NUMERAL(card)) return m->slot ? E_NUMERAL_SLOT : numeral_error(s, card, m->caravan, opening);
         return face_error(s, card, m->caravan, m->slot, opening);
     }
     if (m->kind == DISCARD) {
@@ -1998,13 +2002,24 @@ static PyObject *State_pick_legal(PyObject *self, PyObject *getrandbits) {
     return PyLong_FromLongLong(listing ? listed[value] : nth_legal(s, (size_t)value));
 }
 
+/* Refusal `error` of move m as a Python string: the direction refusal names the caravan's
+   direction, last rank and suit, worded by legality.direction_refusal. */
+static PyObject *error_text(const State *s, const Move *m, const char *error) {
+    if (error == E_DIRECTION) {
+        const Summary *k = &s->summary[m->caravan];
+        return PyObject_CallFunction(direction_refusal, "iiii", m->caravan, k->last_rank,
+                                     k->suit, k->direction);
+    }
+    return PyUnicode_FromString(error);
+}
+
 static PyObject *State_error(PyObject *self, PyObject *code) {
     State *s = (State *)self;
     Move m;
     if (move_from_object(code, &m) < 0) return NULL;
     const char *error = s->reason != R_NONE ? E_OVER : move_error(s, &m);
     if (!error) Py_RETURN_NONE;
-    return PyUnicode_FromString(error);
+    return error_text(s, &m, error);
 }
 
 static PyObject *State_is_legal(PyObject *self, PyObject *code) {
@@ -2020,7 +2035,11 @@ static PyObject *State_apply(PyObject *self, PyObject *code) {
     if (move_from_object(code, &m) < 0) return NULL;
     const char *error = s->reason != R_NONE ? E_OVER : move_error(s, &m);
     if (error) {
-        PyErr_SetString(IllegalMove, error);
+        PyObject *text = error_text(s, &m, error);
+        if (text) {
+            PyErr_SetObject(IllegalMove, text);
+            Py_DECREF(text);
+        }
         return NULL;
     }
     apply_move(s, &m);
@@ -2283,6 +2302,7 @@ static void core_free(void *module) {
     clear_caravan_cache();
     Py_CLEAR(IllegalMove);
     Py_CLEAR(messages);
+    Py_CLEAR(direction_refusal);
 }
 
 static PyMethodDef core_methods[] = {

@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.engine.compiled import load_core
-from cardtable.games.caravan.board import ASC, DESC, Caravan, Summary, effective_suit
+from cardtable.games.caravan.board import (
+    ASC,
+    CARAVAN_NAMES,
+    DESC,
+    Caravan,
+    Summary,
+    effective_suit,
+)
 from cardtable.games.caravan.cards import (
     FACE_NAMES,
     JACK,
@@ -32,17 +39,25 @@ from cardtable.games.caravan.cards import (
     NUMERAL_MAX,
     QUEEN,
     RANK_MASK,
+    RANK_TEXT,
     SUIT_MASK,
     SUIT_SHIFT,
     rank_of,
 )
 from cardtable.games.caravan.errors import IllegalMove
-from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack, unpack, with_slot
+from cardtable.games.caravan.notation import (
+    CLEAR,
+    DISCARD,
+    HAND_OUT_OF_RANGE,
+    PLAY,
+    pack,
+    unpack,
+    with_slot,
+)
 from cardtable.games.caravan.rules import Rules
 
 # The refusal messages (the line mode prints them; the compiled core reads them from here).
 INVALID_MOVE = "Invalid move."
-HAND_OUT_OF_RANGE = "The chosen hand position is out of range."
 NUMERAL_NOT_OWN = "A numeral card can only be played on a player's own caravan."
 NUMERAL_START_NOT_EMPTY = (
     "A numeral card must be played on an empty caravan during the Start round.")
@@ -50,7 +65,9 @@ NUMERAL_CAP = "The caravan is at its maximum numeral card capacity."
 NUMERAL_SAME_RANK = (
     "A numeral card must not have same rank as the most recent card in the caravan.")
 NUMERAL_DIRECTION = (
-    "The numeral card must follow the caravan's direction or match the caravan's suit.")
+    "Caravan {caravan} is {direction} from {rank}: play a {wanted} numeral or a {suit}.")
+"""Worded for one caravan by :func:`direction_refusal` (the compiled core asks it too)."""
+NUMERAL_SLOT = "A numeral card takes no slot: it goes on the caravan, e.g. P2B."
 FACE_START = "A face card cannot be played during the Start round."
 FACE_NOT_OWN = "A face card can only be played on a player's own caravan."
 SLOT_OUT_OF_RANGE = "The chosen card position is out of range."
@@ -71,6 +88,20 @@ MESSAGES = {
     if name.isupper() and isinstance(value, str) and value.endswith(".")
 }
 """Every refusal message by constant name (the compiled core looks its messages up here)."""
+
+
+SUIT_NAMES = ("Spade", "Heart", "Diamond", "Club")
+"""A suit as a refusal names it, by suit number (S H D C)."""
+
+
+def direction_refusal(caravan: int, last_rank: int, suit: int, direction: int) -> str:
+    """:data:`NUMERAL_DIRECTION` for ``caravan``, whose last numeral has ``last_rank`` and
+    which runs in ``direction`` (ASC or DESC) in ``suit``: what it would take instead."""
+    rising = direction == ASC
+    return NUMERAL_DIRECTION.format(
+        caravan=CARAVAN_NAMES[caravan], direction="ascending" if rising else "descending",
+        rank=RANK_TEXT[last_rank], wanted="higher" if rising else "lower",
+        suit=SUIT_NAMES[suit] if 0 <= suit < len(SUIT_NAMES) else "card of its suit")
 
 
 class Table:
@@ -179,7 +210,9 @@ def numeral_refusals(table: Table, cards: Sequence[int], moves: list[int] | None
             elif size >= 2 and suit != caravan_suit and (
                 (direction == ASC and rank < last_rank) or (direction == DESC and rank > last_rank)
             ):
-                refusal = NUMERAL_DIRECTION
+                # Worded only when asked about (listing moves needs no words).
+                refusal = NUMERAL_DIRECTION if listing else direction_refusal(
+                    caravan, last_rank, caravan_suit, direction)
             else:
                 refusal = None
             if not listing:
@@ -380,6 +413,8 @@ def move_error(table: Table, code: int) -> str | None:
             return HAND_OUT_OF_RANGE
         card = hand[hand_position - 1]
         if rank_of(card) <= 10:
+            if slot:
+                return NUMERAL_SLOT
             return numeral_refusals(table, (card,), None, caravan)[0][caravan]  # type: ignore[index]
         refusal = face_refusals(table, (card,), None, caravan)[0][caravan]  # type: ignore[index]
         if isinstance(refusal, str):

@@ -25,6 +25,11 @@ _SHOWN_DIGITS = 12
 """How many digits of a refused position a message repeats."""
 
 
+HAND_OUT_OF_RANGE = "The chosen hand position is out of range."
+"""The one refusal of a hand position that names no card: past the largest hand the rules
+allow (refused here) or past the cards in hand (refused by the rules, ``legality``)."""
+
+
 _CARAVAN_SHIFT, _HAND_SHIFT, _SLOT_SHIFT = 2, 5, 21
 """Where each field of a packed move starts (the compiled core packs moves the same way)."""
 
@@ -122,9 +127,11 @@ def _hand_position(text: str, at: int, limit: int) -> tuple[int, int]:
     run = _ascii_digit_run(text, at)
     if not run:
         raise MoveSyntaxError(f"Invalid hand position '{text[at]}'.")
-    value = _position(run, limit)
-    if value is None:
+    if run[0] == "0" and len(run) > 1:
         raise MoveSyntaxError(f"Invalid hand position '{_shown(run)}'.")
+    value = _position(run, limit)
+    if value is None:  # 0, or a number past the largest hand
+        raise MoveSyntaxError(HAND_OUT_OF_RANGE)
     return value, at + len(run)
 
 
