@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.rules import SeatRules
+from cardtable.ui.tui import caravan_app
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 
@@ -245,9 +246,28 @@ def test_no_color_keeps_text_markers(monkeypatch) -> None:  # type: ignore[no-un
     asyncio.run(scenario())
 
 
-def test_bot_thinks_without_freezing_the_screen() -> None:
+class HeldPause:
+    """The app module's ``asyncio``, except that a bot's pause lasts until :meth:`release`
+    (however long the machine takes to get there), not for ``delay`` seconds."""
+
+    def __init__(self) -> None:
+        self.released = asyncio.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(asyncio, name)
+
+    async def sleep(self, seconds: float) -> None:
+        await self.released.wait()
+
+    def release(self) -> None:
+        self.released.set()
+
+
+def test_bot_thinks_without_freezing_the_screen(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    held = HeldPause()
+    monkeypatch.setattr(caravan_app, "asyncio", held)
+
     async def scenario() -> None:
-        # A long delay, so that a busy machine still shows the bot thinking.
         app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 2.0, None, None, True)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -257,6 +277,8 @@ def test_bot_thinks_without_freezing_the_screen() -> None:
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("escape")
+            assert app.game.plies == 0
+            held.release()
             await settle(app, pilot)
             assert app.is_human_turn() and app.game.plies == 1
 
