@@ -6,23 +6,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from waiting import TIMEOUT
+
 
 async def click_play(app: Any, pilot: Any) -> None:
     """Click Play once the button is ready for it: a Textual button ignores clicks while it
     still shows its last press (0.2 s), and a test can click again sooner than that."""
-    while app.query_one("#play").has_class("-active"):
-        await pilot.pause(0.05)
+    await until(pilot, lambda: not app.query_one("#play").has_class("-active"),
+                "the play button to be released")
     await pilot.click("#play")
-
-
-TIMEOUT = 60.0
-"""How long a test waits for something the app is bound to do: long enough for a loaded
-machine; a test that passes never waits that long."""
 
 
 async def until(pilot: Any, condition: Callable[[], bool], what: str,
                 timeout: float = TIMEOUT) -> None:
-    """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds)."""
+    """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds): the
+    full screen's form of ``waiting.wait_until``, which lets the app's messages through."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"

@@ -4,7 +4,6 @@ from the address, and the static files ship in the package."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from html import escape
 from html.parser import HTMLParser
@@ -20,6 +19,7 @@ from cardtable.web import games, pages
 from cardtable.web.app import create_app
 from cardtable.web.store import Store
 from cardtable.web.table_form import field_choices
+from waiting import wait_until
 
 STATIC = ("style.css", "common.js", "cards.js", "table.js", "lobby.js", "replay.js",
           "leaderboard.js")
@@ -144,10 +144,8 @@ def test_replay_steps_of_a_finished_table(client: TestClient) -> None:
     created = client.post("/api/tables", json={"game": "caravan", "params": {"rules": "nv"},
                                                "seats": ["bot:normal", "bot:random"]}).json()
     table = created["table"]
-    for _ in range(300):
-        if client.get(f"/api/tables/{table}").json()["result"] is not None:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: client.get(f"/api/tables/{table}").json()["result"] is not None,
+               "the bots to finish the game")
     steps = client.get(f"/replay/{table}/steps").json()
     moves = [move for _seat, move in client.app.state.store.moves(table)]
     assert [step["move"] for step in steps["moves"]] == moves
