@@ -13,6 +13,11 @@ from cardtable.games.caravan.state import Game
 
 
 def choice(name: str, game: Game, seed: int = 0) -> str:
+    """The bot's move. A position set up here deals no decks: the mover is given a card to
+    draw, so that playing its last card does not lose the game at once (the rule bots pass
+    over such moves) and the bot's preferences show."""
+    if not game.decks[game.turn] and game.hands[game.turn]:
+        game.decks[game.turn] = [game.hands[game.turn][0]]
     bot = make_bot(name, game.turn, seed)
     return bot.choose(game.observation(game.turn)).notation
 

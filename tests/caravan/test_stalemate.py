@@ -31,9 +31,9 @@ FOXON = SeatRules.preset("foxon")
 
 
 def _stuck_moves(limit: int) -> list[str]:
-    """The moves of foxon seed 4 between two normal bots until the rule stops it."""
-    game = Game.new(replace(FOXON, stuck_plies=limit), seed=4)
-    bots = {"ABC": make_bot("normal", 0, 4), "DEF": make_bot("normal", 1, 4)}
+    """The moves of foxon seed 37 between two normal bots until the rule stops it."""
+    game = Game.new(replace(FOXON, stuck_plies=limit), seed=37)
+    bots = {"ABC": make_bot("normal", 0, 37), "DEF": make_bot("normal", 1, 37)}
     play_match(game, bots)
     return [str(entry) for entry in game.history]
 
@@ -77,9 +77,9 @@ def test_a_plain_apply_sequence_reaches_the_stalemate() -> None:
 
 
 def test_the_sync_loop_ends_a_stuck_match_with_the_stalemate_result() -> None:
-    # Foxon, seed 4: two normal bots tie two lanes and then only discard, forever.
-    game = Game.new(replace(FOXON, stuck_plies=200), seed=4)
-    bots = {"ABC": make_bot("normal", 0, 4), "DEF": make_bot("normal", 1, 4)}
+    # Foxon, seed 37: two normal bots reach a board neither changes, then only discard.
+    game = Game.new(replace(FOXON, stuck_plies=200), seed=37)
+    bots = {"ABC": make_bot("normal", 0, 37), "DEF": make_bot("normal", 1, 37)}
     result = play_match(game, bots)
     assert is_stalemate(result) and game.result == result
     assert idle_plies(game.history, game.plies, 1000) == 200
@@ -93,8 +93,8 @@ def test_a_longer_limit_plays_the_same_moves_further() -> None:
 def test_a_state_from_a_position_or_params_reaches_the_stalemate() -> None:
     game = cardtable.load_game("caravan", rules="foxon", stuck_plies=50)
     assert game.rules.stuck_plies == 50
-    state = game.new_state(seed=4)
-    bots = {"ABC": make_bot("normal", 0, 4), "DEF": make_bot("normal", 1, 4)}
+    state = game.new_state(seed=37)
+    bots = {"ABC": make_bot("normal", 0, 37), "DEF": make_bot("normal", 1, 37)}
     while idle_plies(state.history, state.plies, 50) < 20:  # into the discards, not stopped
         mover = state.to_move
         assert mover is not None
@@ -146,7 +146,7 @@ def test_load_game_reads_the_limit_as_the_command_line_writes_it() -> None:
 def test_caravan_bvb_stops_a_stuck_game_and_records_why(tmp_path: Path) -> None:
     record = tmp_path / "stuck.jsonl"
     done = subprocess.run(
-        [str(CARAVAN), "--bvb", "--rules", "foxon", "--seed", "4", "--record", str(record)],
+        [str(CARAVAN), "--bvb", "--rules", "foxon", "--seed", "37", "--record", str(record)],
         capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.splitlines()[-2:] == [
