@@ -327,9 +327,9 @@ def test_bots_that_can_no_longer_end_the_game_are_stopped(tmp_path: Path) -> Non
     record = tmp_path / "stuck.jsonl"
 
     async def scenario() -> None:
-        # Under foxon, seed 4, two normal bots tie two lanes and only discard from move ~75 on.
+        # Under foxon, seed 37, two normal bots end up only discarding.
         rules = replace(SeatRules.preset("foxon"), stuck_plies=40)
-        app = CaravanApp(rules, ("bot:normal", "bot:normal"), 4, 0, 0.0, None, str(record), True)
+        app = CaravanApp(rules, ("bot:normal", "bot:normal"), 37, 0, 0.0, None, str(record), True)
         async with app.run_test(size=(100, 30)) as pilot:
             await until_over(app, pilot, 400)
             assert app.game.result is not None
