@@ -210,6 +210,12 @@ def test_caravan_seed_gives_the_command_lines_game(preset: str, tmp_path: Path) 
             state.apply(state.parse_action(line["action"]))
     end = lines[-1]
     assert end["type"] == "result"
+    if end["cause"] == "stalemate":
+        # Two bots that can no longer end the game are stopped by the match loop, not the rules:
+        # the state is still going on after the same moves.
+        assert state.result is None
+        assert state.plies == end["details"]["plies"]
+        return
     assert state.result is not None
     assert state.result.winners == tuple(end["winners"])
     assert (state.result.reason, state.result.details["plies"]) == (
