@@ -1,4 +1,4 @@
-"""Settings every test shares: the hypothesis profiles.
+"""Settings every test shares: the hypothesis profiles, and Ctrl-C for the programs tests start.
 
 Two profiles, both free of the machine's speed (no deadline, no health check that times the
 generation of examples):
@@ -15,6 +15,7 @@ generation of examples):
 from __future__ import annotations
 
 import os
+import signal
 
 from hypothesis import HealthCheck, settings
 
@@ -33,3 +34,11 @@ def _profile() -> str:
 
 
 settings.load_profile(_profile())
+
+
+# A shell without job control starts a command run in the background with SIGINT ignored, and
+# its programs inherit that: the tests that press Ctrl-C on a game or a tournament would then
+# see it ignored. The suite gives every program it starts the default Ctrl-C, however it was
+# itself started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
