@@ -20,7 +20,8 @@ from cardtable.games.austerity import rules as austerity_rules
 from cardtable.games.caravan.howto import howto_lines
 from cardtable.games.caravan.notation import Move
 from cardtable.games.caravan.rules import FIELD_NAMES, POWER, PRESETS, Rules, SeatRules
-from cardtable.games.caravan.rules_table import preset_table, value_text
+from cardtable.games.caravan.rules_assembly import value_text
+from cardtable.games.caravan.rules_table import preset_table
 from cardtable.games.caravan.stalemate import STUCK_PLIES
 from cardtable.games.obsession import explain
 from cardtable.games.obsession import rules as obsession_rules

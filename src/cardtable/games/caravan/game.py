@@ -23,6 +23,7 @@ from cardtable.games.caravan.rules_assembly import (
     assemble_rules,
     check_random_decks,
     parse_field_value,
+    value_text,
 )
 
 if TYPE_CHECKING:
@@ -32,19 +33,10 @@ if TYPE_CHECKING:
 NAME = "caravan"
 
 
-def _text(value: object) -> str:
-    """A Python value as ``--rule`` writes it (``true``, ``none``, ``3``, ``destroy_restart``)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _override(target: str, value: object) -> str:
     """``target=value`` as ``--rule`` takes it. A name holding ``=`` would be split there, so
     it is refused first as the unknown field it is."""
-    text = _text(value)
+    text = value_text(value)
     if "=" in target:
         parse_field_value(target.partition(".")[2] or target, text)
     return f"{target}={text}"
@@ -59,7 +51,7 @@ def _stuck_plies(value: object) -> int | None:
     except ValueError:
         number = 0
     if number < 1:
-        raise GameParamsError(f"Invalid value '{_text(value)}' for parameter 'stuck_plies' "
+        raise GameParamsError(f"Invalid value '{value_text(value)}' for parameter 'stuck_plies' "
                               "(allowed: integer >= 1 or none).")
     return number
 

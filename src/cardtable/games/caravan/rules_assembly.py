@@ -127,8 +127,9 @@ _HINTS = get_type_hints(Rules)
 _DOMAINS: dict[str, _Domain] = {name: _domain_of(name, _HINTS[name]) for name in FIELD_NAMES}
 
 
-def _render(value: object) -> str:
-    """A value as the user wrote it (TOML spelling), for the 'Invalid value' message."""
+def value_text(value: object) -> str:
+    """A value as rule options write it (TOML spelling: ``none``, ``true``, ``8``,
+    ``keep_previous``), for messages, help screens and the rules pages."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -144,7 +145,7 @@ def _render(value: object) -> str:
 
 
 def _render_nested(value: object) -> str:
-    return f'"{one_line(value)}"' if isinstance(value, str) else _render(value)
+    return f'"{one_line(value)}"' if isinstance(value, str) else value_text(value)
 
 
 def _unknown_field(name: str) -> RulesError:
@@ -201,7 +202,7 @@ def _toml_value(name: str, value: object) -> object:
     if isinstance(value, str) and (domain.kind == "enum" or value.strip().lower() == "none"):
         return parse_field_value(name, value)
     if isinstance(value, str) or not domain.accepts(value):
-        raise _invalid_value(name, _render(value))
+        raise _invalid_value(name, value_text(value))
     return value
 
 
@@ -242,7 +243,7 @@ def _read_rules_file(path: str) -> _RulesFile:
     preset = data.get("preset")
     if preset is not None:
         if not isinstance(preset, str):
-            raise _unknown_preset(_render(preset))
+            raise _unknown_preset(value_text(preset))
         # A wrong preset in the file is reported even when --rules overrides it: the file is
         # broken and would fail as soon as it is used alone.
         _preset_rules(preset)
@@ -339,7 +340,7 @@ def _value_error(rules: Rules) -> str | None:
     for name in FIELD_NAMES:
         value = getattr(rules, name)
         if not _DOMAINS[name].accepts(value):
-            return str(_invalid_value(name, _render(value)))
+            return str(_invalid_value(name, value_text(value)))
     return None
 
 
@@ -426,7 +427,7 @@ def rules_from_json(data: object) -> Rules:
             raise RulesError(f"Missing rule field '{name}'.")
         value = data[name]
         if not _DOMAINS[name].accepts(value):
-            raise _invalid_value(name, _render(value))
+            raise _invalid_value(name, value_text(value))
         values[name] = value
     return Rules(**values)
 
@@ -437,14 +438,16 @@ def describe_rules(rules: Rules) -> list[str]:
     Values use the ``--rule`` spelling; a ``none`` that stands for a derived value shows it
     in parentheses, as the specification's table does ("none (8)").
     """
-    lines = []
-    for name in FIELD_NAMES:
-        text = _render(getattr(rules, name))
-        if name == "opening_hand_size" and rules.opening_hand_size is None:
-            text += f" ({rules.opening_hand})"
-        elif name == "deck_size" and rules.deck_size is None:
-            text += f" (random {rules.deck_min}..{rules.deck_max})"
-        elif name == "samples" and rules.samples is None:
-            text += f" ({resolved_samples(rules, rules.deck_size)})"
-        lines.append(f"{name} = {text}")
-    return lines
+    return [f"{name} = {field_text(rules, name)}" for name in FIELD_NAMES]
+
+
+def field_text(rules: Rules, name: str) -> str:
+    """One field's value, with what a ``none`` stands for where it is derived."""
+    text = value_text(getattr(rules, name))
+    if name == "opening_hand_size" and rules.opening_hand_size is None:
+        text += f" ({rules.opening_hand})"
+    elif name == "deck_size" and rules.deck_size is None:
+        text += f" (random {rules.deck_min}..{rules.deck_max})"
+    elif name == "samples" and rules.samples is None:
+        text += f" ({resolved_samples(rules, rules.deck_size)})"
+    return text

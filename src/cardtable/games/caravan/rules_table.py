@@ -9,29 +9,8 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from cardtable.games.caravan.deck import resolved_samples
 from cardtable.games.caravan.rules import PRESETS, Rules
-
-
-def value_text(value: object) -> str:
-    """A field's value as rule options write it: ``none``, ``true``, ``8``, ``keep_previous``."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def cell(rules: Rules, name: str) -> str:
-    """One preset's value of one field, with what ``none`` stands for where it is a number."""
-    text = value_text(getattr(rules, name))
-    if name == "opening_hand_size" and rules.opening_hand_size is None:
-        text += f" ({rules.opening_hand})"
-    elif name == "samples" and rules.samples is None:
-        text += f" ({resolved_samples(rules, rules.deck_size)})"
-    elif name == "deck_size" and rules.deck_size is None:
-        text += f" (random {rules.deck_min}..{rules.deck_max})"
-    return text
+from cardtable.games.caravan.rules_assembly import field_text
 
 
 def preset_table(presets: dict[str, Rules] = PRESETS) -> str:
@@ -40,7 +19,7 @@ def preset_table(presets: dict[str, Rules] = PRESETS) -> str:
     lines = ["| Field | " + " | ".join(names) + " |",
              "|---|" + "---|" * len(names)]
     for field in fields(Rules):
-        values = [cell(presets[name], field.name) for name in names]
+        values = [field_text(presets[name], field.name) for name in names]
         label = f"`{field.name}`"
         if len(set(values)) > 1:
             label = f"**{label}**"
