@@ -16,6 +16,7 @@ import pytest
 from austerity_support import HUB, PLAYERS, TIMEOUT, hub, make_fake, pid_alive, read_log, write_deck
 
 from cardtable import __version__
+from waiting import wait_until
 
 SHENZI = PLAYERS["shenzi"]
 
@@ -421,10 +422,7 @@ def test_a_players_background_child_ends_with_the_game(tmp_path: Path, how: str)
         assert result.stderr == b""
         assert lines(result.stdout)[-1].startswith("Winner(s)")
         child = int(pidfile.read_text())
-        deadline = time.monotonic() + TIMEOUT
-        while running(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not running(child)
+        wait_until(lambda: not running(child), "the player's child to end", TIMEOUT)
     finally:
         if pidfile.exists():
             with contextlib.suppress(ValueError, ProcessLookupError):

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from waiting import wait_until
+
 COMMAND = [sys.executable, "-m", "cardtable.cli.main", "tournament"]
 RULE_BOTS = ["--seat", "random", "--seat", "normal", "--seat", "friendly"]
 
@@ -333,11 +335,8 @@ def test_sigterm_and_sighup_end_every_worker_and_keep_the_games(tmp_path: Path,
         assert "run the same command again to resume" in stderr
         assert stderr.count("\n") == 1, stderr
         assert stdout == ""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and any(
-                _started(pid) == started for pid, started in workers.items()):
-            time.sleep(0.05)
-        assert not [pid for pid, started in workers.items() if _started(pid) == started]
+        wait_until(lambda: not [pid for pid, started in workers.items()
+                                if _started(pid) == started], "the workers to end")
         assert len(games_in(out)) >= 20
     finally:
         if process.poll() is None:
