@@ -62,9 +62,9 @@ def caravan_record(path: Path, preset: str, seed: int, bots: tuple[str, str],
     from cardtable.games.caravan.bots import make_bot
     from cardtable.games.caravan.record import GameRecorder
     from cardtable.games.caravan.rules import SeatRules
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
-    game = Game.new(replace(SeatRules.preset(preset), stuck_plies=200), seed, first)
+    game = CaravanState.new(replace(SeatRules.preset(preset), stuck_plies=200), seed, first)
     players = {"ABC": f"bot:{bots[0]}", "DEF": f"bot:{bots[1]}"}
     with RecordWriter(path) as writer:
         recorder = GameRecorder(writer, str(path), players, ("random", "random"))
@@ -81,11 +81,11 @@ def obsession_record(path: Path, seed: int, **rules: Any) -> Any:
     from cardtable.games.obsession.bots import make_bot
     from cardtable.games.obsession.record import RecordListener, header
     from cardtable.games.obsession.rules import Rules
-    from cardtable.games.obsession.state import Game, seat_name
+    from cardtable.games.obsession.state import ObsessionState, seat_name
 
     table = Rules(**rules)
     kinds = [("obsessed", "random")[(seed + seat) % 2] for seat in range(table.players)]
-    game = Game.new(table, [False] * table.players, seed)
+    game = ObsessionState.new(table, [False] * table.players, seed)
     seats = {seat_name(seat): make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)}
     with RecordWriter(path) as writer:
         play_match(game, seats, (RecordListener(writer.write, header(game, seed, kinds)),))

@@ -1,9 +1,12 @@
-"""cardtable: Caravan, Obsession and Austerity at one table.
+"""cardtable: Caravan, Obsession and Austerity at one table, and any game that plugs in.
 
 ``load_game(name, **params)`` is the front door to every game; ``games()`` lists the names.
-Both import the game only when called, so ``import cardtable`` stays cheap (the Austerity
-player programs start with it).
+Both ask the games' registry (:mod:`cardtable.engine.game_registry`: the entry-point group
+``cardtable.games``), which imports a game only when it is asked for, so ``import cardtable``
+stays cheap (the Austerity player programs start with it).
 """
+
+import sys
 
 # Not ``typing.TYPE_CHECKING`` nor ``from __future__ import annotations``: this package is
 # imported by every console script, which must start fast (mypy reads any constant of this
@@ -12,44 +15,37 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from cardtable.games.austerity.game import AusterityGame
-    from cardtable.games.caravan.game import CaravanGame
-    from cardtable.games.obsession.game import ObsessionGame
-
 __version__ = "0.1.0"
 __all__ = ["__version__", "games", "load_game"]
 
 
-
 def games() -> tuple[str, ...]:
-    """The names :func:`load_game` knows: ``("caravan", "obsession", "austerity")``.
+    """The names :func:`load_game` knows, the built-in games first:
+    ``("caravan", "obsession", "austerity", ...)``."""
+    from cardtable.engine.game_registry import names
 
-    Importing any game replaces this function by the package ``cardtable.games``, which
-    answers the same call (see its docstring).
-    """
-    from cardtable.games import GAME_NAMES
-
-    return GAME_NAMES
+    return names()
 
 
-def load_game(name: str, **params: "Any") -> "CaravanGame | ObsessionGame | AusterityGame":
+def load_game(name: str, **params: "Any") -> "Any":
     """The game ``name`` with rules ``params``: an immutable object whose ``new_state(seed)``
     starts a game. Raises :class:`~cardtable.engine.errors.GameParamsError` for an unknown
     name or parameter, with the message the game's command line prints for the same mistake.
     """
-    if name == "caravan":
-        from cardtable.games.caravan.game import CaravanGame
+    from cardtable.engine.game_registry import description
 
-        return CaravanGame.load(**params)
-    if name == "obsession":
-        from cardtable.games.obsession.game import ObsessionGame
+    return description(name).load(**params)
 
-        return ObsessionGame.load(**params)
-    if name == "austerity":
-        from cardtable.games.austerity.game import AusterityGame
 
-        return AusterityGame.load(**params)
-    from cardtable.engine.errors import GameParamsError
-    from cardtable.games import GAME_NAMES
+class _Package(type(sys)):  # type: ignore[misc]
+    """This package's module type: importing the subpackage ``cardtable.games`` (the built-in
+    games' code) leaves the function :func:`games` in place of the attribute the import system
+    would set (the subpackage is reached by importing it: ``import cardtable.games.caravan``)."""
 
-    raise GameParamsError(f"Unknown game '{name}' (allowed: {', '.join(GAME_NAMES)}).")
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "games" and isinstance(value, type(sys)):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cardtable.games.caravan.action_index import layout, num_actions
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 PRESET_NAMES = tuple(PRESETS)
 OVERRIDES = {
@@ -55,7 +55,7 @@ def new_rules(preset: str, abc: dict[str, object], def_: dict[str, object],
     return SeatRules(*seats)
 
 
-def check_state(game: Game, size: int) -> None:
+def check_state(game: CaravanState, size: int) -> None:
     legal = game.legal_moves()
     mask = game.legal_mask()
     assert len(mask) == size == num_actions(game.seat_rules)
@@ -69,7 +69,7 @@ def check_state(game: Game, size: int) -> None:
 
 
 def play(rules: SeatRules, seed: int, ply_limit: int) -> None:
-    game = Game.new(rules, seed=seed)
+    game = CaravanState.new(rules, seed=seed)
     size = num_actions(rules)
     rng = random.Random(seed)
     while True:
@@ -98,7 +98,7 @@ def test_mask_is_the_legal_list_under_per_seat_overrides(
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_every_index_names_a_move_that_comes_back_to_it(preset: str) -> None:
-    game = Game.new(SeatRules.preset(preset), seed=7)
+    game = CaravanState.new(SeatRules.preset(preset), seed=7)
     for index in range(num_actions(game.seat_rules)):
         move = game.index_action(index)
         assert move.seat == game.turn
@@ -117,21 +117,21 @@ def test_sizes_follow_the_documented_formula() -> None:
 
 
 def test_documented_examples() -> None:
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     seat = game.turn
     assert game.action_index(Move(seat, PLAY, 1, 2, 0)) == (1 * 6 + 1) * 9
     assert game.action_index(Move(seat, PLAY, 3, 4, 3)) == (3 * 6 + 3) * 9 + 3
     assert game.action_index(Move(seat, DISCARD, 0, 3)) == 432 + 2
     assert game.action_index(Move(seat, CLEAR, 2)) == 440 + 2
-    foxon = Game.new(SeatRules.preset("foxon"), seed=1)
+    foxon = CaravanState.new(SeatRules.preset("foxon"), seed=1)
     assert foxon.action_index(Move(foxon.turn, CLEAR, 4, 2)) == 5808 + 8 + 4 * 9 + 2
 
 
 def test_a_slot_beyond_every_caravan_the_rules_allow_has_no_index() -> None:
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     with pytest.raises(ValueError, match="beyond the 8 numerals a caravan can hold"):
         game.action_index(Move(game.turn, PLAY, 0, 1, 9))
-    nv = Game.new(SeatRules.preset("nv"), seed=1)
+    nv = CaravanState.new(SeatRules.preset("nv"), seed=1)
     assert nv.action_index(Move(nv.turn, PLAY, 5, 8, 160)) == 6 * 8 * 161 - 1
     with pytest.raises(ValueError, match="beyond the 160 numerals a caravan can hold"):
         nv.action_index(Move(nv.turn, PLAY, 0, 1, 161))
@@ -140,7 +140,7 @@ def test_a_slot_beyond_every_caravan_the_rules_allow_has_no_index() -> None:
 def test_a_caravan_longer_than_the_rules_allow_makes_the_mask_refuse() -> None:
     # Only a hand-built position can get there: the rules' decks never hold 9 numerals.
     rules = SeatRules.both(replace(PRESETS["nv"], deck_min=8, deck_max=8, deck_size=8))
-    game = Game.new(SeatRules.preset("nv"), seed=2)
+    game = CaravanState.new(SeatRules.preset("nv"), seed=2)
     game.seat_rules = rules
     numerals = [card for card in [*game.decks[0], *game.hands[0]] if card & 15 <= 10]
     game.caravans[0] = tuple((card, ()) for card in numerals[:9])
@@ -154,7 +154,7 @@ def test_a_caravan_longer_than_the_rules_allow_makes_the_mask_refuse() -> None:
 
 @pytest.mark.parametrize("index", [-1, 446, 10**9, "3", 2.0, True])
 def test_an_index_outside_the_space_is_refused(index: object) -> None:
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     with pytest.raises(ValueError, match=r"outside 0\.\.445"):
         game.index_action(index)  # type: ignore[arg-type]
 
@@ -164,18 +164,18 @@ def test_an_index_outside_the_space_is_refused(index: object) -> None:
     (DISCARD, 0, 0, 0), (DISCARD, 0, 1, 2), (CLEAR, 0, 1, 0), (CLEAR, 0, 0, 1), (3, 0, 1, 0),
 ])
 def test_a_move_outside_the_encoding_is_refused(parts: tuple[int, int, int, int]) -> None:
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     with pytest.raises(ValueError, match="has no action index"):
         game.action_index(Move(game.turn, *parts))
 
 
 def test_a_move_of_the_other_seat_is_refused() -> None:
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     with pytest.raises(ValueError, match=r"not by .*, the seat to move"):
         game.action_index(Move(1 - game.turn, DISCARD, 0, 1))
 
 
 def test_a_finished_game_has_an_empty_mask() -> None:
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     game.abandon()
     assert game.legal_mask() == bytes(446)

@@ -19,11 +19,11 @@ from cardtable.games.obsession.action_index import layout, num_actions
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.cards import joker, suited
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import SWAP, Game
+from cardtable.games.obsession.state import SWAP, ObsessionState
 from obsession.strategies import rules_strategy, tuned
 
 
-def check_state(game: Game, size: int) -> None:
+def check_state(game: ObsessionState, size: int) -> None:
     legal = game.legal_actions()
     mask = game.legal_mask()
     assert len(mask) == size == num_actions(game.rules)
@@ -39,7 +39,7 @@ def check_state(game: Game, size: int) -> None:
 @tuned(60)
 @given(rules=rules_strategy, seed=st.integers(0, 2**32))
 def test_mask_is_the_legal_list(rules: Rules, seed: int) -> None:
-    game = Game.new(rules, (False,) * rules.players, seed, log=False)
+    game = ObsessionState.new(rules, (False,) * rules.players, seed, log=False)
     size = num_actions(rules)
     rng = random.Random(seed)
     while True:
@@ -64,11 +64,11 @@ def test_each_face_and_count_is_one_run_of_indices() -> None:
     assert lay.compositions[:4] == ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
 
 
-def dealt(players: int = 4, seed: int = 1) -> Game:
-    return Game.new(Rules(players=players), (False,) * players, seed, log=False)
+def dealt(players: int = 4, seed: int = 1) -> ObsessionState:
+    return ObsessionState.new(Rules(players=players), (False,) * players, seed, log=False)
 
 
-def playing(players: int = 4, seed: int = 1) -> Game:
+def playing(players: int = 4, seed: int = 1) -> ObsessionState:
     game = dealt(players, seed)
     for seat in range(players):
         game.apply(Swap(tuple(game.visible[seat])))

@@ -9,12 +9,12 @@ from cardtable.agents.registry import make_seat
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.expert import lane_score, win_chance
 from cardtable.games.caravan.rules import PRESETS
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 NV = PRESETS["nv"]
 
 
-def _losing_moves(state: Game) -> tuple[list[int], list[int]]:
+def _losing_moves(state: CaravanState) -> tuple[list[int], list[int]]:
     """The mover's moves that end the game lost at once, and the others."""
     other = SEATS[1 - state.turn]
     losing, safe = [], []

@@ -13,7 +13,7 @@ from cardtable.engine import play_match
 from cardtable.games.caravan.bots import RandomBot as CaravanRandomBot
 from cardtable.games.caravan.bots import make_bot as caravan_bot
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game as CaravanGame
+from cardtable.games.caravan.state import CaravanState as CaravanGame
 
 PRESETS = ["power", "karavane", "foxon", "nv"]
 

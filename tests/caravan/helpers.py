@@ -17,7 +17,7 @@ from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.cards import code, make, parse_code
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.rules import PRESETS, Rules, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 PRESET_NAMES = ("power", "nv", "foxon", "karavane")
 SEAT_OF = {"ABC": 0, "DEF": 1}
@@ -63,7 +63,7 @@ def codes(cards_: Sequence[int]) -> list[str]:
     return [code(c) for c in cards_]
 
 
-def show(game: Game, index: int | str) -> str:
+def show(game: CaravanState, index: int | str) -> str:
     """A caravan as text, the inverse of :func:`caravan` (owners not shown)."""
     if isinstance(index, str):
         index = CARAVAN_NAMES.index(index)
@@ -89,12 +89,12 @@ def position(
     held: Mapping[str, int | None] | None = None,
     jokerless: tuple[bool, bool] = (False, False),
     seed: int = 0,
-) -> Game:
+) -> CaravanState:
     """A game in the given position: caravans from ``board`` (``{"A": "4H 9C"}``), hands
     ``abc``/``def_``, ``turn`` to move, placements ``placed`` (3, 3 = out of the opening),
     decks (top card last; empty unless given)."""
     rules = seat_rules(rules)
-    game = Game.start(
+    game = CaravanState.start(
         rules, seed, SEAT_OF[turn], [_filler(0, 30), _filler(1, 30)], jokerless, GameRandom(seed)
     )
     game.hands = [cards(abc, 0), cards(def_, 1)]
@@ -112,18 +112,18 @@ def position(
     return game
 
 
-def move(game: Game, text: str) -> Move:
+def move(game: CaravanState, text: str) -> Move:
     """The move ``text`` typed by the seat to move."""
     parsed = parse_move(text, game.seat_rules, game.turn)
     assert parsed is not None
     return parsed
 
 
-def play(game: Game, text: str) -> None:
+def play(game: CaravanState, text: str) -> None:
     game.play(move(game, text))
 
 
-def snapshot(game: Game) -> tuple[object, ...]:
+def snapshot(game: CaravanState) -> tuple[object, ...]:
     """Everything a move may change, for comparing a state before and after."""
     return (
         tuple(game.caravans), tuple(game.summaries), tuple(game.held),
@@ -134,11 +134,11 @@ def snapshot(game: Game) -> tuple[object, ...]:
 
 
 def random_bots_game(preset: str, discard_mulligan: bool,
-                     seed: int) -> tuple[Game, tuple[Any, Any]]:
+                     seed: int) -> tuple[CaravanState, tuple[Any, Any]]:
     """A game under ``preset`` (or, with ``discard_mulligan``, the Start round's discard
     mulligan, which no preset uses) and two seeded ``random`` bots to play it."""
     base = PRESETS[preset]
     if discard_mulligan:
         base = replace(base, mulligan="discard", opening_mode="alternate")
-    game = Game.new(SeatRules.both(base), seed=seed)
+    game = CaravanState.new(SeatRules.both(base), seed=seed)
     return game, (make_bot("random", 0, seed), make_bot("random", 1, seed))

@@ -9,10 +9,10 @@ from helpers import PRESET_NAMES, cards, position, seat_rules
 
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 
-def choice(name: str, game: Game, seed: int = 0) -> str:
+def choice(name: str, game: CaravanState, seed: int = 0) -> str:
     """The bot's move. A position set up here deals no decks: the mover is given a card to
     draw, so that playing its last card does not lose the game at once (the rule bots pass
     over such moves) and the bot's preferences show."""
@@ -22,7 +22,7 @@ def choice(name: str, game: Game, seed: int = 0) -> str:
     return bot.choose(game.observation(game.turn)).notation
 
 
-def notations(game: Game) -> list[str]:
+def notations(game: CaravanState) -> list[str]:
     return [move.notation for move in game.legal_moves()]
 
 
@@ -56,7 +56,7 @@ def test_equal_cards_at_different_positions_are_different_moves():
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_random_bot_picks_randrange_of_the_canonical_list(preset, seed):
-    game = Game.new(SeatRules.preset(preset), seed=seed)
+    game = CaravanState.new(SeatRules.preset(preset), seed=seed)
     bots = [make_bot("random", s, seed) for s in (0, 1)]
     mirrors = [random.Random(f"{seed}:bot:{name}") for name in ("ABC", "DEF")]
     for _ in range(40):
@@ -191,7 +191,7 @@ def test_normal_opening_none_fills_empty_caravans_by_step_three():
 
 
 def test_normal_is_deterministic():
-    game = Game.new(SeatRules.preset("power"), seed=9)
+    game = CaravanState.new(SeatRules.preset("power"), seed=9)
     assert {choice("normal", game, seed) for seed in range(5)} == {choice("normal", game, 0)}
 
 
@@ -208,7 +208,7 @@ def test_friendly_never_plays_faces():
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_friendly_whole_game_plays_no_face(preset):
-    game = Game.new(SeatRules.preset(preset), seed=21)
+    game = CaravanState.new(SeatRules.preset(preset), seed=21)
     bots = [make_bot("friendly", 0, 21), make_bot("normal", 1, 21)]
     for _ in range(600):
         if game.result is not None:

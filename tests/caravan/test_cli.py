@@ -15,7 +15,7 @@ import pytest
 from cardtable import __version__
 from cardtable.games.caravan.cards import code
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 CARAVAN = Path(sys.executable).parent / "caravan"
 CARDTABLE = Path(sys.executable).parent / "cardtable"
@@ -55,7 +55,7 @@ STARTUP_ERRORS = [
      "Rule field 'opening_mode' must be the same for both seats."),
     (["--rules-file", "/nonexistent/rules.toml"],
      "Cannot read rules file '/nonexistent/rules.toml': No such file or directory."),
-    (["--pvp", "--bvb"], "Game cannot be both Player vs Player and Bot vs Bot."),
+    (["--pvp", "--bvb"], "CaravanState cannot be both Player vs Player and Bot vs Bot."),
     (["-f", "3"], "First player must be either 1 or 2."),
     (["--first", "abc"], "First player must be either 1 or 2."),
     (["-c", "20"], "Caravan decks must have between 30 and 162 cards (inclusive)."),
@@ -88,7 +88,7 @@ def test_startup_error(args: list[str], message: str) -> None:
 ORDER = [
     (["--bogus", "--rules", "xx"], "unrecognized arguments: --bogus"),
     (["--rules", "xx", "--pvp", "--bvb"], "Unknown rules preset 'xx'"),
-    (["--pvp", "--bvb", "-f", "3"], "Game cannot be both"),
+    (["--pvp", "--bvb", "-f", "3"], "CaravanState cannot be both"),
     (["-f", "3", "-c", "20"], "First player must be"),
     (["-c", "20", "-s", "9"], "Caravan decks must have"),
     (["-s", "9", "-d", "-1"], "Number of caravan deck samples"),
@@ -153,7 +153,7 @@ def test_help_describes_every_option() -> None:
 
 
 def opening_hand(seed: int, preset: str = "power") -> list[str]:
-    return [code(card) for card in Game.new(SeatRules.preset(preset), seed).hands[0]]
+    return [code(card) for card in CaravanState.new(SeatRules.preset(preset), seed).hands[0]]
 
 
 def test_piped_moves_are_played_and_shown() -> None:
@@ -229,7 +229,7 @@ def test_moves_lists_the_legal_moves_of_the_player_to_move() -> None:
     done = run("--plain", "--seed", "3", stdin="moves\nquit\n")
     out = done.stdout.splitlines()
     start = out.index("YOU > YOU entered: moves")
-    game = Game.new(SeatRules.preset("power"), 3)
+    game = CaravanState.new(SeatRules.preset("power"), 3)
     expected = " ".join(move.notation for move in game.legal_moves())
     listed = " ".join(line.strip() for line in out[start + 1:start + 4]
                       if not line.startswith("YOU >"))

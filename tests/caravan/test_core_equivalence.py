@@ -31,7 +31,7 @@ from cardtable.games.caravan.errors import DeckError, IllegalMove
 from cardtable.games.caravan.legality import move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 needs_core = pytest.mark.skipif(
     not fast.available() and not os.environ.get("CI"),
@@ -72,7 +72,7 @@ def new_rules(preset: str, abc: dict[str, object], def_: dict[str, object],
     return SeatRules(*seats)
 
 
-def check_same_verdicts(game: Game, state: object, rng: random.Random) -> None:
+def check_same_verdicts(game: CaravanState, state: object, rng: random.Random) -> None:
     table = game.table()
     codes = candidates(game)
     sample = rng.sample(codes, min(len(codes), 30)) + ODD_CODES
@@ -82,7 +82,7 @@ def check_same_verdicts(game: Game, state: object, rng: random.Random) -> None:
         assert state.is_legal(code) is (error is None), code  # type: ignore[attr-defined]
 
 
-def check_refusal(game: Game, state: object) -> None:
+def check_refusal(game: CaravanState, state: object) -> None:
     """An illegal code raises IllegalMove with Python's message and changes nothing."""
     before = state.export()  # type: ignore[attr-defined]
     table = game.table()
@@ -96,7 +96,7 @@ def check_refusal(game: Game, state: object) -> None:
             return
 
 
-def check_same_after_move(game: Game, state: object, shuffled: bool) -> None:
+def check_same_after_move(game: CaravanState, state: object, shuffled: bool) -> None:
     core = state.export()  # type: ignore[attr-defined]
     python = fast.export_game(game)
     if not shuffled:
@@ -122,7 +122,7 @@ def check_clone(state: object, rng: random.Random) -> None:
 
 def play_both(rules: SeatRules, seed: int, opponent: str, ply_limit: int) -> int:
     """Play one game in both engines; returns the number of steps compared."""
-    game = Game.new(rules, seed=seed)
+    game = CaravanState.new(rules, seed=seed)
     state = fast.from_game(game, seed)
     assert state.export() == fast.export_game(game)
     rng = random.Random(seed)
@@ -179,7 +179,7 @@ def test_core_plays_per_seat_overrides_like_python(preset, abc, def_, shared, se
 @given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 2**32),
        start=st.integers(0, 60))
 def test_playout_ends_and_conserves_every_card(preset, seed, start):
-    game = Game.new(SeatRules.preset(preset), seed=seed)
+    game = CaravanState.new(SeatRules.preset(preset), seed=seed)
     initial = Counter(all_cards(game))
     fast.python_playout(game, random.Random(seed), limit=start)
     state = fast.from_game(game, seed)
@@ -207,7 +207,7 @@ def test_playout_ends_and_conserves_every_card(preset, seed, start):
 def test_playout_under_overrides_conserves_every_card(preset, abc, def_, shared, seed):
     # Some overrides never force an end (clearing disabled, discards reshuffled), so the
     # playout is bounded; it must stop at the limit or at a proper result.
-    game = Game.new(new_rules(preset, abc, def_, shared), seed=seed)
+    game = CaravanState.new(new_rules(preset, abc, def_, shared), seed=seed)
     initial = Counter(all_cards(game))
     state = fast.from_game(game, seed)
     played = state.playout(seed, limit=5000)
@@ -224,7 +224,7 @@ def test_playout_under_overrides_conserves_every_card(preset, abc, def_, shared,
 def test_python_playout_ends_and_conserves_every_card(preset, seed):
     # The pure Python twin of State.playout (the benchmark's fallback). Random foxon games
     # run for thousands of moves in Python, so they are cut short.
-    game = Game.new(SeatRules.preset(preset), seed=seed)
+    game = CaravanState.new(SeatRules.preset(preset), seed=seed)
     initial = Counter(all_cards(game))
     limit = 300 if preset == "foxon" else -1
     played = fast.python_playout(game, random.Random(seed), limit)
@@ -247,17 +247,17 @@ DEAL_OVERRIDES = st.fixed_dictionaries(
     {}, optional={name: st.sampled_from(values) for name, values in DEAL_FIELDS.items()})
 
 
-def python_dealt(rules: SeatRules, seed: int, first: str = "ABC") -> Game:
+def python_dealt(rules: SeatRules, seed: int, first: str = "ABC") -> CaravanState:
     """``Game.new`` with both random decks built in Python (``deck.build_random_deck``), the
     reference dealer, whether or not the core is built."""
     with patch.object(deck, "compiled_random_decks", return_value=None):
-        return Game.new(rules, seed=seed, first=first)
+        return CaravanState.new(rules, seed=seed, first=first)
 
 
 def dealable(rules: SeatRules) -> bool:
     """Whether ``Game.new`` can build both random decks (else both dealers refuse)."""
     try:
-        Game.new(rules, seed=0)
+        CaravanState.new(rules, seed=0)
     except DeckError:
         return False
     return True
@@ -292,7 +292,7 @@ def test_compiled_deal_is_the_python_deal_under_overrides(preset, abc, def_, sha
     assert state.legal_codes() == game.legal_codes()
 
 
-def same_game(game: Game, other: Game) -> None:
+def same_game(game: CaravanState, other: CaravanState) -> None:
     """Everything two Python games hold is equal, their generators' states included."""
     assert fast.export_game(game) == fast.export_game(other)
     assert tuple(game.history) == tuple(other.history)
@@ -308,7 +308,7 @@ def same_game(game: Game, other: Game) -> None:
 @given(seed=DEAL_SEEDS)
 def test_game_new_deals_the_same_game_with_either_dealer(preset, first, seed):
     rules = SeatRules.preset(preset)
-    game = Game.new(rules, seed=seed, first=first)
+    game = CaravanState.new(rules, seed=seed, first=first)
     same_game(game, python_dealt(rules, seed, first))
 
 
@@ -324,7 +324,7 @@ def test_game_new_deals_the_same_game_with_either_dealer_under_overrides(
         with pytest.raises(DeckError):
             python_dealt(rules, seed)
         return
-    game, reference = Game.new(rules, seed=seed), python_dealt(rules, seed)
+    game, reference = CaravanState.new(rules, seed=seed), python_dealt(rules, seed)
     same_game(game, reference)
     # The generators go on alike: the same reshuffles in play.
     for played in (game, reference):
@@ -337,7 +337,7 @@ def test_game_new_builds_decks_beyond_the_cores_limits_in_python():
     # Four Jokers per sample deck: more than the core takes.
     rules = SeatRules.both(replace(PRESETS["power"], jokers_per_sample=4))
     assert deck.compiled_random_decks(rules, 3) is None
-    same_game(Game.new(rules, seed=3), python_dealt(rules, 3))
+    same_game(CaravanState.new(rules, seed=3), python_dealt(rules, 3))
 
 
 @needs_core
@@ -349,7 +349,7 @@ def test_game_new_builds_decks_beyond_the_cores_limits_in_python():
 def test_the_random_bots_pick_is_randranges(rules):
     beyond_the_stack = 0
     for seed in range(40):
-        game = Game.new(rules, seed=seed)
+        game = CaravanState.new(rules, seed=seed)
         fast.python_playout(game, random.Random(seed), limit=10 + 3 * seed)  # past the Start round
         if game.result is not None:
             continue
@@ -374,7 +374,7 @@ def test_the_random_bots_pick_is_randranges(rules):
 def test_compiled_deal_seeds_the_core_like_an_import():
     rules = SeatRules.preset("foxon")
     dealt = fast.new_state(rules, 11)
-    imported = fast.from_game(Game.new(rules, seed=11), 11)
+    imported = fast.from_game(CaravanState.new(rules, seed=11), 11)
     assert dealt.playout(limit=2000) == imported.playout(limit=2000)
     assert dealt.export() == imported.export()
 
@@ -383,7 +383,7 @@ def test_compiled_deal_seeds_the_core_like_an_import():
 def test_compiled_deal_refuses_what_game_new_refuses():
     rules = SeatRules.both(replace(PRESETS["power"], deck_size=100))
     with pytest.raises(DeckError, match="insufficient cards"):
-        Game.new(rules, seed=1)
+        CaravanState.new(rules, seed=1)
     with pytest.raises(DeckError, match="insufficient cards"):
         fast.new_state(rules, 1)
     with pytest.raises(TypeError, match="seed must be an int"):
@@ -473,7 +473,7 @@ def test_core_resolves_rare_positions_like_python(rules, where, text):
 
 @needs_core
 def test_clone_is_independent_of_the_original():
-    game = Game.new(SeatRules.preset("power"), seed=5)
+    game = CaravanState.new(SeatRules.preset("power"), seed=5)
     state = fast.from_game(game, 5)
     state.playout(5, limit=20)
     before = state.export()
@@ -489,7 +489,7 @@ def test_clone_is_independent_of_the_original():
 
 @needs_core
 def test_bad_move_codes_are_refused_with_clear_errors():
-    state = fast.from_game(Game.new(SeatRules.preset("power"), seed=1))
+    state = fast.from_game(CaravanState.new(SeatRules.preset("power"), seed=1))
     with pytest.raises(TypeError, match="move code must be an int"):
         state.is_legal("P1A")
     with pytest.raises(TypeError, match="move code must be an int"):
@@ -500,7 +500,7 @@ def test_bad_move_codes_are_refused_with_clear_errors():
         state.error(-(2**80))
 
 
-def game_like(game: Game, **changes: object) -> SimpleNamespace:
+def game_like(game: CaravanState, **changes: object) -> SimpleNamespace:
     fields = {name: getattr(game, name) for name in (
         "rules", "caravans", "held", "hands", "decks", "piles", "placed", "moves_made",
         "turn", "plies", "jack_as_joker", "result")}
@@ -527,7 +527,7 @@ def game_like(game: Game, **changes: object) -> SimpleNamespace:
     ({"result": SimpleNamespace(winners=(), reason="bored")}, ValueError, "known reason"),
 ])
 def test_bad_games_are_refused_with_clear_errors(changes, error, text):
-    game = Game.new(SeatRules.preset("power"), seed=3)
+    game = CaravanState.new(SeatRules.preset("power"), seed=3)
     with pytest.raises(error, match=text):
         fast.from_game(game_like(game, **changes))  # type: ignore[arg-type]
 
@@ -541,7 +541,7 @@ def test_bad_games_are_refused_with_clear_errors(changes, error, text):
     ("clear_policy", None, TypeError, "clear_policy"),
 ])
 def test_bad_rules_are_refused_with_clear_errors(field, value, error, text):
-    game = Game.new(SeatRules.preset("power"), seed=3)
+    game = CaravanState.new(SeatRules.preset("power"), seed=3)
     bad = SimpleNamespace(**{name: getattr(game.rules[1], name)
                              for name in type(game.rules[1]).__dataclass_fields__})
     setattr(bad, field, value)
@@ -551,6 +551,6 @@ def test_bad_rules_are_refused_with_clear_errors(field, value, error, text):
 
 @needs_core
 def test_a_state_is_only_made_from_a_game():
-    state = fast.from_game(Game.new(SeatRules.preset("power"), seed=3))
+    state = fast.from_game(CaravanState.new(SeatRules.preset("power"), seed=3))
     with pytest.raises(TypeError):
         type(state)()

@@ -8,7 +8,7 @@ from cardtable.games.caravan import fast
 from cardtable.games.caravan.events import HistoryEntry
 from cardtable.games.caravan.history import History
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 
 def entry(code: int) -> HistoryEntry:
@@ -49,7 +49,7 @@ def test_a_history_reads_like_a_tuple():
 
 
 def test_observations_and_clones_keep_the_history_they_were_given():
-    game = Game.new(SeatRules.preset("power"), seed=4)
+    game = CaravanState.new(SeatRules.preset("power"), seed=4)
     rng = random.Random(4)
     fast.python_playout(game, rng, limit=10)
     observed = game.observation(game.turn)
@@ -65,7 +65,7 @@ def test_observations_and_clones_keep_the_history_they_were_given():
 
 
 def test_a_game_accepts_any_sequence_as_its_history():
-    game = Game.new(SeatRules.preset("power"), seed=1)
+    game = CaravanState.new(SeatRules.preset("power"), seed=1)
     game.history = ()
     assert game.history == ()
     fast.python_playout(game, random.Random(1), limit=3)

@@ -18,13 +18,13 @@ from cardtable.games.caravan.legality import (
     move_error,
     python_has_legal_move,
 )
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 # name of the message constant -> (position, refused move, allowed move or None)
-CASES: dict[str, tuple[Game, str, str | None]] = {}
+CASES: dict[str, tuple[CaravanState, str, str | None]] = {}
 
 
-def case(name: str, game: Game, refused: str, allowed: str | None) -> None:
+def case(name: str, game: CaravanState, refused: str, allowed: str | None) -> None:
     CASES[name] = (game, refused, allowed)
 
 

@@ -23,7 +23,7 @@ from cardtable.games.caravan.legality import (
 )
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 # Fields that legality reads, with values each seat may be given on top of its preset.
 OVERRIDES = {
@@ -46,12 +46,12 @@ def seat_overrides(draw: st.DrawFn) -> dict[str, object]:
 
 
 @st.composite
-def games(draw: st.DrawFn) -> Game:
+def games(draw: st.DrawFn) -> CaravanState:
     preset = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
     rules = SeatRules(replace(preset, **draw(seat_overrides())),
                       replace(preset, **draw(seat_overrides())))
     seed = draw(st.integers(0, 2**32))
-    game = Game.new(rules, seed=seed)
+    game = CaravanState.new(rules, seed=seed)
     rng = random.Random(seed)
     for _ in range(draw(st.integers(0, 120))):
         moves = game.legal_codes()
@@ -61,7 +61,7 @@ def games(draw: st.DrawFn) -> Game:
     return game
 
 
-def candidates(game: Game) -> list[int]:
+def candidates(game: CaravanState) -> list[int]:
     """Every packed move within small bounds: each kind, caravans A..F, hand positions
     0..n+1, slots 0..size+1 for plays, restart cards for clears."""
     hand = game.hands[game.turn]
@@ -75,7 +75,7 @@ def candidates(game: Game) -> list[int]:
     return codes
 
 
-def canonical(game: Game, code: int) -> int:
+def canonical(game: CaravanState, code: int) -> int:
     """The move as the game records it: a numeral play names no slot, and a clear names a hand
     card only when it restarts the caravan (the game drops what the move does not use)."""
     kind, caravan, hand_position = code & 3, (code >> 2) & 7, (code >> 5) & 0xFFFF
@@ -89,7 +89,7 @@ def canonical(game: Game, code: int) -> int:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games())
-def test_the_legal_list_is_what_the_game_accepts(game: Game) -> None:
+def test_the_legal_list_is_what_the_game_accepts(game: CaravanState) -> None:
     if game.result is not None:
         return
     table = game.table()
@@ -107,7 +107,7 @@ def test_the_legal_list_is_what_the_game_accepts(game: Game) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), pick=st.randoms(use_true_random=False))
-def test_legal_moves_apply_and_refused_moves_change_nothing(game: Game,
+def test_legal_moves_apply_and_refused_moves_change_nothing(game: CaravanState,
                                                             pick: random.Random) -> None:
     if game.result is not None:
         return
@@ -130,7 +130,7 @@ def test_legal_moves_apply_and_refused_moves_change_nothing(game: Game,
 def test_a_table_the_core_does_not_take_is_listed_by_the_rules() -> None:
     """A hidden card (0) stands on the other seat's caravans while a simultaneous Start round
     is hidden; the rules list the moves of such a table whether the core is built or not."""
-    game = Game.new(SeatRules.both(PRESETS["power"]), seed=5)
+    game = CaravanState.new(SeatRules.both(PRESETS["power"]), seed=5)
     while game.placed != [3, 3]:
         game.apply_code(game.legal_codes()[0])
     table = game.table()

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from cardtable.games.caravan.legality import count_legal, legal_codes, nth_legal, python_legal_parts
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack, unpack
 from cardtable.games.caravan.rules import PRESETS
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 
-def check_table_and_observation(game: Game) -> None:
+def check_table_and_observation(game: CaravanState) -> None:
     for seat in (0, 1):
         table = game.table(seat)
         assert table.opening == game.in_opening(seat)

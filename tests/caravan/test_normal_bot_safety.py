@@ -14,11 +14,11 @@ from cardtable.games.caravan.bots import FACE_MASK, make_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import resolved_samples
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 from cardtable.games.caravan.worlds import seen_cards
 
 
-def could_hold(game: Game, seat: int) -> list[int]:
+def could_hold(game: CaravanState, seat: int) -> list[int]:
     """One card of each kind the other seat may hold, as ``seat`` sees the game."""
     other = 1 - seat
     rules = game.rules[other]
@@ -33,7 +33,7 @@ def could_hold(game: Game, seat: int) -> list[int]:
     return list(kinds.values())
 
 
-def hands_away(game: Game, code: int) -> bool:
+def hands_away(game: CaravanState, code: int) -> bool:
     seat, other = game.turn, 1 - game.turn
     after = game.clone()
     after.apply_code(code)
@@ -52,8 +52,8 @@ def hands_away(game: Game, code: int) -> bool:
 
 
 def check_game(preset: str, seed: int, bots: tuple[str, str], checked: list[int],
-               first: int | None = None) -> Game:
-    game = Game.new(SeatRules.preset(preset), seed, seed % 2 if first is None else first)
+               first: int | None = None) -> CaravanState:
+    game = CaravanState.new(SeatRules.preset(preset), seed, seed % 2 if first is None else first)
     players = [make_bot(bots[0], 0, seed), make_bot(bots[1], 1, seed)]
     while game.result is None:
         seat = game.turn

@@ -22,7 +22,7 @@ from cardtable.games.caravan.legality import NUMERAL_SLOT, move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 # Games per preset. Each game is checked at every ply; the slower checks (every packed
 # move enumerated, every legal move applied to a clone, hidden-information swaps) run on
@@ -38,7 +38,7 @@ PLY_LIMIT = 3000
 OPPONENT = {"power": "random", "nv": "random", "foxon": "normal", "karavane": "random"}
 
 
-def all_cards(game: Game) -> list[int]:
+def all_cards(game: CaravanState) -> list[int]:
     everything = [*game.decks[0], *game.decks[1], *game.hands[0], *game.hands[1],
                   *game.piles[0], *game.piles[1]]
     for caravan in game.caravans:
@@ -48,7 +48,7 @@ def all_cards(game: Game) -> list[int]:
     return everything
 
 
-def check_conservation(game: Game, initial: Counter[int]) -> None:
+def check_conservation(game: CaravanState, initial: Counter[int]) -> None:
     # Every card has its own identity, so the same set without duplicates is the same deal.
     everything = all_cards(game)
     present = set(everything)
@@ -56,7 +56,7 @@ def check_conservation(game: Game, initial: Counter[int]) -> None:
     assert present == initial.keys(), "a card was created or lost"
 
 
-def candidates(game: Game) -> list[int]:
+def candidates(game: CaravanState) -> list[int]:
     """Every canonical packed move within small bounds: all kinds, caravans 0..5, hand
     positions 0..n+1, slots 0..size+1 (face plays) or none (numeral plays, discards)."""
     hand = game.hands[game.turn]
@@ -90,7 +90,7 @@ def nested_tuples(value: object):
             yield from nested_tuples(item)
 
 
-def check_observations(game: Game, rng: random.Random) -> None:
+def check_observations(game: CaravanState, rng: random.Random) -> None:
     # Short sequences can match a deck by chance (a reshuffled pile of three cards has a
     # one-in-six chance of coming back in the order a move showed them); eight cannot.
     decks = [tuple(d) for d in game.decks if len(d) >= 8]
@@ -127,7 +127,7 @@ def check_observations(game: Game, rng: random.Random) -> None:
         assert observation_values(variant.observation(seat)) == observation_values(obs)
 
 
-def check_moves(game: Game) -> None:
+def check_moves(game: CaravanState) -> None:
     table = game.table()
     legal = game.legal_codes()
     assert len(set(legal)) == len(legal)
@@ -156,7 +156,7 @@ def check_moves(game: Game) -> None:
     assert snapshot(game) == before
 
 
-def check_clone(game: Game, code: int) -> None:
+def check_clone(game: CaravanState, code: int) -> None:
     before = snapshot(game)
     clone = game.clone()
     clone.apply_code(code)
@@ -166,8 +166,8 @@ def check_clone(game: Game, code: int) -> None:
     assert snapshot(game) == before
 
 
-def play_game(preset: str, seed: int) -> Game:
-    game = Game.new(SeatRules.preset(preset), seed=seed)
+def play_game(preset: str, seed: int) -> CaravanState:
+    game = CaravanState.new(SeatRules.preset(preset), seed=seed)
     initial = Counter([*game.initial_decks[0], *game.initial_decks[1]])
     assert sum(initial.values()) == len(game.initial_decks[0]) + len(game.initial_decks[1])
     bots = [make_bot("random", 0, seed), make_bot(OPPONENT[preset], 1, seed)]
@@ -310,7 +310,7 @@ def test_games_under_overrides_keep_every_invariant(preset, abc, def_, seed):
     from cardtable.games.caravan.rules import PRESETS
     base = PRESETS[preset]
     rules = SeatRules(replace(base, **abc), replace(base, **def_))
-    game = Game.new(rules, seed=seed)
+    game = CaravanState.new(rules, seed=seed)
     initial = Counter([*game.initial_decks[0], *game.initial_decks[1]])
     bots = [make_bot("random", 0, seed), make_bot("normal", 1, seed)]
     rng = random.Random(seed)

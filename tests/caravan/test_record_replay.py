@@ -23,12 +23,12 @@ from cardtable.games.caravan.deck import read_deck_file
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import FOXON, PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import rules_to_json
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 Snapshot = tuple[object, ...]
 
 
-def snapshot(game: Game) -> Snapshot:
+def snapshot(game: CaravanState) -> Snapshot:
     """Everything that makes up a game state (decks in order included)."""
     return (
         tuple(game.caravans), tuple(game.held), tuple(map(tuple, game.hands)),
@@ -44,10 +44,10 @@ def record_game(
     bots: tuple[str, str],
     decks: list[list[int] | None] | None = None,
     max_plies: int | None = None,
-) -> tuple[Game, list[Snapshot]]:
+) -> tuple[CaravanState, list[Snapshot]]:
     """Play a bot game, recording it to ``path``; returns the game and, when stopped after
     ``max_plies``, its state after each move (full games go through the match loop)."""
-    game = Game.new(rules, seed, 0, decks)
+    game = CaravanState.new(rules, seed, 0, decks)
     sources = tuple("random" if decks is None or decks[s] is None else "file" for s in (0, 1))
     players = {"ABC": f"bot:{bots[0]}", "DEF": f"bot:{bots[1]}"}
     states = [snapshot(game)]
@@ -79,7 +79,7 @@ def _replayed_states(path: Path) -> list[Snapshot]:
 def states_of_play(rules: SeatRules, seed: int, bots: tuple[str, str],
                    decks: list[list[int] | None] | None = None) -> list[Snapshot]:
     """The states of the same game played again without a record, move by move."""
-    game = Game.new(rules, seed, 0, decks)
+    game = CaravanState.new(rules, seed, 0, decks)
     seats = [make_bot(bots[0], 0, seed), make_bot(bots[1], 1, seed)]
     states = [snapshot(game)]
     while game.result is None:
@@ -176,8 +176,8 @@ def test_replay_reproduces_mulligans(tmp_path: Path) -> None:
         # Two normal bots may discard forever under foxon: stop after 300 plies.
         _, states = record_game(path, rules, 216, ("normal", "normal"), max_plies=300)
         mulligans = [line for line in lines_of(path) if line.get("event") == "mulligan"]
-        assert len(mulligans) == len(Game.new(rules, 216).mulligans) >= 1
-        seat, hand, deck = Game.new(rules, 216).mulligans[0]
+        assert len(mulligans) == len(CaravanState.new(rules, 216).mulligans) >= 1
+        seat, hand, deck = CaravanState.new(rules, 216).mulligans[0]
         assert mulligans[0] == {"type": "chance", "event": "mulligan",
                                 "seat": ("ABC", "DEF")[seat],
                                 "hand": [identity(c) for c in hand],

@@ -13,15 +13,16 @@ from cardtable.games.caravan.errors import IllegalMove
 from cardtable.games.caravan.notation import Move
 from cardtable.games.caravan.observation import HIDDEN_CARD
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 
 def top_last(text: str, owner: int = 0) -> list[int]:
     return list(reversed(cards(text, owner)))
 
 
-def start(rules, abc_deck: list[int], def_deck: list[int], first: int = 0, seed: int = 5) -> Game:
-    return Game.start(seat_rules(rules), seed, first, [abc_deck, def_deck], (False, False),
+def start(rules, abc_deck: list[int], def_deck: list[int], first: int = 0,
+          seed: int = 5) -> CaravanState:
+    return CaravanState.start(seat_rules(rules), seed, first, [abc_deck, def_deck], (False, False),
                       GameRandom(seed))
 
 
@@ -60,7 +61,7 @@ def test_the_game_has_already_been_won():
 
 @pytest.mark.parametrize("first", ["ABC", "DEF"])
 def test_opening_alternate_order_and_no_draws(first):
-    game = Game.new(SeatRules.preset("power"), seed=3, first=first)
+    game = CaravanState.new(SeatRules.preset("power"), seed=3, first=first)
     opener = 0 if first == "ABC" else 1
     order = []
     for _ in range(6):
@@ -94,7 +95,7 @@ def test_opening_alternate_start_round_ends_one_turn_earlier_for_the_first_playe
 
 
 def test_opening_simultaneous_first_player_places_three_in_a_row():
-    game = Game.new(SeatRules.preset("foxon"), seed=11)
+    game = CaravanState.new(SeatRules.preset("foxon"), seed=11)
     for count in range(3):
         assert game.turn == 0
         hidden_slot = ((HIDDEN_CARD, ()),)
@@ -120,7 +121,7 @@ def test_opening_simultaneous_first_player_places_three_in_a_row():
 
 
 def test_opening_simultaneous_second_seat_first():
-    game = Game.new(SeatRules.preset("foxon"), seed=12, first="DEF")
+    game = CaravanState.new(SeatRules.preset("foxon"), seed=12, first="DEF")
     seats = []
     for _ in range(6):
         seats.append(game.turn)
@@ -130,7 +131,7 @@ def test_opening_simultaneous_second_seat_first():
 
 
 def test_opening_none_moves_freely_with_eight_cards():
-    game = Game.new(SeatRules.preset("karavane"), seed=4)
+    game = CaravanState.new(SeatRules.preset("karavane"), seed=4)
     assert [len(h) for h in game.hands] == [8, 8]
     assert not game.in_opening(0)
     deck = len(game.decks[0])
@@ -142,7 +143,7 @@ def test_opening_none_moves_freely_with_eight_cards():
 @pytest.mark.parametrize(("preset", "opening"), [
     ("power", True), ("nv", True), ("foxon", True), ("karavane", False)])
 def test_opening_mode_per_preset(preset, opening):
-    game = Game.new(SeatRules.preset(preset), seed=2)
+    game = CaravanState.new(SeatRules.preset(preset), seed=2)
     assert game.in_opening(0) is opening
     discard = Move(0, 1, 0, 1)
     if opening:
@@ -512,7 +513,7 @@ def hand_numerals(hand: list[int]) -> int:
     ("power", False, False), ("nv", False, True), ("foxon", False, True),
     ("karavane", True, False)])
 def test_opening_hand_policy_per_preset(preset, short_hands, mulligans):
-    games = [Game.new(SeatRules.preset(preset), seed=seed) for seed in range(300)]
+    games = [CaravanState.new(SeatRules.preset(preset), seed=seed) for seed in range(300)]
     short = any(hand_numerals(g.hands[s]) < 3 for g in games for s in (0, 1))
     assert short is short_hands
     assert any(g.mulligans for g in games) is mulligans
@@ -523,7 +524,7 @@ def test_deck_size_and_samples_per_preset(preset):
     sizes = set()
     tags = set()
     for seed in range(60):
-        game = Game.new(SeatRules.preset(preset), seed=seed)
+        game = CaravanState.new(SeatRules.preset(preset), seed=seed)
         for seat in (0, 1):
             deck = game.initial_decks[seat]
             sizes.add(len(deck))
@@ -544,17 +545,17 @@ def test_deck_bounds_per_preset(preset, ok_170, ok_3_samples):
     for rules, ok in [(seat_rules(preset, deck_size=170, samples=None), ok_170),
                       (seat_rules(preset, deck_size=100, samples=3), ok_3_samples)]:
         if ok:
-            game = Game.new(rules, seed=1)
+            game = CaravanState.new(rules, seed=1)
             assert len(game.initial_decks[0]) == rules.abc.deck_size
         else:
             with pytest.raises(DeckError):
-                Game.new(rules, seed=1)
+                CaravanState.new(rules, seed=1)
 
 
 @pytest.mark.parametrize(("preset", "alternating"), [
     ("power", True), ("nv", True), ("foxon", True), ("karavane", False)])
 def test_sampling_per_preset(preset, alternating):
-    game = Game.new(seat_rules(preset, deck_size=60, samples=2), seed=3)
+    game = CaravanState.new(seat_rules(preset, deck_size=60, samples=2), seed=3)
     # initial_decks lists the deck top card first: the reverse of the order taken.
     taken = list(reversed(game.initial_decks[0]))
     tags = [c >> 10 for c in taken]

@@ -570,9 +570,9 @@ def test_jack_as_joker_obeys_the_face_cap_as_a_joker():
 
 
 def test_game_new_jack_as_joker_by_jokers_per_sample():
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
     def jack_as_joker(preset: str, **overrides: object) -> tuple[bool, bool]:
-        return Game.new(seat_rules(preset, **overrides), seed=1).jack_as_joker
+        return CaravanState.new(seat_rules(preset, **overrides), seed=1).jack_as_joker
     assert jack_as_joker("foxon", jokers_per_sample=0, deck_size=52) == (True, True)
     assert jack_as_joker("foxon") == (False, False)
     assert jack_as_joker("power", jokers_per_sample=0, deck_size=52) == (False, False)
@@ -643,11 +643,11 @@ def test_joker_ace_sweeps_the_aces_printed_suit(preset, after):
 
 def test_jack_is_joker_with_a_joker_free_deck_file():
     from cardtable.games.caravan.cards import sample_deck
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
     rules = seat_rules("foxon")
-    game = Game.new(rules, seed=2, decks=[sample_deck(0, 1, 0), sample_deck(1, 1, 2)])
+    game = CaravanState.new(rules, seed=2, decks=[sample_deck(0, 1, 0), sample_deck(1, 1, 2)])
     assert game.jack_as_joker == (True, False)
-    game = Game.new(seat_rules("nv"), seed=2, decks=[sample_deck(0, 1, 0), None])
+    game = CaravanState.new(seat_rules("nv"), seed=2, decks=[sample_deck(0, 1, 0), None])
     assert game.jack_as_joker == (False, False)
 
 

@@ -24,7 +24,7 @@ from cardtable.games.caravan.stalemate import (
     is_stalemate,
     table_rules,
 )
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 CARAVAN = Path(sys.executable).with_name("caravan")
 FOXON = SeatRules.preset("foxon")
@@ -32,14 +32,14 @@ FOXON = SeatRules.preset("foxon")
 
 def _stuck_moves(limit: int) -> list[str]:
     """The moves of foxon seed 37 between two normal bots until the rule stops it."""
-    game = Game.new(replace(FOXON, stuck_plies=limit), seed=37)
+    game = CaravanState.new(replace(FOXON, stuck_plies=limit), seed=37)
     bots = {"ABC": make_bot("normal", 0, 37), "DEF": make_bot("normal", 1, 37)}
     play_match(game, bots)
     return [str(entry) for entry in game.history]
 
 
 def test_the_count_restarts_whenever_a_caravan_changes() -> None:
-    game = Game.new(SeatRules.preset("power"), seed=5)
+    game = CaravanState.new(SeatRules.preset("power"), seed=5)
     while game.in_opening(0) or game.in_opening(1):
         game.apply_code(game.legal_codes()[0])
     discard = pack(DISCARD, 0, 1, 0)
@@ -52,7 +52,7 @@ def test_the_count_restarts_whenever_a_caravan_changes() -> None:
 
 
 def test_a_discard_only_game_never_counts_its_first_move() -> None:
-    game = Game.new(replace(SeatRules.preset("karavane")), seed=5)  # no Start round
+    game = CaravanState.new(replace(SeatRules.preset("karavane")), seed=5)  # no Start round
     discard = pack(DISCARD, 0, 1, 0)
     game.apply_code(discard)
     assert idle_plies(game.history, game.plies, 10) == 0  # nothing before it to compare
@@ -62,7 +62,7 @@ def test_a_discard_only_game_never_counts_its_first_move() -> None:
 
 def test_a_plain_apply_sequence_reaches_the_stalemate() -> None:
     limit = 5
-    game = Game.new(replace(SeatRules.preset("karavane"), stuck_plies=limit), seed=5)
+    game = CaravanState.new(replace(SeatRules.preset("karavane"), stuck_plies=limit), seed=5)
     discard = pack(DISCARD, 0, 1, 0)
     for _ in range(limit):
         assert game.result is None
@@ -78,7 +78,7 @@ def test_a_plain_apply_sequence_reaches_the_stalemate() -> None:
 
 def test_the_sync_loop_ends_a_stuck_match_with_the_stalemate_result() -> None:
     # Foxon, seed 37: two normal bots reach a board neither changes, then only discard.
-    game = Game.new(replace(FOXON, stuck_plies=200), seed=37)
+    game = CaravanState.new(replace(FOXON, stuck_plies=200), seed=37)
     bots = {"ABC": make_bot("normal", 0, 37), "DEF": make_bot("normal", 1, 37)}
     result = play_match(game, bots)
     assert is_stalemate(result) and game.result == result
@@ -112,7 +112,7 @@ def test_a_state_from_a_position_or_params_reaches_the_stalemate() -> None:
 
 def test_ordinary_random_games_are_never_stopped() -> None:
     for seed in range(40):
-        game = Game.new(replace(SeatRules.preset("power"), stuck_plies=60), seed=seed)
+        game = CaravanState.new(replace(SeatRules.preset("power"), stuck_plies=60), seed=seed)
         bots = {"ABC": make_bot("random", 0, seed), "DEF": make_bot("random", 1, seed)}
         result = play_match(game, bots)
         assert not is_stalemate(result)

@@ -23,11 +23,11 @@ from cardtable.games.caravan.errors import IllegalMove
 from cardtable.games.caravan.legality import legal_codes, move_error
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 
 def test_only_the_seat_to_move_gets_the_turns_record() -> None:
-    game = Game.new(SeatRules.both(PRESETS["power"]), seed=3)
+    game = CaravanState.new(SeatRules.both(PRESETS["power"]), seed=3)
     mover = game.turn
     waiting = game.observation(1 - mover)
     assert waiting._moves is None

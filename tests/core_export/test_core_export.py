@@ -21,13 +21,12 @@ from cardtable.engine.compiled import load_core
 from cardtable.games.caravan import core_export as caravan_export
 from cardtable.games.caravan import fast as caravan_fast
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game as CaravanGame
+from cardtable.games.caravan.state import CaravanState
 from cardtable.games.obsession import core_export as obsession_export
 from cardtable.games.obsession import fast as obsession_fast
 from cardtable.games.obsession.bots import make_bot
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import OVER, SWAP
-from cardtable.games.obsession.state import Game as ObsessionGame
+from cardtable.games.obsession.state import OVER, SWAP, ObsessionState
 
 GAMES = Path(caravan_export.__file__).parent.parent
 CARAVAN_CORE = load_core("caravan")
@@ -51,9 +50,9 @@ def test_obsession_core_reads_the_layout_python_writes() -> None:
 
 
 def test_each_export_holds_one_value_per_named_field() -> None:
-    caravan = CaravanGame.new(SeatRules.preset("power"), seed=4)
+    caravan = CaravanState.new(SeatRules.preset("power"), seed=4)
     assert len(caravan.export_core()) == len(caravan_export.CORE_FIELDS)
-    obsession = ObsessionGame.new(Rules(players=3), (False,) * 3, 4, log=False)
+    obsession = ObsessionState.new(Rules(players=3), (False,) * 3, 4, log=False)
     assert len(obsession.export_core()) == len(obsession_export.CORE_FIELDS)
 
 
@@ -73,7 +72,7 @@ def test_a_tuple_of_another_length_is_refused(core: str) -> None:
 @given(preset=st.sampled_from(["power", "karavane", "foxon", "nv"]),
        seed=st.integers(0, 2**32), plies=st.integers(0, 80))
 def test_caravan_round_trip_through_the_export(preset: str, seed: int, plies: int) -> None:
-    game = CaravanGame.new(SeatRules.preset(preset), seed=seed)
+    game = CaravanState.new(SeatRules.preset(preset), seed=seed)
     rng = random.Random(seed)
     while game.result is None and game.plies < plies:
         game.apply_code(rng.choice(game.legal_codes()))
@@ -86,7 +85,7 @@ def test_caravan_round_trip_through_the_export(preset: str, seed: int, plies: in
 @settings(max_examples=30, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**32), turns=st.integers(0, 60))
 def test_obsession_round_trip_through_the_export(players: int, seed: int, turns: int) -> None:
-    game = ObsessionGame.new(Rules(players=players), (False,) * players, seed, log=False)
+    game = ObsessionState.new(Rules(players=players), (False,) * players, seed, log=False)
     bots = [make_bot("random", seed, seat) for seat in range(players)]
     while game.phase != OVER and (game.phase == SWAP or game.turns < turns):
         seat = game.current

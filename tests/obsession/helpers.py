@@ -19,7 +19,7 @@ from cardtable.games.obsession.events import Event
 from cardtable.games.obsession.legality import NONE
 from cardtable.games.obsession.render import event_lines
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import PLAY, Game, shuffled_deck
+from cardtable.games.obsession.state import PLAY, ObsessionState, shuffled_deck
 
 
 class CardPool:
@@ -46,11 +46,11 @@ def position(players: int = 4, *, hands: dict[int, str] | None = None,
              visible: dict[int, str] | None = None, hidden: dict[int, str] | None = None,
              pile: str = "", draw: str = "", to_move: int = 0, direction: int = 1,
              rules: Rules | None = None, humans: Sequence[bool] | None = None,
-             out: Sequence[int] = ()) -> Game:
+             out: Sequence[int] = ()) -> ObsessionState:
     """A game in the play phase with exactly these cards. Seats are 0-based; ``pile`` and
     ``draw`` are listed top first; unnamed piles are empty."""
     rules = rules or Rules(players=players)
-    game = Game(rules, shuffled_deck(players, 0), humans or [False] * players)
+    game = ObsessionState(rules, shuffled_deck(players, 0), humans or [False] * players)
     pool = CardPool()
     hands, visible, hidden = hands or {}, visible or {}, hidden or {}
     game.hands = [sorted(pool.many(hands.get(s, ""))) for s in range(players)]
@@ -83,16 +83,16 @@ def texts(cards: Sequence[int]) -> list[str]:
     return [TEXT[card] for card in cards]
 
 
-def hand(game: Game, seat: int) -> list[str]:
+def hand(game: ObsessionState, seat: int) -> list[str]:
     return texts(game.hands[seat])
 
 
-def pile(game: Game) -> list[str]:
+def pile(game: ObsessionState) -> list[str]:
     """The discard pile, top first."""
     return texts(list(reversed(game.pile)))
 
 
-def play(game: Game, names: str) -> Sequence[Event]:
+def play(game: ObsessionState, names: str) -> Sequence[Event]:
     """Play the cards with these texts from the active pile of the seat to move."""
     seat = game.current
     source = game.hands[seat] + game.visible[seat] + game.hidden[seat]
@@ -102,7 +102,7 @@ def play(game: Game, names: str) -> Sequence[Event]:
     return game.apply(Play(tuple(chosen)))
 
 
-def blind(game: Game, index: int) -> Sequence[Event]:
+def blind(game: ObsessionState, index: int) -> Sequence[Event]:
     return game.apply(Blind(index))
 
 
@@ -110,7 +110,7 @@ def lines(events: Sequence[Event], humans: Sequence[bool]) -> list[str]:
     return [line for event in events for line in event_lines(event, humans)]
 
 
-def all_cards(game: Game) -> list[int]:
+def all_cards(game: ObsessionState) -> list[int]:
     """Every card the game still knows about, wherever it is (for conservation checks)."""
     cards = [*game.draw, *game.pile, *game.removed, *game.killed]
     for seat in range(game.players):

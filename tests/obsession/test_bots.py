@@ -15,7 +15,7 @@ from cardtable.games.obsession.cards import FACE
 from cardtable.games.obsession.legality import LEGAL
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 
 from .helpers import position, texts
 
@@ -45,7 +45,7 @@ def test_bot_generators_are_seeded_per_seat_from_the_game_seed() -> None:
 # --- random ----------------------------------------------------------------------------------
 
 def test_random_swap_keeps_the_dealt_split_without_drawing() -> None:
-    game = Game.new(Rules(players=2), [False, False], 5)
+    game = ObsessionState.new(Rules(players=2), [False, False], 5)
     rng = Fixed()
     action = RandomBot(rng).choose(game.observe(0))
     assert action == Swap(tuple(game.visible[0])) and rng.calls == []
@@ -76,7 +76,7 @@ def test_random_blind_attempt_is_uniform_over_hidden_positions() -> None:
 def test_random_fast_path_makes_the_same_choices_as_the_observation_path() -> None:
     for seed in range(40):
         players = 2 + seed % 9
-        game = Game.new(Rules(players=players), [False] * players, seed)
+        game = ObsessionState.new(Rules(players=players), [False] * players, seed)
         bots = [make_bot("random", seed, s) for s in range(players)]
         twins = [bot_random(seed, s) for s in range(players)]
         while not game.over:
@@ -101,12 +101,12 @@ def test_obsessed_swap_puts_expensive_cards_face_up() -> None:
     assert isinstance(action, Swap) and texts(action.visible) == ["2H", "10S", "R"]
 
 
-def _e8(next_hand: str = "5C 5D", draw: str = "") -> Game:
+def _e8(next_hand: str = "5C 5D", draw: str = "") -> ObsessionState:
     return position(hands={0: "9C 9H QD 7S 7H R", 1: next_hand}, visible={1: "KC"},
                     pile="9S 9D 6C", draw=draw)
 
 
-def _choice(game: Game, draw: float) -> list[str]:
+def _choice(game: ObsessionState, draw: float) -> list[str]:
     action = ObsessedBot(Fixed(draw)).choose(game.observe(0))
     assert isinstance(action, Play)
     return texts(action.cards)
@@ -154,7 +154,7 @@ def test_obsessed_prefers_its_lowest_legal_face() -> None:
     # is the first unless kill-seeking or an attack moved another face ahead.
     lowest = decisions = 0
     for seed in range(60):
-        game = Game.new(Rules(players=4), [False] * 4, 1000 + seed)
+        game = ObsessionState.new(Rules(players=4), [False] * 4, 1000 + seed)
         bots = [make_bot("obsessed", seed, s) for s in range(4)]
         while not game.over:
             seat = game.current
@@ -177,14 +177,14 @@ ObsessedWeights = {4: 1, 5: 2, 6: 3, 9: 3, 11: 4, 12: 5, 13: 6, 14: 7, 2: 8, 7: 
 
 
 def test_bots_are_given_observations_that_do_not_reach_the_state() -> None:
-    game = Game.new(Rules(players=3), [False] * 3, 11)
+    game = ObsessionState.new(Rules(players=3), [False] * 3, 11)
     observation = game.observe(0)
     assert isinstance(observation, Observation)
     internal = [game.hands, game.visible, game.hidden, game.draw, game.pile, *game.hands,
                 *game.hidden]
     for field in fields(observation):
         value = getattr(observation, field.name)
-        assert not isinstance(value, Game)
+        assert not isinstance(value, ObsessionState)
         assert all(value is not item for item in internal)
         assert not isinstance(value, list)  # tuples only: nothing a bot could change
     with pytest.raises(AttributeError):

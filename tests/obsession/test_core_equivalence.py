@@ -32,7 +32,7 @@ from cardtable.games.obsession.bots import ObsessedBot, bot_random, obsessed_swa
 from cardtable.games.obsession.cards import FACE, TEXT, canonical_deck
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
-from cardtable.games.obsession.state import SWAP, Game
+from cardtable.games.obsession.state import SWAP, ObsessionState
 
 from .helpers import position
 from .strategies import rules_strategy, tuned
@@ -49,15 +49,15 @@ def _core_built() -> Iterator[None]:
     yield
 
 
-def dealt(rules: Rules, seed: int, humans: tuple[bool, ...] | None = None) -> Game:
+def dealt(rules: Rules, seed: int, humans: tuple[bool, ...] | None = None) -> ObsessionState:
     """A new game after the swaps, each seat keeping its dealt split."""
-    game = Game.new(rules, humans or (False,) * rules.players, seed, log=False)
+    game = ObsessionState.new(rules, humans or (False,) * rules.players, seed, log=False)
     for seat in range(rules.players):
         game.apply(Swap(tuple(game.visible[seat])))
     return game
 
 
-def refusal(game: Game, action: Action) -> str | None:
+def refusal(game: ObsessionState, action: Action) -> str | None:
     """The Python engine's message for ``action``, or None when it is accepted."""
     try:
         game.clone().apply(action)
@@ -66,7 +66,7 @@ def refusal(game: Game, action: Action) -> str | None:
     return None
 
 
-def other_actions(game: Game, rng: random.Random) -> list[Action]:
+def other_actions(game: ObsessionState, rng: random.Random) -> list[Action]:
     """Legal and illegal actions that the listing does not produce as such: other copies
     of the same texts, strangers, duplicates, mixed faces, bad positions, swaps."""
     seat = game.current
@@ -88,11 +88,11 @@ def other_actions(game: Game, rng: random.Random) -> list[Action]:
     return actions
 
 
-def same_state(game: Game, core: fast.FastGame) -> None:
+def same_state(game: ObsessionState, core: fast.FastGame) -> None:
     assert core.export() == fast.export_game(game)
 
 
-def lockstep(game: Game, rng: random.Random) -> fast.FastGame:
+def lockstep(game: ObsessionState, rng: random.Random) -> fast.FastGame:
     """Plays ``game`` to its end with uniformly chosen legal actions, the core alongside."""
     core = fast.FastGame.from_game(game)
     same_state(game, core)
@@ -149,7 +149,7 @@ def all_cards(exported: dict[str, Any]) -> list[int]:
     return cards
 
 
-def check_finished(core: fast.FastGame, game: Game) -> None:
+def check_finished(core: fast.FastGame, game: ObsessionState) -> None:
     exported = core.export()
     assert sorted(all_cards(exported)) == sorted(game.deck)
     assert all(FACE[card] == 3 for card in exported["removed"])
@@ -230,11 +230,11 @@ def test_random_playout_draws_uniformly_among_legal_cards() -> None:
 # --- the worked examples of the rules, played in both engines ---------------------------
 
 
-def both(game: Game) -> tuple[Game, fast.FastGame]:
+def both(game: ObsessionState) -> tuple[ObsessionState, fast.FastGame]:
     return game, fast.FastGame.from_game(game)
 
 
-def play_both(game: Game, core: fast.FastGame, names: str) -> None:
+def play_both(game: ObsessionState, core: fast.FastGame, names: str) -> None:
     """Play the cards with these texts (first copies) in both engines."""
     seat = game.current
     source = game.hands[seat] or game.visible[seat]
@@ -246,7 +246,7 @@ def play_both(game: Game, core: fast.FastGame, names: str) -> None:
     same_state(game, core)
 
 
-def blind_both(game: Game, core: fast.FastGame, index: int) -> None:
+def blind_both(game: ObsessionState, core: fast.FastGame, index: int) -> None:
     game.apply(Blind(index))
     core.apply(Blind(index))
     same_state(game, core)
@@ -270,7 +270,7 @@ def test_example_joker_run_kills_with_and_without_reversal(order: str) -> None:
 
 
 def test_example_blind_attempts_in_both() -> None:
-    def start() -> tuple[Game, fast.FastGame]:
+    def start() -> tuple[ObsessionState, fast.FastGame]:
         return both(position(4, hidden={2: "4C 8H KS"}, hands={0: "5C", 1: "5D", 3: "5H"},
                              pile="JD", to_move=2))
 
@@ -293,7 +293,7 @@ def test_example_next_seat_after_going_out_in_reverse() -> None:
 
 
 def test_core_takes_over_only_after_the_swaps() -> None:
-    game = Game.new(Rules(players=3), (False,) * 3, 5, log=False)
+    game = ObsessionState.new(Rules(players=3), (False,) * 3, 5, log=False)
     with pytest.raises(ValueError, match="swap"):
         fast.FastGame.from_game(game)
 
@@ -344,9 +344,9 @@ def test_refusals_carry_the_engine_messages() -> None:
 # --- the obsessed policy ---------------------------------------------------------------------
 
 
-def obsessed_game(rules: Rules, seed: int) -> tuple[Game, list[ObsessedBot]]:
+def obsessed_game(rules: Rules, seed: int) -> tuple[ObsessionState, list[ObsessedBot]]:
     """A new game of ``obsessed`` seats (their own generators), before the swaps."""
-    game = Game.new(rules, (False,) * rules.players, seed, log=False)
+    game = ObsessionState.new(rules, (False,) * rules.players, seed, log=False)
     return game, [ObsessedBot(bot_random(seed, seat)) for seat in range(rules.players)]
 
 

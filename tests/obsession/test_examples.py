@@ -9,7 +9,7 @@ from cardtable.engine.match import play_match
 from cardtable.games.obsession.actions import Swap
 from cardtable.games.obsession.events import Played, Started, WentOut
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import HumanSeat, Table
 
@@ -17,8 +17,8 @@ from .helpers import blind, hand, lines, pile, play, position
 from .test_setup import _deal
 
 
-def _opened(rules: Rules) -> Game:
-    game = Game(rules, _deal(3, ["9C KD 2S", "6H 6S QC", "6D AH R"]), [False] * 3)
+def _opened(rules: Rules) -> ObsessionState:
+    game = ObsessionState(rules, _deal(3, ["9C KD 2S", "6H 6S QC", "6D AH R"]), [False] * 3)
     for seat in range(3):
         game.apply(Swap(tuple(game.visible[seat])))
     return game

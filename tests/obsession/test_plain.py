@@ -6,7 +6,7 @@ import contextlib
 import io
 
 from cardtable.engine.match import MatchAbandoned, play_match
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import HumanSeat, Table
 
@@ -27,7 +27,7 @@ class Halt:
         raise Stop
 
 
-def _run(game: Game, stdin: str) -> list[str]:
+def _run(game: ObsessionState, stdin: str) -> list[str]:
     out = io.StringIO()
     console = Console(io.StringIO(stdin), out)
     seats = {name: (HumanSeat(console, legal=game.legal_actions) if game.humans[i] else Halt())

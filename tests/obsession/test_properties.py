@@ -32,13 +32,13 @@ from cardtable.games.obsession.events import (
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Checker, RecordListener, Script, header, load
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import ObsessionState, seat_name
 
 from .helpers import all_cards
 from .strategies import rules_strategy, tuned
 
 
-def check_conservation(game: Game) -> None:
+def check_conservation(game: ObsessionState) -> None:
     cards = all_cards(game)
     assert sorted(cards) == sorted(game.deck)
     assert all(FACE[card] == 3 for card in game.removed)
@@ -46,7 +46,7 @@ def check_conservation(game: Game) -> None:
     assert bytes(game._pile_faces) == bytes(FACE[card] for card in game.pile)
 
 
-def check_finished(game: Game) -> None:
+def check_finished(game: ObsessionState) -> None:
     assert game.over and game.to_move is None
     assert sorted(game.placings) == list(range(game.players))
     result = game.result
@@ -69,14 +69,15 @@ def test_random_games_conserve_cards_and_end(rules: Rules, seed: int) -> None:
     check_finished(game)
 
 
-def snapshot(game: Game) -> tuple[Any, ...]:
+def snapshot(game: ObsessionState) -> tuple[Any, ...]:
     return (repr(game.hands), repr(game.visible), repr(game.hidden), tuple(game.draw),
             tuple(game.pile), game.active, game.run, game.top_face, game.direction,
             game.current, game.phase, game.plays, game.turns, tuple(game.out),
             tuple(game.placings), len(game.events))
 
 
-def other_actions(game: Game, rng: random.Random, legal: Sequence[Action]) -> list[Action]:
+def other_actions(game: ObsessionState, rng: random.Random,
+                  legal: Sequence[Action]) -> list[Action]:
     """A sample of actions that are not listed as legal."""
     seat = game.current
     mine = game.hands[seat] + game.visible[seat]
@@ -124,7 +125,7 @@ def cards_in(observation: Observation) -> set[int]:
     return shown
 
 
-def check_observations(game: Game) -> None:
+def check_observations(game: ObsessionState) -> None:
     # Public: what was ever played, swapped face-up or turned over, and the dealt visible rows.
     public = ever_public(game.events)
     for seat in range(game.players):
@@ -150,7 +151,7 @@ def test_every_legal_action_applies_and_others_are_refused(
         rules: Rules, seed: int, bots: list[str]) -> None:
     rules = Rules(rules.players, rules.run_kill, rules.kill_order, min(rules.max_plays, 250),
                   rules.repeat_limit)
-    game = Game.new(rules, [False] * rules.players, seed)
+    game = ObsessionState.new(rules, [False] * rules.players, seed)
     players = [make_bot(bots[seat], seed, seat) for seat in range(rules.players)]
     rng = random.Random(seed)
     step = 0
@@ -187,7 +188,7 @@ def test_every_legal_action_applies_and_others_are_refused(
     st.sampled_from(["random", "obsessed"]), min_size=10, max_size=10))
 def test_replay_reproduces_the_game(rules: Rules, seed: int, bots: list[str]) -> None:
     kinds = bots[:rules.players]
-    game = Game.new(rules, [False] * rules.players, seed)
+    game = ObsessionState.new(rules, [False] * rules.players, seed)
     lines: list[str] = []
     seats = {seat_name(s): make_bot(kinds[s], seed, s) for s in range(rules.players)}
     import json
@@ -196,7 +197,7 @@ def test_replay_reproduces_the_game(rules: Rules, seed: int, bots: list[str]) ->
                               header(game, seed, kinds))
     play_match(game, seats, (listener,))
     loaded = load(lines)
-    replayed = Game(loaded.rules, loaded.deck, [False] * rules.players)
+    replayed = ObsessionState(loaded.rules, loaded.deck, [False] * rules.players)
     script = Script(loaded)
     checker = Checker(loaded)
 

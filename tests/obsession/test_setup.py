@@ -11,7 +11,7 @@ from cardtable.games.obsession.actions import Play, Swap
 from cardtable.games.obsession.cards import FACE, TEXT, canonical_deck
 from cardtable.games.obsession.events import Played, Started
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 
 from .helpers import CardPool, texts
 
@@ -21,7 +21,7 @@ DRAW = {2: 36, 3: 81, 4: 72, 5: 117, 6: 108, 7: 153, 8: 144, 9: 189, 10: 180}
 
 @pytest.mark.parametrize("players", range(2, 11))
 def test_decks_per_player_count(players: int) -> None:
-    game = Game.new(Rules(players=players), [False] * players, 1)
+    game = ObsessionState.new(Rules(players=players), [False] * players, 1)
     assert len(game.deck) == CARDS[players] == 54 * Rules(players=players).decks
     assert len(set(game.deck)) == len(game.deck)
     assert len(game.draw) == DRAW[players]
@@ -38,11 +38,11 @@ def test_canonical_order_is_face_major_with_two_jokers_per_deck() -> None:
 def test_shuffle_is_random_random_seed_shuffle() -> None:
     expected = canonical_deck(2)
     random.Random(42).shuffle(expected)
-    assert Game.new(Rules(players=4), [False] * 4, 42).deck == tuple(expected)
+    assert ObsessionState.new(Rules(players=4), [False] * 4, 42).deck == tuple(expected)
 
 
 def test_deal_is_seat_by_seat_not_round_robin() -> None:
-    game = Game.new(Rules(players=3), [False] * 3, 7)
+    game = ObsessionState.new(Rules(players=3), [False] * 3, 7)
     deck = game.deck
     for seat in range(3):
         base = 9 * seat
@@ -59,7 +59,7 @@ def test_display_order_is_rank_then_suit_then_deck_jokers_last() -> None:
 
 
 def test_swap_takes_exactly_three_distinct_cards_from_the_pool() -> None:
-    game = Game.new(Rules(players=2), [True, True], 3)
+    game = ObsessionState.new(Rules(players=2), [True, True], 3)
     pool = sorted(game.hands[0] + game.visible[0])
     with pytest.raises(IllegalAction, match="You must select 3 cards"):
         game.apply(Swap(tuple(pool[:2])))
@@ -88,21 +88,23 @@ def _deal(players: int, hands: list[str], rest: int = 0) -> list[int]:
     return deck + remaining[:len(remaining) - rest]
 
 
-def _start(game: Game) -> None:
+def _start(game: ObsessionState) -> None:
     for seat in range(game.players):
         game.apply(Swap(tuple(game.visible[seat])))
 
 
 def test_starting_player_walks_start_order_and_ties_go_to_the_lowest_seat() -> None:
     # E1: no hand holds a 4 or a 5; P2 and P3 hold a 6, so P2 starts.
-    game = Game(Rules(players=3), _deal(3, ["9C KD 2S", "6H 6S QC", "6D AH R"]), [False] * 3)
+    game = ObsessionState(Rules(players=3), _deal(3, ["9C KD 2S", "6H 6S QC", "6D AH R"]),
+                          [False] * 3)
     _start(game)
     started = [e for e in game.events if isinstance(e, Started)]
     assert started == [Started(1)]
 
 
 def test_opening_play_is_every_copy_of_the_start_face_and_passes_the_turn() -> None:
-    game = Game(Rules(players=3), _deal(3, ["9C KD 2S", "6H 6S QC", "6D AH R"]), [False] * 3)
+    game = ObsessionState(Rules(players=3), _deal(3, ["9C KD 2S", "6H 6S QC", "6D AH R"]),
+                          [False] * 3)
     _start(game)
     opening = next(e for e in game.events if isinstance(e, Played))
     assert opening.auto and opening.n == 1 and texts(opening.cards) == ["6H", "6S"]
@@ -112,7 +114,7 @@ def test_opening_play_is_every_copy_of_the_start_face_and_passes_the_turn() -> N
 
 def test_only_the_hand_decides_the_starting_player() -> None:
     # P1 swaps its 4 into its visible row; P2 holds a 5 in its hand and starts.
-    game = Game(Rules(players=2), _deal(2, ["4S QS JS", "5C AC AD"]), [False, False])
+    game = ObsessionState(Rules(players=2), _deal(2, ["4S QS JS", "5C AC AD"]), [False, False])
     game.apply(Swap(tuple(sorted(game.hands[0] + game.visible[0])[:3])))
     assert texts(game.visible[0])[0] == "4S"
     game.apply(Swap(tuple(game.visible[1])))
@@ -122,7 +124,7 @@ def test_only_the_hand_decides_the_starting_player() -> None:
 def test_extra_turn_after_the_opening_play_is_an_ordinary_decision() -> None:
     # D7: P1 opens with its 8s (nobody holds an earlier face) and must then choose itself.
     pool_hands = ["8C 8D 10C", "10D R R"]
-    game = Game(Rules(players=2), _deal(2, pool_hands), [False, False])
+    game = ObsessionState(Rules(players=2), _deal(2, pool_hands), [False, False])
     _start(game)
     opening = next(e for e in game.events if isinstance(e, Played))
     assert texts(opening.cards) == ["8C", "8D"] and opening.effects == ("extra",)
@@ -131,7 +133,7 @@ def test_extra_turn_after_the_opening_play_is_an_ordinary_decision() -> None:
 
 
 def test_direction_starts_forward() -> None:
-    game = Game.new(Rules(players=5), [False] * 5, 9)
+    game = ObsessionState.new(Rules(players=5), [False] * 5, 9)
     assert game.direction == 1
 
 

@@ -21,7 +21,7 @@ from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.position import FIELDS, card_text, from_position, parse_card
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 PRESET_NAMES = tuple(PRESETS)
 PLY_LIMIT = 500
@@ -55,25 +55,25 @@ def tuned(examples: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def observed(game: Game, seat: int) -> tuple[object, ...]:
+def observed(game: CaravanState, seat: int) -> tuple[object, ...]:
     # The public history is not part of a position: a restored game's history starts there.
     obs = game.observation(seat)
     return tuple(getattr(obs, name) for name in Observation.FIELDS if name != "history")
 
 
-def new_game(rules: SeatRules, seed: int) -> Game | None:
+def new_game(rules: SeatRules, seed: int) -> CaravanState | None:
     try:
-        return Game.new(rules, seed=seed)
+        return CaravanState.new(rules, seed=seed)
     except DeckError:  # overrides can ask for decks the samples cannot supply
         return None
 
 
-def play_to(game: Game, plies: int, rng: random.Random) -> None:
+def play_to(game: CaravanState, plies: int, rng: random.Random) -> None:
     while game.result is None and game.plies < plies:
         game.apply(rng.choice(game.legal_moves()))
 
 
-def assert_same(original: Game, restored: Game) -> None:
+def assert_same(original: CaravanState, restored: CaravanState) -> None:
     assert restored.to_position() == original.to_position()
     assert restored.legal_moves() == original.legal_moves()
     assert restored.result == original.result
@@ -104,7 +104,7 @@ def test_positions_round_trip_and_continue_identically(rules, seed, cut):
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_a_finished_game_round_trips(preset):
     rules = SeatRules.preset(preset)
-    game = Game.new(rules, seed=11)
+    game = CaravanState.new(rules, seed=11)
     play_to(game, 10_000, random.Random(3))
     if game.result is None:
         game.abandon("stalemate")
@@ -116,7 +116,7 @@ def test_a_finished_game_round_trips(preset):
 def test_reshuffles_draw_from_the_restored_generator():
     # Foxon returns discards to the deck: a restored game reshuffles exactly as the original.
     rules = SeatRules.preset("foxon")
-    game = Game.new(rules, seed=5)
+    game = CaravanState.new(rules, seed=5)
     rng = random.Random(5)
     play_to(game, 40, rng)
     restored = from_position(rules, game.to_position())
@@ -131,14 +131,14 @@ def test_reshuffles_draw_from_the_restored_generator():
 
 
 def test_a_clone_and_its_original_write_the_same_position():
-    game = Game.new(SeatRules.preset("foxon"), seed=2)
+    game = CaravanState.new(SeatRules.preset("foxon"), seed=2)
     play_to(game, 30, random.Random(2))
     assert game.clone().to_position() == game.to_position()
 
 
 def test_a_generator_not_made_from_the_seed_is_written_whole():
     rules = SeatRules.preset("power")
-    game = Game.new(rules, seed=4)
+    game = CaravanState.new(rules, seed=4)
     game.rng = GameRandom("another seed")
     text = game.to_position()
     assert " mt:" in text
@@ -162,7 +162,7 @@ def test_card_texts_round_trip(card):
 
 def sample_position() -> tuple[SeatRules, str]:
     rules = SeatRules.preset("nv")
-    game = Game.new(rules, seed=9)
+    game = CaravanState.new(rules, seed=9)
     play_to(game, 25, random.Random(9))
     return rules, game.to_position()
 
@@ -253,9 +253,9 @@ def with_fields(text: str, **changes: str) -> str:
     return " ".join(fields)
 
 
-def opening_position() -> tuple[SeatRules, Game]:
+def opening_position() -> tuple[SeatRules, CaravanState]:
     rules = SeatRules.preset("power")
-    game = Game.new(rules, seed=7)
+    game = CaravanState.new(rules, seed=7)
     play_to(game, 1, random.Random(7))  # ABC has placed one numeral, DEF none
     return rules, game
 
@@ -287,7 +287,7 @@ def test_a_game_not_over_whose_mover_has_no_move_is_refused():
     # there; but a seat to move with nothing in hand has no move at all.
     rules = SeatRules.both(replace(PRESETS["power"], mulligan="discard"))
     assert rules.abc.opening_mode == "alternate"
-    game = Game.new(rules, seed=7)
+    game = CaravanState.new(rules, seed=7)
     text = game.to_position()
     mover = text.split(" ")[FIELDS.index("to move")]
     hand = text.split(" ")[FIELDS.index(f"hand {mover}")]

@@ -20,7 +20,7 @@ from cardtable.engine.errors import PositionError
 from cardtable.games.obsession.cards import canonical_deck
 from cardtable.games.obsession.position import FIELDS, card_text, from_position, parse_card
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
-from cardtable.games.obsession.state import PLAY, Game, seat_name
+from cardtable.games.obsession.state import PLAY, ObsessionState, seat_name
 
 RULES = st.builds(
     Rules,
@@ -37,13 +37,13 @@ def tuned(examples: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def observed(game: Game, seat: int) -> object:
+def observed(game: ObsessionState, seat: int) -> object:
     # The public history is not part of a position: a restored game's log starts there, and
     # so do the cards known from it to be in a hand and what the seats' choices showed.
     return replace(game.observe(seat), history=(), known=(), lacks=())
 
 
-def assert_same(original: Game, restored: Game) -> None:
+def assert_same(original: ObsessionState, restored: ObsessionState) -> None:
     assert restored.to_position() == original.to_position()
     assert restored.legal_actions() == original.legal_actions()
     assert restored.result == original.result
@@ -57,7 +57,7 @@ def assert_same(original: Game, restored: Game) -> None:
        humans=st.lists(st.booleans(), min_size=10, max_size=10))
 def test_positions_round_trip_and_continue_identically(rules, seed, cut, humans):
     humans = humans[:rules.players]
-    game = Game.new(rules, humans, seed)
+    game = ObsessionState.new(rules, humans, seed)
     rng = random.Random(seed)
     steps = 0
     while game.to_move is not None and steps < cut:
@@ -76,7 +76,7 @@ def test_positions_round_trip_and_continue_identically(rules, seed, cut, humans)
 @pytest.mark.parametrize("players", range(2, 11))
 def test_every_table_size_round_trips_at_the_swap_and_at_the_end(players):
     rules = Rules(players=players)
-    game = Game.new(rules, [False] * players, 7)
+    game = ObsessionState.new(rules, [False] * players, 7)
     assert from_position(rules, game.to_position()).to_position() == game.to_position()
     rng = random.Random(players)
     while game.to_move is not None:
@@ -92,7 +92,7 @@ def test_the_repetition_table_is_kept():
     found = 0
     for seed in range(240):
         rules = Rules(players=2 + seed % 3, run_kill=2 + seed % 7, repeat_limit=2)
-        game = Game.new(rules, [False] * rules.players, seed)
+        game = ObsessionState.new(rules, [False] * rules.players, seed)
         rng = random.Random(seed)
         before, action = "", None
         while game.to_move is not None:
@@ -124,7 +124,7 @@ def test_card_texts_round_trip(card):
 
 def sample_position() -> tuple[Rules, str]:
     rules = Rules(players=5)
-    game = Game.new(rules, [True, False, False, False, False], 3)
+    game = ObsessionState.new(rules, [True, False, False, False, False], 3)
     rng = random.Random(3)
     for _ in range(60):
         game.apply(rng.choice(game.legal_actions()))
@@ -217,7 +217,7 @@ def test_each_card_has_one_text():
 
 def test_a_seat_out_is_never_to_move():
     rules = Rules(players=3)
-    game = Game.new(rules, [False] * 3, 1)
+    game = ObsessionState.new(rules, [False] * 3, 1)
     rng = random.Random(1)
     while game.to_move is not None and not any(game.out):
         game.apply(rng.choice(game.legal_actions()))
@@ -240,7 +240,7 @@ def with_field(text: str, name: str, value: str) -> str:
 
 def test_no_humans_has_one_writing():
     rules = Rules(players=3)
-    text = Game.new(rules, [False] * 3, 1).to_position()
+    text = ObsessionState.new(rules, [False] * 3, 1).to_position()
     assert text.split(" ")[FIELDS.index("humans")] == "-"
     with pytest.raises(PositionError, match=r"^position field 'humans': expected seat numbers "):
         from_position(rules, with_field(text, "humans", ""))
@@ -250,7 +250,7 @@ def test_a_removed_3_put_back_on_the_pile_leaving_no_move_is_refused():
     found = 0
     for seed in range(200):
         rules = Rules(players=3)
-        game = Game.new(rules, [False] * 3, seed)
+        game = ObsessionState.new(rules, [False] * 3, seed)
         rng = random.Random(seed)
         while game.to_move is not None and not game.removed:
             game.apply(rng.choice(game.legal_actions()))
@@ -295,7 +295,7 @@ def test_only_3s_are_removed_and_no_10_stays_on_the_pile():
 
 def test_nothing_is_played_at_the_swap():
     rules = Rules(players=3)
-    text = Game.new(rules, [False] * 3, 2).to_position()
+    text = ObsessionState.new(rules, [False] * 3, 2).to_position()
     draw = text.split(" ")[FIELDS.index("draw")].split(",")
     card = next(card for card in draw if card[0] in "456")
     played = with_field(with_field(text, "draw", ",".join(c for c in draw if c != card)),
@@ -307,7 +307,7 @@ def test_nothing_is_played_at_the_swap():
 @tuned(150)
 @given(rules=RULES, seed=st.integers(0, 2**32), cut=st.integers(0, 300))
 def test_every_reachable_state_loads_and_has_one_text(rules, seed, cut):
-    game = Game.new(rules, [seed % 2 == 0] + [False] * (rules.players - 1), seed)
+    game = ObsessionState.new(rules, [seed % 2 == 0] + [False] * (rules.players - 1), seed)
     rng = random.Random(seed)
     steps = 0
     while game.to_move is not None and steps < cut:

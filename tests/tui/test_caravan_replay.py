@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 from cardtable.games.caravan.record import load_replay
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 from cardtable.ui.tui.caravan_replay import CaravanReplayApp
 from cardtable.ui.tui.common import screen_text
 
@@ -18,14 +18,14 @@ NEVER = 1000.0
 """A delay no test waits for: the replay only moves when a key says so."""
 
 
-def board(game: Game) -> tuple[object, ...]:
+def board(game: CaravanState) -> tuple[object, ...]:
     """What the screen draws of a position: both seats' views of the table."""
     views = [game.observation(seat) for seat in (0, 1)]
     return tuple((view.hand, view.caravans, view.deck_sizes, view.hand_sizes, view.to_move,
                   view.piles, view.moves_made) for view in views)
 
 
-def engine_after(record: Path, moves: int) -> Game:
+def engine_after(record: Path, moves: int) -> CaravanState:
     """The position after ``moves`` recorded moves, stepped by the engine alone."""
     replay = load_replay(record)
     game = replay.start()

@@ -449,7 +449,7 @@ def test_the_wins_line_names_the_bots() -> None:
     from cardtable.engine.match import play_match
     from cardtable.games.caravan.bots import make_bot
     from cardtable.games.caravan.rules import SeatRules
-    from cardtable.games.caravan.state import Game as CaravanGame
+    from cardtable.games.caravan.state import CaravanState as CaravanGame
     from cardtable.ui.tui.result_lines import tally_entry
 
     game = CaravanGame.new(SeatRules.preset("power"), seed=5)

@@ -16,7 +16,7 @@ from cardtable.engine.record import read_lines
 from cardtable.games.obsession.cards import TEXT
 from cardtable.games.obsession.checked_replay import CheckedReplay, check_replay
 from cardtable.games.obsession.record import ReplayMismatch, Script, load
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.ui.tui.common import screen_text
 from cardtable.ui.tui.obsession_replay import ObsessionReplayApp
 
@@ -37,16 +37,16 @@ def checked(path: Path) -> CheckedReplay:
     return check_replay(load(read_lines(str(path)), str(path)))
 
 
-def board(game: Game) -> tuple[object, ...]:
+def board(game: ObsessionState) -> tuple[object, ...]:
     return (game.hands, game.visible, game.hidden, game.pile, game.draw, game.current,
             game.direction, game.phase, game.placings)
 
 
-def engine_after(path: Path, decisions: int) -> Game:
+def engine_after(path: Path, decisions: int) -> ObsessionState:
     """The position after ``decisions`` recorded decisions, fed to the engine by the record's
     own script (no screen involved)."""
     loaded = load(read_lines(str(path)))
-    game = Game(loaded.rules, loaded.deck, [kind == "human" for kind in loaded.seats])
+    game = ObsessionState(loaded.rules, loaded.deck, [kind == "human" for kind in loaded.seats])
     script = Script(loaded)
     for _ in range(decisions):
         game.apply(script.action(game.observe(game.current)))
@@ -119,7 +119,7 @@ def test_jump_to_the_end_shows_the_placings(bots_record: Path) -> None:
             assert board(app.game) == board(engine_after(bots_record, total))
             assert "=== Game Over ===" in app.messages
             assert f"1. Player {placings[0]}" in app.messages
-            assert "Game over" in screen_text(app)
+            assert "ObsessionState over" in screen_text(app)
             assert f"move {total} of {total}, end of record" in bar(app)
             await pilot.press("escape")
         assert app.return_value == 0

@@ -18,7 +18,7 @@ from cardtable.games.obsession.cards import FACE
 from cardtable.games.obsession.explain import selection_numbers
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 from cardtable.ui.tui.obsession_app import HELP_LINES, ObsessionApp, PassScreen
 from obsession.helpers import position
@@ -253,7 +253,7 @@ def test_an_unexpected_error_shows_the_error_screen() -> None:
 # --- the screen explains the game --------------------------------------------------------
 
 
-def crafted(game: Game, seats: tuple[str, ...], delay: float = 0.0,
+def crafted(game: ObsessionState, seats: tuple[str, ...], delay: float = 0.0,
             ascii_only: bool = True) -> ObsessionApp:
     """An app playing ``game`` (a crafted position) with these seats."""
     app = ObsessionApp(game.rules, seats, 7, delay, ascii_only=ascii_only)

@@ -221,9 +221,9 @@ class Waiting:
 
 def test_screen_match_steps_only_when_its_answer_is_given() -> None:
     from cardtable.games.caravan.bots import make_bot
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
-    game = Game.new(POWER, seed=3)
+    game = CaravanState.new(POWER, seed=3)
     person = Waiting()
     heard = Heard()
     match = ScreenMatch(play_match_async(game, {"ABC": person,
@@ -247,7 +247,7 @@ def test_screen_match_steps_only_when_its_answer_is_given() -> None:
 
 
 def test_screen_match_refuses_a_seat_awaiting_anything_else() -> None:
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
     class Sleeper:
         async def choose(self, observation: Any) -> Any:
@@ -256,7 +256,7 @@ def test_screen_match_refuses_a_seat_awaiting_anything_else() -> None:
         def rejected(self, error: IllegalAction) -> None:
             raise error
 
-    game = Game.new(POWER, seed=3)
+    game = CaravanState.new(POWER, seed=3)
     match = ScreenMatch(play_match_async(game, {"ABC": Sleeper(), "DEF": Sleeper()}))
     with pytest.raises(TypeError, match="not an Answer"):
         match.start()

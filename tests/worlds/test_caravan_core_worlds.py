@@ -24,7 +24,7 @@ from cardtable.games.caravan import fast
 from cardtable.games.caravan.board import most_faces, summarize
 from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.rules import PRESETS
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 from cardtable.games.caravan.worlds import opening_numerals_needed, unseen_of_state
 
 from .helpers import chi_square, chi_square_bound
@@ -42,7 +42,7 @@ PRESET_NAMES = tuple(PRESETS)
 CARAVANS, SUMMARIES, CROWDING, HELD, HANDS, DECKS, PILES, PLACED, MOVES, TURN = range(10)
 
 
-def python_world(state: Game, seat: int, world: State) -> Game:
+def python_world(state: CaravanState, seat: int, world: State) -> CaravanState:
     """The compiled ``world`` of ``state`` as a Python state: a Python world of ``state``
     (same position and history) holding the compiled world's cards. Summaries and crowding
     are computed again in Python, and checked against the core's."""
@@ -73,7 +73,7 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 every_preset = pytest.mark.parametrize("preset", PRESET_NAMES)
 
 
-def situation(preset: str, case: Case) -> tuple[Game, State]:
+def situation(preset: str, case: Case) -> tuple[CaravanState, State]:
     seed, plies = case[0], case[1]
     game = cardtable.load_game("caravan", rules=preset)
     assert isinstance(game, CaravanGame)
@@ -222,7 +222,7 @@ def test_other_seats_cards_are_spread_uniformly_over_hand_and_deck() -> None:
     assert chi_square(places, categories) < chi_square_bound(len(categories))
 
 
-def simultaneous_opening() -> Game:
+def simultaneous_opening() -> CaravanState:
     """A foxon game (a simultaneous opening: ABC starts its three caravans face down, then
     DEF) where DEF has started one caravan."""
     state = CaravanGame.load(rules="foxon").new_state(3)

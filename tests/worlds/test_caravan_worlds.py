@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 import cardtable
 from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.rules import PRESETS
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 from .helpers import chi_square, chi_square_bound
 
 PRESET_NAMES = tuple(PRESETS)
 
 
-def played(game: CaravanGame, seed: int, plies: int) -> Game:
+def played(game: CaravanGame, seed: int, plies: int) -> CaravanState:
     state = game.new_state(seed)
     rng = random.Random(seed)
     for _ in range(plies):
@@ -29,7 +29,7 @@ def played(game: CaravanGame, seed: int, plies: int) -> Game:
     return state
 
 
-def all_cards(state: Game) -> Counter[int]:
+def all_cards(state: CaravanState) -> Counter[int]:
     cards: Counter[int] = Counter()
     for zone in (*state.hands, *state.decks, *state.piles):
         cards.update(zone)
@@ -43,7 +43,7 @@ PLAYOUT_LIMIT = 3000
 """Random foxon games often run to tens of thousands of moves: they are played this far."""
 
 
-def play_out(state: Game, seed: int) -> None:
+def play_out(state: CaravanState, seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(PLAYOUT_LIMIT):
         if state.result is not None:

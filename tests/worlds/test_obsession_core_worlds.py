@@ -22,7 +22,7 @@ from cardtable.games.obsession import fast
 from cardtable.games.obsession.fast import FastGame
 from cardtable.games.obsession.game import ObsessionGame
 from cardtable.games.obsession.legality import LEGAL_CARD
-from cardtable.games.obsession.state import SWAP, Game
+from cardtable.games.obsession.state import SWAP, ObsessionState
 
 from .helpers import chi_square_bound
 from .test_obsession_worlds import all_cards
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def in_play(players: int, seed: int, plies: int) -> Game:
+def in_play(players: int, seed: int, plies: int) -> ObsessionState:
     """A game after its swaps and ``plies`` random actions more (or over, if it ended)."""
     state = ObsessionGame.load(players=players).new_state(seed)
     rng = random.Random(seed)
@@ -46,7 +46,7 @@ def in_play(players: int, seed: int, plies: int) -> Game:
     return state
 
 
-def python_world(state: Game, seat: int, world: FastGame) -> Game:
+def python_world(state: ObsessionState, seat: int, world: FastGame) -> ObsessionState:
     """The compiled ``world`` of ``state`` as a Python state: a Python world of ``state``
     (same table, history and a fresh record of positions) holding the compiled world's
     cards."""
@@ -60,7 +60,7 @@ def python_world(state: Game, seat: int, world: FastGame) -> Game:
     return game
 
 
-def holds_legal_card(game: Game, seat: int) -> bool:
+def holds_legal_card(game: ObsessionState, seat: int) -> bool:
     return any(LEGAL_CARD[game.active][card] for card in game.hands[seat])
 
 
@@ -75,7 +75,7 @@ SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[Healt
 player_counts = pytest.mark.parametrize("players", [2, 3, 4, 6, 10])
 
 
-def situation(players: int, case: Case) -> tuple[Game, FastGame, int]:
+def situation(players: int, case: Case) -> tuple[ObsessionState, FastGame, int]:
     seed, plies, seat = case[0], case[1], case[2]
     state = in_play(players, seed, plies)
     return state, FastGame.from_game(state), seat % players
@@ -192,12 +192,12 @@ def test_a_hidden_card_lies_anywhere_unseen_with_equal_chance() -> None:
     assert statistic < chi_square_bound(len(categories) + len(weights))
 
 
-def unknown_part(state: Game, seat: int) -> list[int]:
+def unknown_part(state: ObsessionState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand not known to every seat to be there: the ones a world deals."""
     return [card for card in state.hands[seat] if card not in state.known[seat]]
 
 
-def short_handed_mover() -> tuple[Game, int]:
+def short_handed_mover() -> tuple[ObsessionState, int]:
     """A game where the seat to move holds a legal card among few in hand, none of them known
     to be there, and most deals of the cards another seat cannot see would leave it none:
     (game, that other seat)."""

@@ -29,13 +29,13 @@ from cardtable.games.obsession.inference import (
     swap_deviates,
     swap_mask,
 )
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.games.obsession.worlds import sample_world
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def unseen_part(game: Game, seat: int) -> list[int]:
+def unseen_part(game: ObsessionState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand that no seat saw go there."""
     cards = list(game.hands[seat])
     for card in game.known[seat]:
@@ -51,7 +51,7 @@ def agrees(cards: list[int], masks: list[int] | tuple[int, ...]) -> bool:
         for index, mask in enumerate(masks))
 
 
-def play_out(players: int, seed: int, bots: str) -> list[Game]:
+def play_out(players: int, seed: int, bots: str) -> list[ObsessionState]:
     """The states of one game, after each decision, seats played by ``bots``."""
     state = ObsessionGame.load(players=players).new_state(seed)
     seats = [make_bot(bots, seed, seat) for seat in range(players)]
@@ -122,7 +122,7 @@ cases = st.tuples(st.integers(0, 2**32), st.integers(10, 120), st.integers(0, 3)
                   st.integers(0, 2**32))
 
 
-def decision(case: Case) -> tuple[Game, int]:
+def decision(case: Case) -> tuple[ObsessionState, int]:
     """An ``obsessed`` game of four after some decisions, and a seat to sample for."""
     states = play_out(4, case[0], "obsessed")
     state = states[min(case[1], len(states) - 1)]

@@ -18,7 +18,7 @@ from cardtable.games.obsession import fast
 from cardtable.games.obsession.cards import FACE
 from cardtable.games.obsession.events import BlindTurned, Event, PickedUp, Played, Swapped
 from cardtable.games.obsession.game import ObsessionGame
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.games.obsession.worlds import sample_world_from_observation
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,7 +58,8 @@ def known_from_history(history: list[Event], first_visible: tuple[tuple[int, ...
     return tuple(tuple(sorted(cards)) for cards in known)
 
 
-def random_game(players: int, seed: int, plies: int) -> tuple[Game, tuple[tuple[int, ...], ...]]:
+def random_game(players: int, seed: int,
+                plies: int) -> tuple[ObsessionState, tuple[tuple[int, ...], ...]]:
     """A game after ``plies`` random actions (from the deal), and its face-up rows as dealt."""
     state = ObsessionGame.load(players=players).new_state(seed)
     first_visible = state.observation(0).visible
@@ -95,7 +96,7 @@ def test_known_cards_come_from_the_public_history_only(players: int, seed: int,
         state.apply(rng.choice(state.legal_actions()))
 
 
-def game_with_known_cards(players: int) -> tuple[Game, int, int]:
+def game_with_known_cards(players: int) -> tuple[ObsessionState, int, int]:
     """A game in play where a seat other than the observer holds known cards and more cards
     besides: (game, observer, that seat)."""
     for seed in range(500):

@@ -10,14 +10,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cardtable.games.obsession.game import ObsessionGame
-from cardtable.games.obsession.state import Game
+from cardtable.games.obsession.state import ObsessionState
 
 from .helpers import chi_square, chi_square_bound
 
 PLAYOUT_LIMIT = 3000
 
 
-def played(game: ObsessionGame, seed: int, plies: int) -> Game:
+def played(game: ObsessionGame, seed: int, plies: int) -> ObsessionState:
     state = game.new_state(seed)
     rng = random.Random(seed)
     for _ in range(plies):
@@ -27,7 +27,7 @@ def played(game: ObsessionGame, seed: int, plies: int) -> Game:
     return state
 
 
-def all_cards(state: Game) -> Counter[int]:
+def all_cards(state: ObsessionState) -> Counter[int]:
     cards: Counter[int] = Counter(state.draw)
     cards.update(state.pile)
     cards.update(state.killed)
@@ -45,7 +45,7 @@ situations = st.tuples(
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def situation(case: Case) -> tuple[ObsessionGame, Game, int]:
+def situation(case: Case) -> tuple[ObsessionGame, ObsessionState, int]:
     players, seed, plies, seat, _, _ = case
     game = ObsessionGame.load(players=players)
     return game, played(game, seed, plies), seat % players
@@ -72,14 +72,14 @@ def test_sampled_world_keeps_every_card(case: Case) -> None:
     assert all_cards(from_obs) == all_cards(state)
 
 
-def arrangement(state: Game) -> tuple[object, ...]:
+def arrangement(state: ObsessionState) -> tuple[object, ...]:
     """Where a state puts the cards some seat cannot see: the draw pile and the hidden rows in
     their order, and what each hand holds."""
     return (tuple(state.draw), tuple(map(tuple, state.hidden)),
             tuple(tuple(sorted(hand)) for hand in state.hands))
 
 
-def free_cards(state: Game, seat: int) -> Counter[int]:
+def free_cards(state: ObsessionState, seat: int) -> Counter[int]:
     """The unseen cards a world may deal anywhere unseen: all but those ``seat`` saw go into
     another seat's hand (they stay there in every world)."""
     unseen = Counter(state.draw)

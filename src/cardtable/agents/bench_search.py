@@ -15,8 +15,8 @@ from typing import Any
 
 import cardtable
 from cardtable.agents.registry import make_seat
-from cardtable.agents.search_limits import MAX_ITERATIONS
 from cardtable.cli.error_line import OneLineArgumentParser, print_error
+from cardtable.engine.search_limits import MAX_ITERATIONS
 
 PROG = "cardtable bench ismcts"
 

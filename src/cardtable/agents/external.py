@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cardtable.agents.external_games import GameAdapter, adapter
-from cardtable.agents.registry import ANY_GAME, BotSpec, UnknownBot, register
+from cardtable.engine.description import Bot, BotSpec, UnknownBot
 from cardtable.engine.errors import GameError, IllegalAction
 from cardtable.engine.match import Forfeit
 from cardtable.engine.one_line import shortened
@@ -528,11 +528,12 @@ def stderr_path_from_environment(seat: str) -> Path | None:
     return Path(directory) / f"{seat}-{os.getpid()}-{time.monotonic_ns()}.log"
 
 
-def _factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> ExternalSeat:
+def _factory(game: Any, spec: BotSpec, seat: str, seed: int | str) -> ExternalSeat:
     return ExternalSeat(game, seat, split_command(spec.raw), limits=Limits.from_environment(),
                         stderr_path=stderr_path_from_environment(seat))
 
 
-def register_everywhere() -> None:
-    register(ANY_GAME, "exec", _factory, raw=True,
-             summary="an external program speaking the JSON-lines bot protocol (docs/bots.md)")
+def described_bot() -> Bot:
+    """``exec:COMMAND``, for every game whose description has an external adapter."""
+    return Bot("exec", _factory, "an external program speaking the JSON-lines bot protocol "
+               "(docs/bots.md)", raw=True)

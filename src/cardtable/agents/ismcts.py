@@ -38,9 +38,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardtable.agents.search_limits import MAX_ITERATIONS, MAX_SECONDS
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.one_line import one_line
+from cardtable.engine.search_limits import MAX_ITERATIONS, MAX_SECONDS
 
 
 class World(Protocol):

@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from cardtable.engine.description import Bot, BotSpec, no_options
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.randomness import derived_random
 
@@ -66,13 +67,10 @@ def make_random_bot(seat: str, seed: int | str, game: Any = None) -> RandomBot:
     return RandomBot(derived_random(seed, "bot", seat), game)
 
 
-def register_everywhere() -> None:
-    """Offer ``random`` for every game (a game registering its own ``random`` keeps it)."""
-    from cardtable.agents.registry import ANY_GAME, BotSpec, no_options, register
-
-    def factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> RandomBot:
+def described_bot() -> Bot:
+    """``random``, for every game (a game offering its own ``random`` keeps it)."""
+    def factory(game: Any, spec: BotSpec, seat: str, seed: int | str) -> RandomBot:
         no_options(spec)
         return make_random_bot(seat, seed, game)
 
-    register(ANY_GAME, NAME, factory,
-             summary="a uniformly random legal action (any game)")
+    return Bot(NAME, factory, "a uniformly random legal action (any game)", instant=True)

@@ -1,84 +1,57 @@
 """Bots by name, for every game: ``caravan -b``, ``obsession --bot``, web seats, tournaments.
 
 A bot is named by a spec: ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE`` (``ismcts:iters=1000,c=1.4``);
-a spec whose name takes the rest verbatim (``exec:COMMAND``) is registered with ``raw=True``.
-Each game registers its own bots here, and bots that work for any game (in this package)
-register for every game. ``make_seat`` gives a :class:`cardtable.engine.Seat` for one seat of one
-state; the seat sees only its observation.
+a spec whose name takes the rest verbatim (``exec:COMMAND``) is a ``raw`` bot. A game's own bots
+come from its description (:meth:`~cardtable.engine.description.GameDescription.bots`), then
+the bots of this package that play every game: the search (``ismcts``, ``omniscient``),
+``random`` and ``exec``; a game's own bot of the same name is the one offered. ``make_seat``
+gives a :class:`cardtable.engine.Seat` for one seat of one state; the seat sees only its
+observation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.engine.errors import GameError
+from cardtable.engine.description import Bot, BotSpec, UnknownBot, no_options
+from cardtable.engine.game_registry import description
 from cardtable.engine.match import Seat
 from cardtable.engine.one_line import one_line, shortened
 
-SeatFactory = Callable[["BotSpec", str, int | str, Any], Seat]
-"""``factory(spec, seat_name, seed, game)`` → a seat; ``game`` is the loaded game object."""
-
-ANY_GAME = "*"
+__all__ = ["Bot", "BotSpec", "UnknownBot", "bot_names", "make_seat", "no_options",
+           "parse_spec", "show_state"]
 
 _SHOWN = 40
 
 
-class UnknownBot(GameError):
-    """A bot spec names no bot of the game, or gives it options it does not take."""
+def _generic(game: str) -> list[Bot]:
+    """The bots of this package, which play every game (imported on first use: each start of
+    a command line that never names a bot stays fast)."""
+    from cardtable.agents import external, random_bot, search_bots
+
+    return [*search_bots.described_bots(game), random_bot.described_bot(),
+            external.described_bot()]
 
 
-@dataclass(frozen=True)
-class BotSpec:
-    """A parsed bot spec: its name, its options, and for raw bots the text after the colon."""
-
-    name: str
-    options: Mapping[str, str] = field(default_factory=dict)
-    raw: str = ""
-
-    def __str__(self) -> str:
-        if self.raw:
-            return f"{self.name}:{self.raw}"
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{key}={value}" for key, value in self.options.items())
+_cache: dict[str, dict[str, Bot]] = {}
 
 
-@dataclass(frozen=True)
-class _Entry:
-    factory: SeatFactory
-    raw: bool
-    summary: str
-    calibration: bool = False
-
-
-_BOTS: dict[str, dict[str, _Entry]] = {}
-_loaded: set[str] = set()
-
-
-def register(game: str, name: str, factory: SeatFactory, *, raw: bool = False,
-             summary: str = "", calibration: bool = False) -> None:
-    """Make ``name`` a bot of ``game`` (or of every game: ``ANY_GAME``). A ``calibration`` bot
-    (one that sees more than its seat may, such as ``omniscient``) is offered only where the
-    caller asks for calibration bots: tournaments and benchmarks."""
-    _BOTS.setdefault(game, {})[name.lower()] = _Entry(factory, raw, summary, calibration)
-
-
-def _entries(game: str) -> dict[str, _Entry]:
-    if game not in _loaded:
-        _loaded.add(game)
-        _load_builtin(game)
-    return {**_BOTS.get(ANY_GAME, {}), **_BOTS.get(game, {})}
+def _entries(game: str) -> dict[str, Bot]:
+    """The bots of the game named ``game``: its own, then the generic ones it does not
+    replace."""
+    found = _cache.get(game)
+    if found is None:
+        own = {bot.name.lower(): bot for bot in description(game).bots()}
+        generic = {bot.name.lower(): bot for bot in _generic(game) if bot.name.lower() not in own}
+        found = _cache[game] = {**own, **generic}
+    return found
 
 
 def bot_names(game: str, *, calibration: bool = False) -> tuple[str, ...]:
     """The names of ``game``'s bots, in registration order (the game's own first); calibration
     bots only when asked for."""
-    entries = {name: entry for name, entry in _entries(game).items()
-               if calibration or not entry.calibration}
-    own = [name for name in _BOTS.get(game, {}) if name in entries]
-    return tuple(own + [name for name in entries if name not in own])
+    return tuple(name for name, entry in _entries(game).items()
+                 if calibration or not entry.calibration)
 
 
 def parse_spec(game: str, text: str, *, calibration: bool = False) -> BotSpec:
@@ -118,7 +91,8 @@ def make_seat(game: Any, spec: str | BotSpec, seat: str, seed: int | str, *,
     parsed = spec if isinstance(spec, BotSpec) else parse_spec(name, spec,
                                                                 calibration=calibration)
     entry = _entries(name)[parsed.name]
-    return entry.factory(parsed, seat, seed, game)
+    made: Seat = entry.factory(game, parsed, seat, seed)
+    return made
 
 
 def show_state(seats: Any, state: Any) -> None:
@@ -127,38 +101,3 @@ def show_state(seats: Any, state: Any) -> None:
         watch = getattr(seat, "watch", None)
         if watch is not None:
             watch(state)
-
-
-def no_options(spec: BotSpec) -> None:
-    """Refuse any option: for bots that take none."""
-    if spec.options:
-        key = next(iter(spec.options))
-        raise UnknownBot(f"The bot '{spec.name}' takes no option '{key}'.")
-
-
-def _load_builtin(game: str) -> None:
-    """Import the game's bot module, which registers its bots (kept lazy for fast start-up),
-    and, once, the bots of this package that work for any game."""
-    if ANY_GAME not in _loaded:
-        _loaded.add(ANY_GAME)
-        from cardtable.agents import external, random_bot
-
-        random_bot.register_everywhere()
-        external.register_everywhere()
-    if game == "caravan":
-        from cardtable.games.caravan import bots as caravan_bots
-
-        caravan_bots.register_everywhere()
-    elif game == "obsession":
-        from cardtable.games.obsession import bots as obsession_bots
-
-        obsession_bots.register_everywhere()
-    elif game == "austerity":
-        from cardtable.games.austerity import bots as austerity_bots
-        from cardtable.games.austerity import mcts
-
-        austerity_bots.register_everywhere()
-        mcts.register_everywhere()
-    from cardtable.agents.search_bots import register_search_bots
-
-    register_search_bots(game)

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.agents.ismcts import Omniscient, SearchSeat, parse_options
-from cardtable.agents.registry import BotSpec, register
 from cardtable.agents.search_worlds import (
     CARAVAN_ROLLOUTS,
     OBSESSION_INFERENCES,
@@ -27,6 +26,7 @@ from cardtable.agents.search_worlds import (
     caravan_worlds,
     obsession_worlds,
 )
+from cardtable.engine.description import Bot, BotSpec
 
 DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
 """UCB exploration by game: Caravan's leaf evaluations differ little, so it explores less."""
@@ -65,7 +65,7 @@ def default_iterations(game: Any) -> int:
 
 def _factory(game_name: str, worlds: Any, rollouts: tuple[str, ...], omniscient: bool,
              c: float) -> Any:
-    def factory(spec: BotSpec, seat: str, seed: int | str, game: Any) -> SearchSeat:
+    def factory(game: Any, spec: BotSpec, seat: str, seed: int | str) -> SearchSeat:
         choices = {**GAME_OPTIONS.get(game_name, {}),
                    **(OMNISCIENT_OPTIONS.get(game_name, {}) if omniscient else {})}
         options = parse_options(spec.name, spec.options, c, rollouts,
@@ -75,16 +75,16 @@ def _factory(game_name: str, worlds: Any, rollouts: tuple[str, ...], omniscient:
     return factory
 
 
-def register_search_bots(game: str) -> None:
-    """Register ``ismcts`` and ``omniscient`` for ``game`` (Caravan and Obsession)."""
+def described_bots(game: str) -> list[Bot]:
+    """``ismcts`` and ``omniscient`` for the game named ``game`` (Caravan and Obsession)."""
     rollouts: tuple[str, ...]
     if game == "caravan":
         worlds, rollouts = caravan_worlds, CARAVAN_ROLLOUTS
     elif game == "obsession":
         worlds, rollouts = obsession_worlds, OBSESSION_ROLLOUTS
     else:
-        return
-    register(game, "ismcts", _factory(game, worlds, rollouts, False, DEFAULT_C[game]),
-             summary="information-set Monte Carlo tree search")
-    register(game, "omniscient", _factory(game, worlds, rollouts, True, DEFAULT_C[game]),
-             summary="tree search that sees every card (calibration only)", calibration=True)
+        return []
+    return [Bot("ismcts", _factory(game, worlds, rollouts, False, DEFAULT_C[game]),
+                "information-set Monte Carlo tree search"),
+            Bot("omniscient", _factory(game, worlds, rollouts, True, DEFAULT_C[game]),
+                "tree search that sees every card (calibration only)", calibration=True)]

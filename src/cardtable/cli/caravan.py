@@ -41,7 +41,7 @@ from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import assemble_rules, check_random_decks
 from cardtable.games.caravan.stalemate import table_rules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 from cardtable.ui.plain.caravan import PlainCaravan
 from cardtable.ui.plain.console import Console
 from cardtable.ui.stop_signals import say_stopped, stop_cause, stop_signals, stop_status
@@ -186,7 +186,7 @@ def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
 
 def _common_checks(options: argparse.Namespace) -> None:
     if options.pvp and options.bvb:
-        raise StartupError("Game cannot be both Player vs Player and Bot vs Bot.")
+        raise StartupError("CaravanState cannot be both Player vs Player and Bot vs Bot.")
     if options.first.strip() not in ("1", "2"):
         raise StartupError("First player must be either 1 or 2.")
 
@@ -272,7 +272,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
                                (decks[0], decks[1]), options.record, options.ascii)
         except GameError as error:  # a program that cannot start, before the screen opens
             raise StartupError(error.message) from None
-    game = Game.new(table_rules(rules, humans), options.seed, first, decks)
+    game = CaravanState.new(table_rules(rules, humans), options.seed, first, decks)
     shell = PlainCaravan(console, humans, options.delay or 0.0)
     seats: dict[str, Seat] = {}
     players: dict[str, str] = {}
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         print_error(PROG, error.message)
         return EXIT_BAD_START
     except KeyboardInterrupt:
-        print_error(PROG, "Game interrupted.")
+        print_error(PROG, "CaravanState interrupted.")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our output went away (e.g. piped into head): nothing more to say.

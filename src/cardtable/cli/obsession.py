@@ -61,7 +61,7 @@ from cardtable.games.obsession.record import (
 )
 from cardtable.games.obsession.render import forfeit_places
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import ObsessionState, seat_name
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.obsession import (
     QUIT_CAUSE,
@@ -310,7 +310,7 @@ def play(options: Options) -> int:
     # A closed standard input (``<&-``) reads as an immediate end of input.
     console = Console(stdin=sys.stdin if sys.stdin is not None else io.StringIO())
     humans = tuple(kind == "human" for kind in options.seats)
-    game = Game.new(options.rules, humans, options.seed)
+    game = ObsessionState.new(options.rules, humans, options.seed)
     pass_screens = sum(humans) >= 2
     delay = options.delay
     if delay is None:
@@ -354,7 +354,8 @@ def play(options: Options) -> int:
             writer.close()
 
 
-def run(game: Game, seats: dict[str, Seat], listeners: list[MatchListener], console: Console,
+def run(game: ObsessionState, seats: dict[str, Seat], listeners: list[MatchListener],
+        console: Console,
         quiet: bool, replaying: bool = False) -> int:
     """Play ``game`` to its end; Ctrl-C, SIGTERM and SIGHUP record the interruption (cause
     ``interrupt``, ``sigterm``, ``sighup``) and return 128 plus the signal's number."""
@@ -423,7 +424,7 @@ def replay(options: Options) -> int:
     console = ReplayConsole(script)
     try:
         humans = tuple(kind == "human" for kind in loaded.seats)
-        game = Game(loaded.rules, loaded.deck, humans)
+        game = ObsessionState(loaded.rules, loaded.deck, humans)
         pass_screens = sum(humans) >= 2
         seats: dict[str, Any] = {
             seat_name(index): ReplaySeat(script, console, humans[index], pass_screens)

@@ -143,9 +143,9 @@ def new_state(game: str, params: dict[str, Any], seed: int, kinds: Sequence[str]
     terminal (the record names them, and its replay deals the same way)."""
     loaded = load(game, params)
     if game == "obsession":
-        from cardtable.games.obsession.state import Game
+        from cardtable.games.obsession.state import ObsessionState
 
-        return Game.new(loaded.rules, [kind == "human" for kind in kinds], seed)
+        return ObsessionState.new(loaded.rules, [kind == "human" for kind in kinds], seed)
     return loaded.new_state(seed)
 
 

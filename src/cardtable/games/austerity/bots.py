@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cardtable.engine.description import Bot as Described
+from cardtable.engine.description import BotSpec, no_options
 from cardtable.engine.errors import IllegalAction
 from cardtable.games.austerity.rules import Action, Table
 from cardtable.games.austerity.state import Observation
@@ -39,15 +41,17 @@ class StrategySeat:
         raise error
 
 
-def register_everywhere() -> None:
-    """Offer the Austerity bots wherever a bot is chosen by name (web seats, tournaments ...)."""
-    from cardtable.agents.registry import BotSpec, no_options, register
+def described_bots() -> list[Described]:
+    """The Austerity bots as its description offers them: the player programs' strategies,
+    then ``mcts`` and its calibration twin ``omniscient``."""
+    from cardtable.games.austerity.mcts import described_bots as searches
 
-    for name in STRATEGIES:
-        def factory(spec: BotSpec, seat: str, seed: int | str, game: object,
-                    name: str = name) -> StrategySeat:
+    def bot(name: str) -> Described:
+        def factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> StrategySeat:
             # The strategies draw no random numbers: the seed has nothing to seed.
             no_options(spec)
             return StrategySeat(name)
 
-        register("austerity", name, factory, summary=SUMMARIES[name])
+        return Described(name, factory, SUMMARIES[name], instant=True)
+
+    return [bot(name) for name in STRATEGIES] + searches()

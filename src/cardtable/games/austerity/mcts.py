@@ -33,7 +33,7 @@ import math
 import random
 import time
 
-from cardtable.agents.search_limits import MAX_ITERATIONS, MAX_SECONDS
+from cardtable.engine.search_limits import MAX_ITERATIONS, MAX_SECONDS
 from cardtable.games.austerity.opponents import POLICIES, OpponentModel, game_on
 from cardtable.games.austerity.rules import MARKET_LIMIT, Action, Card, Table
 from cardtable.games.austerity.state import legal_actions_on
@@ -43,6 +43,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from cardtable.engine.description import Bot
     from cardtable.games.austerity.state import AusterityState
 
 DEFAULT_ITERATIONS = 1000
@@ -246,13 +247,13 @@ def parse_spec(text: str, bot: str = "mcts") -> MctsStrategy:
     return MctsStrategy(iterations, seconds, c, points, values.get("seed", 0))
 
 
-def register_everywhere() -> None:
-    """Offer ``mcts`` wherever a bot is chosen by name (the programs' strategies are offered
-    by :mod:`cardtable.games.austerity.bots`)."""
-    from cardtable.agents.registry import BotSpec, UnknownBot, register
+def described_bots() -> list["Bot"]:
+    """``mcts`` and its calibration twin ``omniscient``, as Austerity's description offers
+    them (the programs' strategies are offered by :mod:`cardtable.games.austerity.bots`)."""
+    from cardtable.engine.description import Bot, BotSpec, UnknownBot
     from cardtable.games.austerity.bots import StrategySeat
 
-    def mcts_factory(spec: BotSpec, seat: str, seed: int | str, game: object) -> StrategySeat:
+    def mcts_factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> StrategySeat:
         text = "mcts:" + ",".join(f"{key}={value}" for key, value in spec.options.items()
                                   if key != "seed")
         try:
@@ -274,14 +275,14 @@ def register_everywhere() -> None:
         def watch(self, state: "AusterityState") -> None:
             self.search.state = state
 
-    def omniscient_factory(spec: BotSpec, seat: str, seed: int | str,
-                           game: object) -> WatchingSeat:
-        found = mcts_factory(spec, seat, seed, game).strategy
+    def omniscient_factory(game: object, spec: BotSpec, seat: str,
+                           seed: int | str) -> WatchingSeat:
+        found = mcts_factory(game, spec, seat, seed).strategy
         assert isinstance(found, MctsStrategy)
         search = OmniscientMcts(found.iterations, found.seconds, found.c, found.points,
                                 found.seed)
         return WatchingSeat(search)
 
-    register("austerity", "mcts", mcts_factory, summary="Monte Carlo tree search")
-    register("austerity", "omniscient", omniscient_factory, calibration=True,
-             summary="mcts dealt the real deck (calibration only)")
+    return [Bot("mcts", mcts_factory, "Monte Carlo tree search"),
+            Bot("omniscient", omniscient_factory,
+                "mcts dealt the real deck (calibration only)", calibration=True)]

@@ -28,7 +28,7 @@ from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move, unpack
 from cardtable.games.caravan.rules import Rules, SeatRules
 
 if TYPE_CHECKING:
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
 CARAVANS = 6
 NUMERALS_PER_SAMPLE = 40
@@ -108,14 +108,14 @@ def num_actions(rules: SeatRules) -> int:
     return layout(rules).size
 
 
-def action_index(state: Game, action: Move) -> int:
+def action_index(state: CaravanState, action: Move) -> int:
     """The index of ``action``, a move by the seat to move (legal or not)."""
     if action.seat != state.turn:
         raise ValueError(f"the move {action} is not by {SEATS[state.turn]}, the seat to move")
     return layout(state.seat_rules).index(action.kind, action.caravan, action.hand, action.slot)
 
 
-def index_action(state: Game, index: int) -> Move:
+def index_action(state: CaravanState, index: int) -> Move:
     """The move of the seat to move at ``index`` (which need not be legal now)."""
     lay = layout(state.seat_rules)
     if type(index) is not int or not 0 <= index < lay.size:
@@ -131,7 +131,7 @@ def index_action(state: Game, index: int) -> Move:
     return Move(seat, CLEAR, caravan, hand)
 
 
-def legal_mask(state: Game) -> bytes:
+def legal_mask(state: CaravanState) -> bytes:
     """``num_actions`` bytes, 1 at the index of every legal move and 0 elsewhere."""
     lay = layout(state.seat_rules)
     mask = bytearray(lay.size)

@@ -5,11 +5,12 @@ Two measurements:
 - **Complete games through the engine** (the headline): for each seed, the game is set up
   (decks, deal, mulligans) and then played to the end by uniformly random moves for both
   seats — both in the compiled core when it is built (``fast.new_state`` deals the very
-  game ``Game.new`` deals from the seed, then ``State.playout``), else in pure Python
-  (``Game.new``, then ``fast.python_playout``). This is what search bots do with their
+  game ``CaravanState.new`` deals from the seed, then ``State.playout``), else in pure Python
+  (``CaravanState.new``, then ``fast.python_playout``). This is what search bots do with their
   simulations. The time to clone a state in the middle of a game is shown for both engines,
   and the time to sample a world of it, alone and followed by a compiled playout as a search
-  bot's iteration does: in Python (``Game.sample_world``, then ``fast.from_game``) and in the
+  bot's iteration does: in Python (``CaravanState.sample_world``, then ``fast.from_game``) and in
+  the
   compiled core (``State.sample_world`` on the compiled state: no Python in the loop).
 - **Match loop**: every move goes the way it goes in a real match: the bot gets its seat's
   observation, picks a move, and the game validates and applies it.
@@ -29,7 +30,7 @@ from cardtable.games.caravan import fast
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.deck import check_samples, check_supply
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 CLONE_AT = 40
 """Clones are timed on a state this many moves into a game."""
@@ -61,7 +62,7 @@ def measure_games(rules: SeatRules, games: int, seed: int) -> MatchRun:
     blocks: list[list[float]] = []
     start = clock()
     for offset in range(games):
-        game = Game.new(rules, seed=seed + offset)
+        game = CaravanState.new(rules, seed=seed + offset)
         bots = (make_bot("random", 0, seed + offset), make_bot("random", 1, seed + offset))
         times: list[float] = []
         mark = clock()
@@ -89,7 +90,7 @@ class Run:
 
 def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bool) -> Run:
     """``games`` complete games (seeds ``seed``, ``seed + 1``, ...): all dealt first, then all
-    played to the end by random moves — in the compiled core, or ``Game.new`` and a
+    played to the end by random moves — in the compiled core, or ``CaravanState.new`` and a
     playout in Python."""
     seeds = range(seed, seed + games)
     start = CLOCK()
@@ -100,7 +101,7 @@ def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bo
             state.playout(game_seed)
         moves = sum(state.plies for state in states)
     else:
-        python_games = [Game.new(rules, seed=game_seed) for game_seed in seeds]
+        python_games = [CaravanState.new(rules, seed=game_seed) for game_seed in seeds]
         dealt = CLOCK()
         for game_seed, game in zip(seeds, python_games, strict=True):
             fast.python_playout(game, random.Random(game_seed))
@@ -109,9 +110,9 @@ def measure_complete_games(rules: SeatRules, games: int, seed: int, compiled: bo
     return Run(end - start, dealt - start, moves)
 
 
-def mid_game(rules: SeatRules, seed: int) -> Game:
+def mid_game(rules: SeatRules, seed: int) -> CaravanState:
     """A game ``CLONE_AT`` random moves in (or over, if it ended sooner)."""
-    game = Game.new(rules, seed=seed)
+    game = CaravanState.new(rules, seed=seed)
     fast.python_playout(game, random.Random(seed), limit=CLONE_AT)
     return game
 

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from cardtable.engine.description import Bot as Described
+from cardtable.engine.description import BotSpec, no_options
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import Seat
 from cardtable.engine.randomness import derived_random
@@ -17,7 +19,7 @@ from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move, pack, u
 from cardtable.games.caravan.observation import Observation
 
 if TYPE_CHECKING:
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
 _PLAIN_RANDOM = random.Random
 """Generators of exactly this class draw as ``random.Random`` does (a subclass may not)."""
@@ -210,7 +212,7 @@ class Safety:
 
     def __init__(self, observation: Observation) -> None:
         self.observation = observation
-        self._world: Game | None = None
+        self._world: CaravanState | None = None
         self._could_hold: list[int] | None = None
 
     def unseen(self, owner: int) -> list[int]:
@@ -229,7 +231,7 @@ class Safety:
         counts.subtract(seen_cards(obs, owner))
         return [card for card in pool if counts[card] > 0 and not counts.subtract((card,))]
 
-    def world(self) -> Game:
+    def world(self) -> CaravanState:
         """The board after the observation, with guessed unseen cards (as many as there are;
         a card repeated stands in for a missing one)."""
         if self._world is None:
@@ -366,14 +368,13 @@ class RegistryBot(Bot):
         self.inner.rejected(error)
 
 
-def register_everywhere() -> None:
-    """Offer the Caravan bots wherever a bot is chosen by name (web seats, tournaments ...)."""
-    from cardtable.agents.registry import BotSpec, no_options, register
-
-    for name in BOTS:
-        def factory(spec: BotSpec, seat: str, seed: int | str, game: object,
-                    name: str = name) -> Bot:
+def described_bots() -> list[Described]:
+    """The Caravan bots as its description offers them (web seats, tournaments ...)."""
+    def bot(name: str) -> Described:
+        def factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> Bot:
             no_options(spec)
             return make_bot(name, SEATS.index(seat.upper()), seed)
 
-        register("caravan", name, factory)
+        return Described(name, factory)
+
+    return [bot(name) for name in BOTS]

@@ -3,9 +3,9 @@ pure Python equivalents used when it is not there.
 
 The core (``_core.c``) plays the play phase of a game in C: legal moves in canonical order,
 moves, draws, reshuffles (with its own random generator), the end of the game and whole
-random playouts. It reads a Python game only through ``Game.export_core()`` (the layout is
+random playouts. It reads a Python game only through ``CaravanState.export_core()`` (the layout is
 in ``core_export``). It takes a game over in two ways: :func:`new_state` deals a new game with
-random decks in C, the very game :meth:`Game.new` deals from the same seed (the core
+random decks in C, the very game :meth:`CaravanState.new` deals from the same seed (the core
 reproduces Python's Mersenne Twister and ``random.shuffle`` for the deal); :func:`from_game`
 imports a Python game at any point of play. :func:`sample_world` samples a world of a
 compiled state as one seat sees it, in C. Nothing else imports ``_core``.
@@ -25,7 +25,7 @@ from cardtable.games.caravan.deck import random_decks_problem
 from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.legality import count_legal, legal_parts, nth_legal
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game, seat_index
+from cardtable.games.caravan.state import CaravanState, seat_index
 
 if TYPE_CHECKING:
     from cardtable.games.caravan._core import Exported, State
@@ -46,7 +46,7 @@ def engine_name() -> str:
     return COMPILED if _CORE is not None else PURE
 
 
-def from_game(game: Game, seed: int = 0) -> State:
+def from_game(game: CaravanState, seed: int = 0) -> State:
     """The compiled state of ``game`` at its current point; ``seed`` seeds the core's own
     generator (reshuffles, playouts). Raises RuntimeError when the core is not available."""
     if _CORE is None:
@@ -56,9 +56,10 @@ def from_game(game: Game, seed: int = 0) -> State:
 
 def new_state(rules: SeatRules, seed: int | None = None, first: str | int = "ABC") -> State:
     """A new game with random decks dealt in the compiled core: the same decks, hands,
-    mulligans and first legal position as ``Game.new(rules, seed, first)``. ``seed`` (an
+    mulligans and first legal position as ``CaravanState.new(rules, seed, first)``. ``seed`` (an
     int) also seeds the core's own generator, as :func:`from_game` does. Raises
-    :class:`DeckError` like :meth:`Game.new`, RuntimeError when the core is not available."""
+    :class:`DeckError` like :meth:`CaravanState.new`, RuntimeError when the core is not
+    available."""
     if _CORE is None:
         raise RuntimeError(f"Caravan's compiled core is not available ({PURE}).")
     problem = random_decks_problem(rules)
@@ -72,14 +73,14 @@ def new_state(rules: SeatRules, seed: int | None = None, first: str | int = "ABC
 def sample_world(state: State, seat: str | int, seed: int) -> State:
     """A new compiled state agreeing with everything ``seat`` sees in ``state``, the cards it
     cannot see dealt again uniformly among the places they could be, under the constraints of
-    ``Game.sample_world`` (see ``worlds.py``; the C is in ``_worlds.h``). ``seed`` (an int)
+    ``CaravanState.sample_world`` (see ``worlds.py``; the C is in ``_worlds.h``). ``seed`` (an int)
     deals them and then seeds the world's own generator (reshuffles, playouts), so the same
     seed gives the same world. Raises ``UnknownSeat`` for a seat that is not ABC, DEF, 0 or
     1."""
     return state.sample_world(seat_number(seat, SEATS), seed)
 
 
-def export_game(game: Game) -> Exported:
+def export_game(game: CaravanState) -> Exported:
     """A Python game in the form of ``State.export()``, for comparing the two engines."""
     result = None if game.result is None else (tuple(game.result.winners), game.result.reason)
     return (
@@ -99,7 +100,7 @@ def export_game(game: Game) -> Exported:
     )
 
 
-def python_playout(game: Game, rng: random.Random, limit: int = -1) -> int:
+def python_playout(game: CaravanState, rng: random.Random, limit: int = -1) -> int:
     """The pure Python twin of ``State.playout``: uniformly random legal moves for both
     seats until the game ends (or ``limit`` moves were made); returns the moves made."""
     played = 0

@@ -28,7 +28,7 @@ from cardtable.games.caravan.rules_assembly import (
 
 if TYPE_CHECKING:
     from cardtable.games.caravan.observation import Observation
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
 NAME = "caravan"
 
@@ -110,11 +110,11 @@ class CaravanGame:
     def seats(self) -> tuple[str, ...]:
         return SEATS
 
-    def new_state(self, seed: int | None = None) -> Game:
+    def new_state(self, seed: int | None = None) -> CaravanState:
         """A new game dealt from ``seed`` (a fresh random seed when None)."""
-        from cardtable.games.caravan.state import Game
+        from cardtable.games.caravan.state import CaravanState
 
-        return Game.new(self.rules, seed, self.first)
+        return CaravanState.new(self.rules, seed, self.first)
 
     def num_actions(self) -> int:
         """How many action indices the game has (fixed by its rules)."""
@@ -122,14 +122,14 @@ class CaravanGame:
 
         return num_actions(self.rules)
 
-    def state_from_position(self, text: str) -> Game:
+    def state_from_position(self, text: str) -> CaravanState:
         """The state written as ``text`` by ``state.to_position()``."""
         from cardtable.games.caravan.position import from_position
 
         return from_position(self.rules, text)
 
 
-    def sample_world(self, observation: Observation, seed: int) -> Game:
+    def sample_world(self, observation: Observation, seed: int) -> CaravanState:
         """A full state agreeing with ``observation`` (which names its seat), the cards it
         does not show drawn from the seats' sample decks (see
         ``cardtable.games.caravan.worlds``)."""
@@ -143,5 +143,5 @@ if TYPE_CHECKING:
     from cardtable.games.caravan.notation import Move
     from cardtable.games.caravan.observation import Observation
 
-    def _is_a_notated_state(state: Game) -> NotatedState[Move, Observation]:
+    def _is_a_notated_state(state: CaravanState) -> NotatedState[Move, Observation]:
         return state  # checked by mypy: the state implements the protocol

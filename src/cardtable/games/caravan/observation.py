@@ -24,7 +24,7 @@ from cardtable.games.caravan.rules import Rules
 from cardtable.games.caravan.turn_moves import TurnMoves
 
 if TYPE_CHECKING:
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
 HIDDEN_CARD = 0
 """Stands for a card the seat may not see (the other seat's simultaneous opening numerals)."""
@@ -86,7 +86,7 @@ class Observation:
     _moves: TurnMoves | None  # the turn's legality (see turn_moves), for the seat to move only
 
     @classmethod
-    def of(cls, game: Game, seat: int) -> Observation:
+    def of(cls, game: CaravanState, seat: int) -> Observation:
         # Called for every move of a match: the game's facts are read once, the parts that
         # are already immutable (caravan tuples, summaries, rules, history) are shared, and
         # the Start-round facts are only worked out while a seat is still in it.

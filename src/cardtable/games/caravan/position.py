@@ -43,7 +43,7 @@ from cardtable.games.caravan.cards import (
 from cardtable.games.caravan.history import History
 from cardtable.games.caravan.legality import has_legal_move
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 FORMAT = "caravan/1"
 """The first field: the game and the version of this format."""
@@ -114,7 +114,7 @@ def _result(result: Result | None) -> str:
     return text
 
 
-def to_position(state: Game) -> str:
+def to_position(state: CaravanState) -> str:
     """The whole state of ``state`` as one line (see the module's docstring)."""
     rng = state.rng
     random_text = rng.state_text(state.seed) if isinstance(rng, GameRandom) else NO_RANDOM
@@ -239,7 +239,7 @@ def _result_of(text: str) -> tuple[tuple[str, ...], str, str | None] | None:
     return winners, reason, unquote(cause) if slash else None
 
 
-def from_position(rules: SeatRules, text: str) -> Game:
+def from_position(rules: SeatRules, text: str) -> CaravanState:
     """The game state that ``text`` describes under ``rules``; raises :class:`PositionError`
     naming the field at fault when the text is not a position of a game under these rules."""
     fields = text.split(" ")
@@ -291,7 +291,7 @@ def from_position(rules: SeatRules, text: str) -> Game:
             raise PositionError(f"cards do not add up: {SEATS[seat]} has {held_counts[seat]} "
                                 f"cards, the position says {counts[seat]}")
 
-    game = Game.__new__(Game)
+    game = CaravanState.__new__(CaravanState)
     game._moves = None
     game.seat_rules = rules
     game.rules = rules.as_tuple()
@@ -362,7 +362,7 @@ def _movers(first: int, plies: int, simultaneous: bool) -> tuple[int, int, int]:
     return made[0], made[1], turn
 
 
-def _check_reachable(game: Game, running: bool) -> None:
+def _check_reachable(game: CaravanState, running: bool) -> None:
     """What play implies of the counters and of each seat still in its Start round, and, for
     a game not over, that the seat to move has a move: a position must be one the game can
     reach, whose continuation the rules define."""

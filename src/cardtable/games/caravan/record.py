@@ -68,7 +68,7 @@ from cardtable.games.caravan.rules_assembly import (
     rules_to_json,
     validate_seat_rules,
 )
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 GAME_NAME = "caravan"
 SOURCES = ("random", "file")
@@ -111,7 +111,7 @@ def result_line_of(result: Result) -> dict[str, Any]:
     return result_line(result.winners, result.reason, result.reason, details)
 
 
-def _forfeit_line(game: Game, result: Result) -> dict[str, Any]:
+def _forfeit_line(game: CaravanState, result: Result) -> dict[str, Any]:
     lanes = [None if taker is None else SEATS[taker] for taker in game.lanes()]
     return forfeit_line(result.winners, str(result.details.get("seat")),
                         str(result.details.get("why")), {"lanes": lanes, "plies": game.plies})
@@ -136,7 +136,7 @@ class GameRecorder(MatchListener):
     def _write(self, obj: dict[str, Any]) -> None:
         self.writer.write(obj)  # RecordWriteError names the file and the reason
 
-    def start(self, game: Game) -> None:
+    def start(self, game: CaravanState) -> None:
         rules = game.seat_rules
         self._write(header_line(
             GAME_NAME,
@@ -165,7 +165,7 @@ class GameRecorder(MatchListener):
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         if not self.finished:
             self.finished = True
-            if result.reason == FORFEIT and isinstance(state, Game):
+            if result.reason == FORFEIT and isinstance(state, CaravanState):
                 self._write(_forfeit_line(state, result))
                 return
             self._write(result_line_of(result))
@@ -177,7 +177,7 @@ class GameRecorder(MatchListener):
         """Record that the game stopped unfinished (does nothing once a result is written)."""
         if self.finished:
             return
-        assert isinstance(state, Game)
+        assert isinstance(state, CaravanState)
         result = state.result
         if result is None or result.reason != "quit":
             lanes = [None if taker is None else SEATS[taker] for taker in state.lanes()]
@@ -272,7 +272,7 @@ class Replay:
         moves that are there replay; the caller shows them, then this."""
         return None if self.result is not None else self._error(self.end_line, MISSING_RESULT)
 
-    def start(self) -> Game:
+    def start(self) -> CaravanState:
         """The game as dealt, with the recorded mulligans applied and checked."""
         shuffler = ScriptedShuffler()
         shuffler.load(self.mulligans, self.setup_line)
@@ -283,7 +283,7 @@ class Replay:
             for seat in (0, 1)
         )
         try:
-            game = Game.start(
+            game = CaravanState.start(
                 self.rules, self.seed, self.first,
                 [list(self.decks[0][::-1]), list(self.decks[1][::-1])],
                 (without_jokers[0], without_jokers[1]), shuffler,
@@ -296,7 +296,7 @@ class Replay:
                 raise self._error(recorded.line, CARD_MISMATCH)
         return game
 
-    def apply(self, game: Game, step: RecordedMove) -> MoveEvent:
+    def apply(self, game: CaravanState, step: RecordedMove) -> MoveEvent:
         """Play one recorded move on ``game`` and check what the record says it used."""
         shuffler = game.rng
         assert isinstance(shuffler, ScriptedShuffler)
@@ -315,7 +315,7 @@ class Replay:
                 raise self._error(step.line, CARD_MISMATCH)
         return event
 
-    def finish(self, game: Game) -> None:
+    def finish(self, game: CaravanState) -> None:
         """Check the recorded result against ``game`` after the last move (abandoning the
         game when the record says it was abandoned)."""
         if self.result is None:
@@ -338,7 +338,7 @@ class Replay:
                 raise self._error(self.result_line, MALFORMED)
 
 
-    def _finish_result(self, game: Game) -> None:
+    def _finish_result(self, game: CaravanState) -> None:
         """:meth:`finish` for a result line of the one format."""
         assert self.result is not None
         recorded = self.result
@@ -362,7 +362,7 @@ class Replay:
                                   f"{json.dumps(expected[key], separators=(',', ':'))}")
 
 
-    def _finish_forfeit(self, game: Game, seat: str, why: str) -> None:
+    def _finish_forfeit(self, game: CaravanState, seat: str, why: str) -> None:
         """A result line that says ``seat`` forfeited: one of the game's seats (not always the
         seat to move: a program that cannot start forfeits at once) in a game that is not over."""
         assert self.result is not None

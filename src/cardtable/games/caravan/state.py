@@ -86,7 +86,7 @@ def seat_index(seat: str | int) -> int:
     return seat_number(seat, SEATS)
 
 
-class Game:
+class CaravanState:
     """A game of Caravan between ABC (seat 0) and DEF (seat 1).
 
     ``apply``/``play`` mutate the game; ``clone`` is cheap (lists of ints and tuples).
@@ -134,7 +134,7 @@ class Game:
         seed: int | None = None,
         first: str | int = "ABC",
         decks: Sequence[Sequence[int] | None] | None = None,
-    ) -> Game:
+    ) -> CaravanState:
         """Build both decks (random, or the given deck-file cards, shuffled), deal and mulligan.
 
         All setup randomness comes from ``random.Random(seed)``: ABC's deck, DEF's deck,
@@ -173,7 +173,7 @@ class Game:
         deck_lists: Sequence[list[int]],
         decks_without_jokers: tuple[bool, bool],
         rng: Shuffler,
-    ) -> Game:
+    ) -> CaravanState:
         """Deal from ready decks (top card last) and run the mulligans; used by replay too."""
         game = cls.__new__(cls)
         game.seat_rules = rules
@@ -582,8 +582,8 @@ class Game:
         number = _SEAT_NUMBER.get(seat) if kind is str or kind is int else None
         return Observation.of(self, number if number is not None else seat_index(seat))
 
-    def clone(self) -> Game:
-        other = Game.__new__(Game)
+    def clone(self) -> CaravanState:
+        other = CaravanState.__new__(CaravanState)
         other.caravans = self.caravans[:]
         other.summaries = self.summaries[:]
         other.crowding = self.crowding[:]
@@ -669,7 +669,7 @@ class Game:
 
     # --- game API: sampled worlds
 
-    def sample_world(self, seat: str | int, seed: int) -> Game:
+    def sample_world(self, seat: str | int, seed: int) -> CaravanState:
         """A full state agreeing with all ``seat`` sees, its unseen cards dealt at random
         (see ``cardtable.games.caravan.worlds``); independent of this one."""
         from cardtable.games.caravan import worlds

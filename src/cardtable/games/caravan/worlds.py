@@ -39,7 +39,7 @@ from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 from cardtable.games.caravan.rules import SeatRules
 
 if TYPE_CHECKING:
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
 _RANK_MASK = cardlib.RANK_MASK
 
@@ -93,7 +93,7 @@ def opening_numerals_needed(obs: Observation, owner: int) -> int:
     return max(0, 3 - obs.placed[owner])
 
 
-def unseen_of_state(game: Game, seat: int) -> tuple[list[int], list[int]]:
+def unseen_of_state(game: CaravanState, seat: int) -> tuple[list[int], list[int]]:
     """The real cards of each deck that ``seat`` cannot see in ``game``."""
     other = 1 - seat
     unseen: list[list[int]] = [[], []]
@@ -140,14 +140,14 @@ def world_from(
     jack_as_joker: tuple[bool, bool] | None = None,
     rng: random.Random | None = None,
     opening_guaranteed: bool = True,
-) -> Game:
+) -> CaravanState:
     """A full state agreeing with ``obs`` whose unseen cards are ``unseen`` (per deck owner),
     placed uniformly at random; see the module text."""
-    from cardtable.games.caravan.state import Game
+    from cardtable.games.caravan.state import CaravanState
 
     deal = rng if rng is not None else random.Random(seed)
     seat, other = obs.seat, 1 - obs.seat
-    game = Game.__new__(Game)
+    game = CaravanState.__new__(CaravanState)
     game._moves = None
     game.seat_rules = seat_rules
     game.rules = obs.rules
@@ -219,7 +219,7 @@ def world_from(
     return game
 
 
-def sample_world(game: Game, seat: int, seed: int) -> Game:
+def sample_world(game: CaravanState, seat: int, seed: int) -> CaravanState:
     """``game`` as ``seat`` might believe it to be: its unseen cards re-dealt (deck lists kept)."""
     obs = game.observation(seat)
     other = 1 - seat
@@ -233,7 +233,7 @@ def sample_world(game: Game, seat: int, seed: int) -> Game:
 
 def sample_world_from_observation(
     obs: Observation, seat_rules: SeatRules, first: int, seed: int
-) -> Game:
+) -> CaravanState:
     """A world from ``obs`` alone: unseen cards drawn from the sample decks (see module)."""
     rng = random.Random(seed)
     return world_from(obs, seat_rules, first, unseen_from_rules(obs, rng), seed, rng=rng)

@@ -28,7 +28,7 @@ from cardtable.games.obsession.legality import LEGAL
 from cardtable.games.obsession.rules import Rules
 
 if TYPE_CHECKING:
-    from cardtable.games.obsession.state import Game
+    from cardtable.games.obsession.state import ObsessionState
 
 SUITED_FACES = 13
 HIDDEN_CARDS = 3
@@ -107,7 +107,7 @@ def _play_index(lay: Layout, cards: tuple[int, ...]) -> int:
     return (face - 2) * lay.face_block + lay.offset[_code(counts, lay.radix)]
 
 
-def action_index(state: Game, action: Action) -> int:
+def action_index(state: ObsessionState, action: Action) -> int:
     """The index of ``action`` for the seat to move (legal or not).
 
     A play is indexed by its face and suit counts, whichever copies it names; a swap by the
@@ -137,7 +137,7 @@ def action_index(state: Game, action: Action) -> int:
     raise ValueError(f"{action!r} is not an Obsession action")
 
 
-def index_action(state: Game, index: int) -> Action:
+def index_action(state: ObsessionState, index: int) -> Action:
     """The action of the seat to move at ``index``.
 
     Raises ValueError for an index outside ``num_actions`` and for one this state cannot give a
@@ -181,7 +181,7 @@ def index_action(state: Game, index: int) -> Action:
     return Play(tuple(picked))
 
 
-def legal_mask(state: Game) -> bytes:
+def legal_mask(state: ObsessionState) -> bytes:
     """``num_actions`` bytes, 1 at the index of every legal action and 0 elsewhere."""
     lay = layout(state.rules.decks)
     mask = bytearray(lay.size)

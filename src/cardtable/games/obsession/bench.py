@@ -1,7 +1,8 @@
 """``cardtable bench obsession``: complete seeded bot games per second, medians over repeats.
 
 The headline, with ``random`` bots and the compiled core built, is complete games through the
-engine: ``Game.new`` and the swaps in Python (each seat keeps its dealt split, as ``random``
+engine: ``ObsessionState.new`` and the swaps in Python (each seat keeps its dealt split, as
+``random``
 does), then the core plays every seat's ``random`` policy to the end (``fast.FastGame``). The
 core draws from its own generator, so these are not ``RandomBot``'s games, but they are games
 of the same policy under the same rules.
@@ -37,10 +38,10 @@ from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot, obse
 from cardtable.games.obsession.cards import FACE
 from cardtable.games.obsession.legality import ALL_LEGAL, LEGAL_CARD
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import OVER, Game
+from cardtable.games.obsession.state import OVER, ObsessionState
 
 
-def random_game(rules: Rules, seed: int) -> Game:
+def random_game(rules: Rules, seed: int) -> ObsessionState:
     """A whole game of ``random`` bots seeded with ``seed``, on the fast path.
 
     The ``random`` policy (``random_play``) is inlined here, and so is ``randrange``: for
@@ -49,7 +50,7 @@ def random_game(rules: Rules, seed: int) -> Game:
     calls per decision (the bot tests compare these games with the observation path).
     """
     players = rules.players
-    game = Game.new(rules, (False,) * players, seed, log=False)
+    game = ObsessionState.new(rules, (False,) * players, seed, log=False)
     bits = [bot_random(seed, seat).getrandbits for seat in range(players)]
     apply = game.apply
     for seat in range(players):
@@ -90,7 +91,7 @@ def core_game(rules: Rules, seed: int) -> fast.FastGame:
     """A whole game of ``random`` bots seeded with ``seed``: the deal and the swaps in Python,
     every play in the compiled core (which must be available)."""
     players = rules.players
-    game = Game.new(rules, (False,) * players, seed, log=False)
+    game = ObsessionState.new(rules, (False,) * players, seed, log=False)
     for seat in range(players):
         game.apply(Swap(tuple(game.visible[seat])))
     core = fast.FastGame.from_game(game)
@@ -103,7 +104,7 @@ def obsessed_core_game(rules: Rules, seed: int) -> fast.FastGame:
     every play by the compiled core's ``obsessed`` policy drawing from the bots' own generators.
     The very game ``bot_game(rules, seed, "obsessed")`` plays (the equivalence tests check it)."""
     players = rules.players
-    game = Game.new(rules, (False,) * players, seed, log=False)
+    game = ObsessionState.new(rules, (False,) * players, seed, log=False)
     hands, visible = game.hands, game.visible
     for seat in range(players):
         game.apply(Swap(obsessed_swap(sorted(hands[seat] + visible[seat]))))
@@ -112,10 +113,10 @@ def obsessed_core_game(rules: Rules, seed: int) -> fast.FastGame:
     return core
 
 
-def bot_game(rules: Rules, seed: int, bot: str) -> Game:
+def bot_game(rules: Rules, seed: int, bot: str) -> ObsessionState:
     """A whole game of ``bot`` seats going through observations, as in a real match."""
     players = rules.players
-    game = Game.new(rules, (False,) * players, seed, log=False)
+    game = ObsessionState.new(rules, (False,) * players, seed, log=False)
     bots = [make_bot(bot, seed, seat) for seat in range(players)]
     while not game.over:
         game.apply(bots[game.current].choose(game.observe(game.current)))
@@ -138,7 +139,7 @@ def measure(players: int, way: str, games: int, seed: int) -> tuple[float, float
     bot = way.partition(":")[2]
     start = time.perf_counter()
     for offset in range(games):
-        game: Game | fast.FastGame
+        game: ObsessionState | fast.FastGame
         if way == CORE:
             game = core_game(rules, seed + offset)
         elif way == CORE_OBSESSED:
@@ -185,7 +186,7 @@ def clone_size(players: int) -> int:
     """Bytes of one clone of the compiled core's state just after the swaps (``sys.getsizeof``:
     the object and the tables it owns)."""
     rules = Rules(players=players)
-    game = Game.new(rules, (False,) * players, 0, log=False)
+    game = ObsessionState.new(rules, (False,) * players, 0, log=False)
     for seat in range(players):
         game.apply(Swap(tuple(game.visible[seat])))
     return sys.getsizeof(fast.FastGame.from_game(game).clone()._state)
@@ -209,9 +210,10 @@ def per_world(call: Callable[[int], object], calls: int, repeats: int) -> float:
 
 def world_times(players: int, repeats: int, seed: int) -> tuple[float, float, float]:
     """Microseconds per sampled world of a game ``WORLD_AT`` actions in, as P1 sees it: in
-    Python (``Game.sample_world``), in the compiled core (``FastGame.sample_world``) and in
+    Python (``ObsessionState.sample_world``), in the compiled core (``FastGame.sample_world``) and
+    in
     the core followed by a playout of the ``random`` policy to the end."""
-    game = Game.new(Rules(players=players), (False,) * players, seed, log=False)
+    game = ObsessionState.new(Rules(players=players), (False,) * players, seed, log=False)
     for seat in range(players):
         game.apply(Swap(tuple(game.visible[seat])))
     choices = random.Random(seed)
@@ -244,7 +246,7 @@ def versus(games: int, seed: int) -> tuple[int, int, int]:
         obsessed_seat = offset % 2
         kinds = ["random", "random"]
         kinds[obsessed_seat] = "obsessed"
-        game = Game.new(Rules(players=2), (False, False), game_seed, log=False)
+        game = ObsessionState.new(Rules(players=2), (False, False), game_seed, log=False)
         bots = [make_bot(kinds[seat], game_seed, seat) for seat in range(2)]
         while not game.over:
             game.apply(bots[game.current].choose(game.observe(game.current)))

@@ -13,6 +13,8 @@ import random
 from collections.abc import Sequence
 from itertools import compress
 
+from cardtable.engine.description import Bot as Described
+from cardtable.engine.description import BotSpec, no_options
 from cardtable.engine.errors import IllegalAction
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.cards import FACE, JOKER, PLAIN_FACES, SPECIAL_FACES
@@ -134,14 +136,13 @@ def make_bot(name: str, seed: int | str, seat: int) -> Bot:
     return BOTS[name](bot_random(seed, seat))
 
 
-def register_everywhere() -> None:
-    """Offer the Obsession bots wherever a bot is chosen by name (web seats, tournaments ...)."""
-    from cardtable.agents.registry import BotSpec, no_options, register
-
-    for name in BOTS:
-        def factory(spec: BotSpec, seat: str, seed: int | str, game: object,
-                    name: str = name) -> Bot:
+def described_bots() -> list[Described]:
+    """The Obsession bots as its description offers them (web seats, tournaments ...)."""
+    def bot(name: str) -> Described:
+        def factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> Bot:
             no_options(spec)
             return make_bot(name, seed, int(seat.upper().removeprefix("P")) - 1)
 
-        register("obsession", name, factory)
+        return Described(name, factory)
+
+    return [bot(name) for name in BOTS]

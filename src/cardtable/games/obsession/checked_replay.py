@@ -27,7 +27,7 @@ from cardtable.games.obsession.record import (
     Script,
     header,
 )
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import ObsessionState, seat_name
 
 Ending = Literal["over", "abandoned", "cut"]
 
@@ -51,9 +51,9 @@ class CheckedReplay:
     def humans(self) -> tuple[bool, ...]:
         return tuple(kind == "human" for kind in self.loaded.seats)
 
-    def start(self) -> Game:
+    def start(self) -> ObsessionState:
         """The game as dealt from the recorded deck, before the first decision."""
-        return Game(self.loaded.rules, self.loaded.deck, self.humans)
+        return ObsessionState(self.loaded.rules, self.loaded.deck, self.humans)
 
 
 class _ScriptSeat:
@@ -94,7 +94,7 @@ def check_replay(loaded: LoadedRecord) -> CheckedReplay:
     script = Script(loaded)
     taken: list[Action] = []
     humans = tuple(kind == "human" for kind in loaded.seats)
-    game = Game(loaded.rules, loaded.deck, humans)
+    game = ObsessionState(loaded.rules, loaded.deck, humans)
     seat = _ScriptSeat(script, taken)
     seats = {seat_name(index): seat for index in range(loaded.rules.players)}
     checker = Checker(loaded)

@@ -1,6 +1,7 @@
 """The layout of the one door from a Python Obsession game into the compiled core.
 
-The core never reads a game's attributes; it takes the flat tuple of ``Game.export_core()``,
+The core never reads a game's attributes; it takes the flat tuple of
+``ObsessionState.export_core()``,
 whose fields are named, in order, by :data:`CORE_FIELDS`. The C side lists the same names
 (``_core.EXPORT_FIELDS``), and a test checks that the two agree.
 

@@ -1,7 +1,8 @@
 """The compiled core of Obsession behind a Python face; nothing else imports ``_core``.
 
-``FastGame.from_game(game)`` copies a ``Game`` whose swaps are done (the deal and the swaps
-stay in Python) through the game's one export, ``Game.export_core()`` (layout in
+``FastGame.from_game(game)`` copies an ``ObsessionState`` whose swaps are done (the deal and the
+swaps
+stay in Python) through the game's one export, ``ObsessionState.export_core()`` (layout in
 ``core_export``; the core reads nothing else), and plays on in C with the same rules, the
 same legal actions in the same order, the same refusals and the same result.
 ``playout(seed)`` plays the ``random`` policy for every seat to the end with the core's own
@@ -11,7 +12,8 @@ are not ``RandomBot``'s games. ``playout_obsessed(draws)`` plays the ``obsessed`
 the bots' own generators, so those games are exactly ``ObsessedBot``'s games.
 
 ``available()`` tells whether the core is built and allowed (``CARDTABLE_PURE=1`` turns it
-off); without it ``FastGame`` cannot be made and callers use ``Game``. ``sample_world(seat,
+off); without it ``FastGame`` cannot be made and callers use ``ObsessionState``.
+``sample_world(seat,
 seed)`` samples a world of the game as one seat sees it, in C.
 """
 
@@ -28,7 +30,7 @@ from cardtable.engine.seats import seat_number
 from cardtable.games.obsession.actions import Action, Blind, Play, Swap
 from cardtable.games.obsession.core_export import CORE_FIELDS
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import ObsessionState, seat_name
 
 _core: ModuleType | None = load_core("obsession")
 
@@ -47,12 +49,12 @@ class FastGame:
 
     __slots__ = ("_state", "rules")
 
-    def __init__(self, state: Any, game: Game) -> None:
+    def __init__(self, state: Any, game: ObsessionState) -> None:
         self._state = state
         self.rules = game.rules
 
     @classmethod
-    def from_game(cls, game: Game) -> FastGame:
+    def from_game(cls, game: ObsessionState) -> FastGame:
         """A copy of ``game`` after its swaps; raises ValueError in the swap phase or when the
         game does not hold a consistent state, RuntimeError when the core is not available."""
         if _core is None:
@@ -68,7 +70,8 @@ class FastGame:
     def sample_world(self, seat: str | int, seed: int,
                      lacks: Sequence[Sequence[int]] = ()) -> FastGame:
         """A new game agreeing with everything ``seat`` (``P1``.. or 0..) sees, the cards it
-        cannot see dealt again uniformly, under the constraints of ``Game.sample_world`` (see
+        cannot see dealt again uniformly, under the constraints of ``ObsessionState.sample_world``
+        (see
         ``worlds.py``: the cards known to be in a hand stay there, and the faces ``lacks``
         (``Observation.lacks`` of that seat) rules out are kept out of the dealt cards where
         it can be; the C is in ``_worlds.h``):
@@ -119,7 +122,7 @@ class FastGame:
         return False
 
     def apply(self, action: Action) -> None:
-        """Apply a decision and every automatic step after it, like ``Game.apply``.
+        """Apply a decision and every automatic step after it, like ``ObsessionState.apply``.
 
         An illegal action raises ``IllegalAction`` with the engine's message and changes
         nothing.
@@ -210,9 +213,10 @@ class FastGame:
         return exported
 
 
-def export_game(game: Game) -> dict[str, Any]:
-    """The state of a Python ``Game`` in the shape of ``FastGame.export`` (to compare them),
-    made from ``Game.export_core()`` like the core's own copy."""
+def export_game(game: ObsessionState) -> dict[str, Any]:
+    """The state of a Python ``ObsessionState`` in the shape of ``FastGame.export`` (to compare
+    them),
+    made from ``ObsessionState.export_core()`` like the core's own copy."""
     fields = dict(zip(CORE_FIELDS, game.export_core(), strict=True))
     humans, out = fields["humans"], fields["out"]
     return {

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.engine.errors import GameParamsError
 from cardtable.games.obsession.rules import KILL_ORDERS, MAX_PLAYERS, MIN_PLAYERS, Rules
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import ObsessionState, seat_name
 
 if TYPE_CHECKING:
     from cardtable.games.obsession.observation import Observation
@@ -84,14 +84,14 @@ class ObsessionGame:
     def seats(self) -> tuple[str, ...]:
         return tuple(seat_name(seat) for seat in range(self.rules.players))
 
-    def new_state(self, seed: int | str | None = None) -> Game:
+    def new_state(self, seed: int | str | None = None) -> ObsessionState:
         """A new game dealt from ``seed`` (a fresh random seed when None)."""
         if seed is None:
             from cardtable.engine.randomness import fresh_seed
 
             seed = fresh_seed()
         humans = [seat < self.humans for seat in range(self.rules.players)]
-        return Game.new(self.rules, humans, seed)
+        return ObsessionState.new(self.rules, humans, seed)
 
     def num_actions(self) -> int:
         """How many action indices the game has (fixed by its rules)."""
@@ -99,14 +99,14 @@ class ObsessionGame:
 
         return num_actions(self.rules)
 
-    def state_from_position(self, text: str) -> Game:
+    def state_from_position(self, text: str) -> ObsessionState:
         """The state written as ``text`` by ``state.to_position()``."""
         from cardtable.games.obsession.position import from_position
 
         return from_position(self.rules, text)
 
 
-    def sample_world(self, observation: Observation, seed: int | str) -> Game:
+    def sample_world(self, observation: Observation, seed: int | str) -> ObsessionState:
         """A full state agreeing with ``observation`` (which names its seat), the cards it
         does not show dealt at random (see ``cardtable.games.obsession.worlds``)."""
         from cardtable.games.obsession.worlds import sample_world_from_observation
@@ -120,5 +120,5 @@ if TYPE_CHECKING:
     from cardtable.games.obsession.actions import Action
     from cardtable.games.obsession.observation import Observation
 
-    def _is_a_notated_state(state: Game) -> NotatedState[Action, Observation]:
+    def _is_a_notated_state(state: ObsessionState) -> NotatedState[Action, Observation]:
         return state  # checked by mypy: the state implements the protocol

@@ -17,7 +17,8 @@ hand of the seat that made it did not hold. Two kinds of facts come out:
   hand) loses the policy's facts for the rest of the game.
 
 The state keeps the facts per seat as masks over the cards of its hand that no seat can see
-(``Game._lacks``): a list of faces-bit masks, one a card, the strictest first, since a card
+(``ObsessionState._lacks``): a list of faces-bit masks, one a card, the strictest first, since a
+card
 held for longer carries the facts of every decision since. A new fact holds for each such
 card; a card played from that part takes the strictest mask with it (which card it was is
 not known, so what is left claims less); cards drawn later carry none. The policy's bits

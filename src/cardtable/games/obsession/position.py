@@ -28,7 +28,7 @@ from cardtable.games.obsession.cards import (
 )
 from cardtable.games.obsession.legality import NONE
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import OVER, PHASE_NAMES, SWAP, Game, seat_name
+from cardtable.games.obsession.state import OVER, PHASE_NAMES, SWAP, ObsessionState, seat_name
 
 FORMAT = "obsession/1"
 """The first field: the game and the version of this format."""
@@ -91,7 +91,7 @@ def _seen(seen: dict[tuple[object, ...], int]) -> str:
     return ",".join(entries)
 
 
-def to_position(state: Game) -> str:
+def to_position(state: ObsessionState) -> str:
     """The whole state of ``state`` as one line (see ``docs/positions.md``)."""
     went_out = [seat for seat in state.placings if state.out[seat]]
     placed = state.placings[len(went_out):]
@@ -221,11 +221,11 @@ def _seen_of(text: str, players: int) -> dict[tuple[object, ...], int]:
     return seen
 
 
-def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
+def from_position(rules: Rules, text: str, *, log: bool = True) -> ObsessionState:
     """The game state that ``text`` describes under ``rules``; raises :class:`PositionError`
     naming the field at fault when the text is not a position of a game under these rules.
 
-    ``log`` is as for :class:`Game`; a restored game's event log starts at the position.
+    ``log`` is as for :class:`ObsessionState`; a restored game's event log starts at the position.
     """
     fields = text.split(" ")
     if len(fields) != len(FIELDS):
@@ -280,7 +280,7 @@ def from_position(rules: Rules, text: str, *, log: bool = True) -> Game:
     if phase != OVER and current[0] in went_out:
         raise _fail("to move", f"{seat_name(current[0])} is out and cannot be to move")
 
-    game = Game.__new__(Game)
+    game = ObsessionState.__new__(ObsessionState)
     game.rules = rules
     game.players = n
     game.deck = ()

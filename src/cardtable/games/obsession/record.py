@@ -57,7 +57,7 @@ from cardtable.games.obsession.events import (
 )
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game, seat_name, shuffled_deck
+from cardtable.games.obsession.state import ObsessionState, seat_name, shuffled_deck
 
 SEAT_KINDS = ("human", "obsessed", "random")
 GAME_NAME = "obsession"
@@ -85,10 +85,10 @@ class RecordStart:
     which the record listener keeps the state each action is written against."""
 
     lines: tuple[Line, ...]
-    game: Game
+    game: ObsessionState
 
 
-def header(game: Game, seed: int, seats: Sequence[str]) -> RecordStart:
+def header(game: ObsessionState, seed: int, seats: Sequence[str]) -> RecordStart:
     """The start of the record of ``game`` (dealt, no decision taken yet) seeded ``seed``;
     ``seats`` are the seat kinds (``human``, ``obsessed``, ``random``)."""
     entries = [SeatEntry(seat_name(index), player_of(kind)) for index, kind in enumerate(seats)]
@@ -145,7 +145,7 @@ def result_fields(result: Result) -> Line:
     return result_line(result.winners, result.reason, result.reason, result.details)
 
 
-def abandoned_fields(game: Game, cause: str) -> Line:
+def abandoned_fields(game: ObsessionState, cause: str) -> Line:
     """The result line of a game that stopped before its end."""
     return result_line((), ABANDONED, cause, {"plays": game.plays, "turns": game.turns})
 
@@ -160,7 +160,7 @@ class RecordListener(MatchListener):
     def __init__(self, sink: Sink, first_line: RecordStart | dict[str, Any]) -> None:
         self.sink = sink
         self.legacy = bool(getattr(sink, "legacy", False))
-        self.before: Game | None = None
+        self.before: ObsessionState | None = None
         """The game as it stands before the next action (actions are written in notation,
         which depends on it)."""
         self.ended = False
@@ -175,7 +175,7 @@ class RecordListener(MatchListener):
                 sink(line)
 
     def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
-        if self.before is None and not self.legacy and isinstance(state, Game):
+        if self.before is None and not self.legacy and isinstance(state, ObsessionState):
             self.before = state.clone()
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
@@ -189,13 +189,13 @@ class RecordListener(MatchListener):
         assert before is not None, "a record listener is given the start of the game"
         self.sink(action_line(seat, before.action_text(action)))
         before.apply(action)
-        if isinstance(state, Game) and state.result is not None:
+        if isinstance(state, ObsessionState) and state.result is not None:
             self.on_end(state, state.result)
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
         if not self.legacy and not self.ended:
             self.ended = True
-            if result.reason == FORFEIT and isinstance(state, Game):
+            if result.reason == FORFEIT and isinstance(state, ObsessionState):
                 self.sink(forfeit_line(result.winners, str(result.details.get("seat")),
                                        str(result.details.get("why")),
                                        {"plays": state.plays, "turns": state.turns}))
@@ -207,7 +207,7 @@ class RecordListener(MatchListener):
             self.sink({"t": "abandoned", "reason": abandoned.cause})
         elif not self.ended:
             self.ended = True
-            assert isinstance(state, Game)
+            assert isinstance(state, ObsessionState)
             self.sink(abandoned_fields(state, abandoned.cause))
 
 
@@ -465,7 +465,7 @@ class Script:
         """``(seat, why)`` when the record ends with that seat's forfeit."""
         self.position = 0
         self.line = 0
-        self.game: Game | None = None
+        self.game: ObsessionState | None = None
         """For a record of the one format: the game as it stands before the next decision,
         against which its notation is read."""
         if not loaded.legacy:
@@ -476,7 +476,7 @@ class Script:
             if last[1].get(KIND) == "result":
                 self.forfeit = recorded_forfeit(last[1])
                 self.line_of_result = last[0]
-            self.game = Game(loaded.rules, loaded.deck,
+            self.game = ObsessionState(loaded.rules, loaded.deck,
                              tuple(kind == "human" for kind in loaded.seats), log=False)
             return
         self.decisions = [
@@ -520,7 +520,8 @@ class Script:
         raise ReplayMismatch(self.line)
 
 
-def _notated_action(game: Game, number: int, obj: Line, observation: Observation) -> Action:
+def _notated_action(game: ObsessionState, number: int, obj: Line,
+                    observation: Observation) -> Action:
     """The decision of action line ``obj`` (line ``number``), read in ``game``'s notation and
     applied to it (``game`` follows the replayed game one decision ahead)."""
     if obj["seat"] != seat_name(observation.seat) or game.current != observation.seat:

@@ -28,7 +28,7 @@ from cardtable.games.obsession.events import (
 from cardtable.games.obsession.observation import Observation
 
 if TYPE_CHECKING:
-    from cardtable.games.obsession.state import Game
+    from cardtable.games.obsession.state import ObsessionState
 
 INPUT_PROMPT = "+++ Enter card number(s): "
 SWAP_PROMPT = "+++ Select your 3 VISIBLE cards"
@@ -168,7 +168,7 @@ def forfeit_block(placings: Sequence[int], cards_left: Sequence[int], forfeited:
     return [*lines, RULE, "=== Game Over ===", RULE]
 
 
-def forfeit_places(game: Game, result: Result) -> list[str]:
+def forfeit_places(game: ObsessionState, result: Result) -> list[str]:
     """:func:`forfeit_block` for ``game`` ended by the forfeit ``result``, after a blank
     line; nothing for another result or a seat the game does not have."""
     name = str(result.details.get("seat", ""))

@@ -88,7 +88,7 @@ def shuffled_deck(players: int, seed: int | str) -> list[int]:
     return deck
 
 
-class Game:
+class ObsessionState:
     """One game of Obsession. Seats are 0-based ints inside, named ``P1``.. to the engine."""
 
     __slots__ = (
@@ -163,7 +163,7 @@ class Game:
 
     @classmethod
     def new(cls, rules: Rules, humans: Sequence[bool], seed: int | str,
-            *, log: bool = True) -> Game:
+            *, log: bool = True) -> ObsessionState:
         return cls(rules, shuffled_deck(rules.players, seed), humans, log=log)
 
     # --- the engine protocol -------------------------------------------------------------
@@ -204,9 +204,9 @@ class Game:
     def observation(self, seat: str | int) -> Observation:
         return self.observe(self.seat_number(seat))
 
-    def clone(self) -> Game:
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
+    def clone(self) -> ObsessionState:
+        other = ObsessionState.__new__(ObsessionState)
+        for name in ObsessionState.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = [list(cards) for cards in self.hands]
         other.visible = [list(cards) for cards in self.visible]
@@ -863,7 +863,7 @@ class Game:
 
     # --- game API: sampled worlds
 
-    def sample_world(self, seat: str | int, seed: int | str) -> Game:
+    def sample_world(self, seat: str | int, seed: int | str) -> ObsessionState:
         """A full state agreeing with all ``seat`` sees, the cards it cannot see dealt at
         random (see ``cardtable.games.obsession.worlds``); independent of this one."""
         from cardtable.games.obsession import worlds

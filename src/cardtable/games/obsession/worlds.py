@@ -39,13 +39,13 @@ from cardtable.games.obsession.legality import LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import Observation
 
 if TYPE_CHECKING:
-    from cardtable.games.obsession.state import Game
+    from cardtable.games.obsession.state import ObsessionState
 
 MAX_DEALS = 10_000
 """Deals tried for a seat to move that must hold a legal card (one in a few is enough)."""
 
 
-def unseen_of_state(game: Game, seat: int) -> list[int]:
+def unseen_of_state(game: ObsessionState, seat: int) -> list[int]:
     """The real cards ``seat`` cannot see in ``game``."""
     unseen = list(game.draw)
     for other in range(game.players):
@@ -137,9 +137,9 @@ def honour_lacks(cards: list[int], lacking: Sequence[tuple[int, int]],
 def world_from(
     obs: Observation, unseen: Sequence[int], humans: Sequence[bool], seed: int | str,
     *, turns: int | None = None, stalemate: str | None = None, mover_has_play: bool = True,
-) -> Game:
+) -> ObsessionState:
     """A full state agreeing with ``obs``, the ``unseen`` cards dealt at random (see module)."""
-    from cardtable.games.obsession.state import PHASE_NAMES, Game
+    from cardtable.games.obsession.state import PHASE_NAMES, ObsessionState
 
     rng: random.Random = derived_random(seed, "sample_world")
     rules = obs.rules
@@ -168,7 +168,7 @@ def world_from(
                 break
             rng.shuffle(cards)
             honour_lacks(cards, lacking, rng)
-    game = Game.__new__(Game)
+    game = ObsessionState.__new__(ObsessionState)
     game.rules = rules
     game.players = n
     game.deck = ()
@@ -230,7 +230,7 @@ def world_from(
     return game
 
 
-def sample_world(game: Game, seat: int, seed: int | str) -> Game:
+def sample_world(game: ObsessionState, seat: int, seed: int | str) -> ObsessionState:
     """``game`` as ``seat`` might believe it to be: the cards it cannot see re-dealt."""
     mover = game.current
     has_play = any(LEGAL_CARD[game.active][card] for card in game.hands[mover])
@@ -243,6 +243,6 @@ def sample_world(game: Game, seat: int, seed: int | str) -> Game:
 
 def sample_world_from_observation(
     obs: Observation, humans: Sequence[bool], seed: int | str
-) -> Game:
+) -> ObsessionState:
     """A world from ``obs`` alone."""
     return world_from(obs, unseen_of_observation(obs), humans, seed)

@@ -37,7 +37,7 @@ from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.record import Replay
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.stalemate import is_stalemate, stalemate_message
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 from cardtable.ui.plain.console import Console, EndOfInput
 
 QUIT_WORDS = ("quit", "exit")
@@ -85,11 +85,11 @@ class PlainCaravan(MatchListener):
         self.reveal = reveal
         self.sleep = sleep
         self.board_before: tuple[Caravan, ...] = ()
-        self.passing: Game | None = None  # hot seat: the board waits for the next Enter
+        self.passing: CaravanState | None = None  # hot seat: the board waits for the next Enter
 
     # ------------------------------------------------------------ what is shown
 
-    def viewers(self, game: Game) -> list[Observation]:
+    def viewers(self, game: CaravanState) -> list[Observation]:
         """The observations whose hands the board may show (§9.1 hiding rules)."""
         both = [game.observation(0), game.observation(1)]
         if self.reveal or self.humans == (False, False):
@@ -98,7 +98,7 @@ class PlainCaravan(MatchListener):
             return both if game.result is not None else [game.observation(game.turn)]
         return [both[0 if self.humans[0] else 1]]
 
-    def message_view(self, game: Game, mover: int) -> Observation:
+    def message_view(self, game: CaravanState, mover: int) -> Observation:
         """The observation a move's log line is taken from (hidden cards stay hidden)."""
         return game.observation(
             render.message_seat(self.humans, mover, game.result is not None, self.reveal))
@@ -106,14 +106,14 @@ class PlainCaravan(MatchListener):
     def say(self, text: str) -> None:
         self.console.say(text)
 
-    def show_board(self, game: Game) -> None:
+    def show_board(self, game: CaravanState) -> None:
         view = render.BoardView.of(self.viewers(game))
         if is_stalemate(game.result):
             view = dataclasses.replace(view, over=False)  # stopped, shown as still in play
         for line in render.board_lines(view, self.names) + render.status_lines(view):
             self.say(line)
 
-    def show_result(self, game: Game) -> None:
+    def show_result(self, game: CaravanState) -> None:
         if game.result is None:
             return
         line = render.result_line(game.result, self.names)
@@ -122,7 +122,7 @@ class PlainCaravan(MatchListener):
 
     # ------------------------------------------------------------- match hooks
 
-    def start(self, game: Game) -> None:
+    def start(self, game: CaravanState) -> None:
         """Welcome, the mulligans shown during the deal, who starts, the first board."""
         self.say(render.welcome())
         viewer = self.message_view(game, game.first)
@@ -135,18 +135,18 @@ class PlainCaravan(MatchListener):
         self.show_result(game)
 
     def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
-        assert isinstance(state, Game)
+        assert isinstance(state, CaravanState)
         self.remember_board(state)
         mover = SEATS.index(seat)
         if not self.humans[mover]:
             self.say(render.thinking(self.names[mover]))
 
-    def remember_board(self, game: Game) -> None:
+    def remember_board(self, game: CaravanState) -> None:
         """Keep the public board before a move: it tells where removed cards stood."""
         self.board_before = game.observation(game.turn).caravans
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
-        assert isinstance(state, Game)
+        assert isinstance(state, CaravanState)
         mover = SEATS.index(seat)
         entry = self.message_view(state, mover).history[-1]
         removals: render.Removals = ()
@@ -168,7 +168,7 @@ class PlainCaravan(MatchListener):
             self.say(render.to_move_next(self.names[state.turn]))
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
-        assert isinstance(state, Game)
+        assert isinstance(state, CaravanState)
         if is_stalemate(result):
             self.say(stalemate_message(state.seat_rules.stuck_plies))
 
@@ -201,7 +201,7 @@ class PlainCaravan(MatchListener):
 
     # ---------------------------------------------------------------- running
 
-    def play(self, game: Game, seats: Mapping[str, Seat],
+    def play(self, game: CaravanState, seats: Mapping[str, Seat],
              listeners: tuple[MatchListener, ...] = ()) -> int:
         """Play ``game`` to its end; returns the exit status (0, or 3 when input ended).
 

@@ -48,7 +48,7 @@ from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.render import legal_moves_lines, message_seat
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.stalemate import is_stalemate, stalemate_message, table_rules
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 from cardtable.ui.stop_signals import (
     Stopped,
     say_stopped,
@@ -293,7 +293,7 @@ class CaravanApp(TableApp):
         self.record: CaravanRecord | None = None
         self.seated: int | None = None  # hot seat: whose hand the screen may show
         humans = (players[0] == HUMAN, players[1] == HUMAN)
-        self.game = Game.new(table_rules(rules, humans), seed, first, decks)
+        self.game = CaravanState.new(table_rules(rules, humans), seed, first, decks)
         self.match: ScreenMatch | None = None
         self.human_answer: Answer[Move] | None = None
         """The move the human to move is asked for (None while nobody waits for one)."""
@@ -488,7 +488,7 @@ class CaravanApp(TableApp):
         result = self.game.result
         assert result is not None
         if result.reason == "quit":
-            return "Game abandoned. " + PRESS_ESC
+            return "CaravanState abandoned. " + PRESS_ESC
         head = (f"WINNER: {self.names[SEATS.index(result.winners[0])]}"
                 if result.winners else "DRAW")
         if forfeit_message(result) is not None:

@@ -7,7 +7,7 @@ import contextlib
 from cardtable.engine.record import RecordWriter
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.record import GameRecorder
-from cardtable.games.caravan.state import Game
+from cardtable.games.caravan.state import CaravanState
 
 
 class CaravanRecord:
@@ -15,7 +15,7 @@ class CaravanRecord:
     (header and chance lines at the start, a line per action); :meth:`finish` writes the
     result line, or the ``abandoned`` one for a game left unfinished, and closes the file."""
 
-    def __init__(self, path: str, game: Game, players: tuple[str, str],
+    def __init__(self, path: str, game: CaravanState, players: tuple[str, str],
                  sources: tuple[str, str] = ("random", "random")) -> None:
         self.writer = RecordWriter(path)
         self.recorder = GameRecorder(self.writer, path,
@@ -23,7 +23,7 @@ class CaravanRecord:
         self.recorder.start(game)
         self.closed = False
 
-    def finish(self, game: Game) -> None:
+    def finish(self, game: CaravanState) -> None:
         result = game.result
         if self.closed or result is None:
             return

@@ -52,7 +52,7 @@ from cardtable.games.obsession.game import ObsessionGame
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import RecordListener, header
 from cardtable.games.obsession.rules import Rules
-from cardtable.games.obsession.state import Game, seat_name
+from cardtable.games.obsession.state import ObsessionState, seat_name
 from cardtable.ui.stop_signals import (
     Stopped,
     say_stopped,
@@ -237,7 +237,7 @@ class ObsessionApp(TableApp):
         self.ready = False
         self.human_seats = tuple(kind == HUMAN for kind in self.kinds)
         self.humans = sum(self.human_seats)
-        self.game = Game.new(rules, self.human_seats, seed)
+        self.game = ObsessionState.new(rules, self.human_seats, seed)
         loaded = ObsessionGame(rules, self.humans)
         self.bots: dict[int, Seat] = make_bots(
             loaded, {seat: kind for seat, kind in enumerate(self.kinds) if kind != HUMAN},
@@ -431,7 +431,7 @@ class ObsessionApp(TableApp):
 
     def _phase_text(self, obs: Observation) -> Text:
         if self.game.over:
-            return Text("Game over. " + PRESS_ESC, style=self.theme_.style("important"))
+            return Text("ObsessionState over. " + PRESS_ESC, style=self.theme_.style("important"))
         seat = self.game.current
         if not self.human_seats[seat] or self.viewer != seat:
             return Text(f"Player {seat + 1} to play", style="dim")
@@ -736,7 +736,7 @@ class ObsessionScreen(MatchListener):
         self.app = app
 
     def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
-        assert isinstance(state, Game)
+        assert isinstance(state, ObsessionState)
         self.app.turn_begins(state.current)
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:

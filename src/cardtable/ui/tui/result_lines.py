@@ -20,10 +20,10 @@ from cardtable.games.austerity.codec import winners_text
 from cardtable.games.austerity.rules import Game as AusterityGame
 from cardtable.games.caravan import render as caravan_render
 from cardtable.games.caravan.cards import SEATS
-from cardtable.games.caravan.state import Game as CaravanGame
+from cardtable.games.caravan.state import CaravanState
 from cardtable.games.obsession import render as obsession_render
 from cardtable.games.obsession.events import Ended
-from cardtable.games.obsession.state import Game as ObsessionGame
+from cardtable.games.obsession.state import ObsessionState
 from cardtable.ui.tui.common import FATAL_FALLBACK
 
 ABANDONED = "Game abandoned."
@@ -40,16 +40,16 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
         return [], []  # SIGTERM or SIGHUP: the program says so itself once the screen is gone
     fatal: str | None = getattr(app, "fatal_message", None)
     if fatal is not None:  # the error screen's message, which the closed screen took away
-        program = ("caravan" if isinstance(game, CaravanGame)
-                   else "obsession" if isinstance(game, ObsessionGame) else "cardtable")
+        program = ("caravan" if isinstance(game, CaravanState)
+                   else "obsession" if isinstance(game, ObsessionState) else "cardtable")
         return [], [f"{program}: {one_line(fatal or FATAL_FALLBACK)}"]
     interrupted = getattr(app, "quit_cause", "quit") == "interrupt"
     replayed = replay_lines(app)
     if replayed is not None:
         return replayed
-    if isinstance(game, CaravanGame):
+    if isinstance(game, CaravanState):
         return caravan_lines(game, tuple(app.names), interrupted)
-    if isinstance(game, ObsessionGame):
+    if isinstance(game, ObsessionState):
         return obsession_lines(game, getattr(app, "ended", None), interrupted,
                                getattr(app, "forfeit", None))
     if isinstance(game, AusterityGame):
@@ -63,13 +63,13 @@ def tally_entry(app: Any) -> tuple[list[str], list[str]] | None:
     """(every player, the winners) of the finished game on ``app``, named as its screen names
     them, for the launcher's tally; None for a game that did not finish."""
     game = getattr(app, "game", None)
-    if isinstance(game, CaravanGame):
+    if isinstance(game, CaravanState):
         result = game.result
         if result is None or result.reason == "quit":
             return None
         names = tally_names(app.players, app.names)
         return names, [names[SEATS.index(seat)] for seat in result.winners]
-    if isinstance(game, ObsessionGame):
+    if isinstance(game, ObsessionState):
         ended: Ended | None = getattr(app, "ended", None)
         if ended is None:
             return None
@@ -121,7 +121,7 @@ def replay_lines(app: Any) -> tuple[list[str], list[str]] | None:
     if app.position < app.replay_length():
         return [], []
     game = getattr(app, "game", None)
-    if isinstance(game, CaravanGame):
+    if isinstance(game, CaravanState):
         missing = app.replay.missing_result()  # type: ignore[attr-defined]
         if missing is not None:
             return [], [f"caravan: {missing.message}"]
@@ -137,7 +137,7 @@ def replay_lines(app: Any) -> tuple[list[str], list[str]] | None:
     return [], [f"obsession: {closing}"]
 
 
-def caravan_lines(game: CaravanGame, names: tuple[str, ...],
+def caravan_lines(game: CaravanState, names: tuple[str, ...],
                   interrupted: bool) -> tuple[list[str], list[str]]:
     result = game.result
     if result is None:
@@ -154,7 +154,7 @@ def caravan_lines(game: CaravanGame, names: tuple[str, ...],
     return ([] if line is None else [line]), []
 
 
-def obsession_lines(game: ObsessionGame, ended: Ended | None, interrupted: bool,
+def obsession_lines(game: ObsessionState, ended: Ended | None, interrupted: bool,
                     forfeit: Any = None) -> tuple[list[str], list[str]]:
     forfeited = None if forfeit is None else forfeit_message(forfeit)
     if forfeited is not None:  # as the line mode ends a forfeited game, places included

@@ -1,0 +1,59 @@
+"""Austerity as cardtable's shells know it: registered under the entry point ``cardtable.games``.
+
+Importing this module is cheap: the game itself is imported when a method needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardtable.engine.description import Bot, GameDescription, Param, ranks_of
+from cardtable.engine.protocol import Result
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 26
+DEALS = ("file", "shuffled")
+
+
+class AusterityDescription(GameDescription):
+    name = "austerity"
+    title = "Austerity"
+    summary = ("Take coloured tokens and buy cards with them, each card making the next ones "
+               "cheaper, until someone reaches the points to win.")
+    params = (
+        Param("players", "the number of players", kind="int", default=2, low=MIN_PLAYERS,
+              high=MAX_PLAYERS),
+        Param("deck", "a deck file (the bundled deck when not given)", kind="file"),
+        Param("tokens", "tokens in each colour's pile", kind="int", default=7, low=0),
+        Param("points", "points that end the game", kind="int", default=15, low=0),
+        Param("deal", "the deck file's order (file) or its cards shuffled from the seed "
+              "(shuffled)", kind="choice", default=DEALS[0], choices=DEALS),
+    )
+    seat_counts = (MIN_PLAYERS, MAX_PLAYERS)
+    players_param = "players"
+    file_params = ("deck",)
+    table_params: Mapping[str, Any] = {"deal": "shuffled"}
+    max_moves = 100_000
+    instant_bots = ("random", "shenzi", "banzai", "ed")
+    terminal_app = "cardtable.ui.tui.austerity_app:main"
+    web_page = "austerity.html"
+
+    def load(self, **params: Any) -> Any:
+        from cardtable.games.austerity.game import AusterityGame
+
+        return AusterityGame.load(**params)
+
+    def bots(self) -> Sequence[Bot]:
+        from cardtable.games.austerity.bots import described_bots
+
+        return described_bots()
+
+    def places(self, result: Result, seats: Sequence[str]) -> list[int]:
+        """By points (the winners hold the most); a game stopped before its end: all tie."""
+        points = result.details.get("points")
+        if not isinstance(points, list) or len(points) != len(seats):
+            return super().places(result, seats)
+        return ranks_of([float(value) for value in points])
+
+
+AUSTERITY = AusterityDescription()
