@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import cardtable
-import cardtable.games.caravan.state  # noqa: F401 - the subpackage must not hide games()
+import cardtable.games.caravan.state
 from cardtable.engine import game_registry
 from cardtable.engine.description import GameDescription, Param, ranks_of
 from cardtable.engine.errors import GameParamsError

@@ -246,6 +246,9 @@ class GameDescription:
     """The game's name as a person reads it (``Caravan``)."""
     summary: str = ""
     """One line saying what the game is."""
+    list_position: int = 100
+    """Where the game comes in lists of games (then by name): cardtable's own games are 0, 1
+    and 2; a game from outside keeps the default."""
     params: tuple[Param, ...] = ()
     """The parameters of :meth:`load`, written once for every shell."""
     seat_counts: tuple[int, int] = (2, 2)

@@ -31,7 +31,8 @@ def _read_entry_points() -> None:
 
     from cardtable.engine.description import GameDescription
 
-    for point in sorted(entry_points(group=GROUP), key=_entry_order):
+    found: list[GameDescription] = []
+    for point in entry_points(group=GROUP):
         if point.name in _registered:
             continue
         try:
@@ -51,15 +52,9 @@ def _read_entry_points() -> None:
                           f"description of a game named '{point.name}'.", RuntimeWarning,
                           stacklevel=2)
             continue
-        _registered[point.name] = described
-
-
-def _entry_order(point: object) -> tuple[int, str]:
-    """cardtable's own games first, in the order its ``pyproject.toml`` lists them (the sort is
-    stable), then every other game by name."""
-    if str(getattr(point, "value", "")).startswith("cardtable."):
-        return (0, "")
-    return (1, str(getattr(point, "name", "")))
+        found.append(described)
+    for described in sorted(found, key=lambda one: (one.list_position, one.name)):
+        _registered.setdefault(described.name, described)
 
 
 def register(description: GameDescription) -> None:

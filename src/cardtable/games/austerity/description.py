@@ -18,6 +18,7 @@ DEALS = ("file", "shuffled")
 class AusterityDescription(GameDescription):
     name = "austerity"
     title = "Austerity"
+    list_position = 2
     summary = ("Take coloured tokens and buy cards with them, each card making the next ones "
                "cheaper, until someone reaches the points to win.")
     params = (

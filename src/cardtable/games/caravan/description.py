@@ -16,6 +16,7 @@ from cardtable.games.caravan.rules import DEFAULT_PRESET, PRESETS
 class CaravanDescription(GameDescription):
     name = "caravan"
     title = "Caravan"
+    list_position = 0
     summary = ("Build three caravans of numbered cards worth 21 to 26 against your opponent's, "
                "and sell more of them (the card game of Fallout: New Vegas).")
     params = (

@@ -16,6 +16,7 @@ from cardtable.games.obsession.rules import KILL_ORDERS, MAX_PLAYERS, MIN_PLAYER
 class ObsessionDescription(GameDescription):
     name = "obsession"
     title = "Obsession"
+    list_position = 1
     summary = ("A shedding game for 2 to 10 players: play equal faces on the pile, kill it "
                "with a run, and be the first to run out of cards.")
     params = (
