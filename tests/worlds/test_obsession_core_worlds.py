@@ -234,3 +234,19 @@ def test_the_seat_to_move_holds_a_legal_card() -> None:
     expected = sum(held.values()) / len(legal)
     statistic = sum((held[card] - expected) ** 2 / expected for card in legal)
     assert statistic < chi_square_bound(len(legal))
+
+
+def test_the_mover_holds_a_legal_card_even_where_the_choices_say_otherwise() -> None:
+    """P1 holds 3S (its only legal card on the king) but its choices so far say its unknown
+    cards are none of the legal faces: the rule wins over that preference in every world."""
+    from .test_obsession_worlds import played
+
+    state = played(ObsessionGame.load(players=4), 3537, 5)
+    seat, mover = 1, state.current
+    assert mover == 0 and holds_legal_card(state, mover)
+    lacks = state.observation(seat).lacks
+    core = FastGame.from_game(state)
+    for seed in range(20):
+        world = python_world(state, seat, core.sample_world(seat, seed, lacks))
+        assert holds_legal_card(world, mover)
+        assert world.legal_actions()

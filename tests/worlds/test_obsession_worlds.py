@@ -14,7 +14,8 @@ from cardtable.games.obsession.state import ObsessionState
 
 from .helpers import chi_square, chi_square_bound
 
-PLAYOUT_LIMIT = 3000
+PLAYOUT_LIMIT = 100_000
+"""Far more moves than a game can last: ``max_plays`` (5000 by default) ends it."""
 
 
 def played(game: ObsessionGame, seed: int, plies: int) -> ObsessionState:
@@ -116,6 +117,8 @@ def test_samples_differ_only_in_hidden_cards(case: Case) -> None:
 
 
 @SETTINGS
+@example((4, 3537, 5, 1, 0, 0))  # the choices say P1 holds no legal card; the rule says it does
+@example((5, 3538, 5, 1, 15990, 3015217))  # a world that takes more than 3000 moves to end
 @given(situations)
 def test_sampled_world_plays_on_legally(case: Case) -> None:
     game, state, seat = situation(case)

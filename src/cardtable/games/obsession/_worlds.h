@@ -122,6 +122,25 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed, const Lacks 
         if (!must_play || holds_legal_card(g, pool + start, end - start))
             break;
     }
+    if (must_play && !holds_legal_card(g, pool + start, end - start)) {
+        /* The seats' choices (`lacks`) kept every legal card from the mover, but the rule
+         * that it holds one is a fact: swap one in (worlds.give_a_legal_card). */
+        uint32_t options = 0;
+        for (int q = 0; q < n; q++)
+            if ((q < start || q >= end) && holds_legal_card(g, pool + q, 1))
+                options++;
+        if (options) {
+            uint32_t pick = xoshiro_below(&rng, options);
+            int place = start + (int)xoshiro_below(&rng, (uint32_t)(end - start));
+            for (int q = 0; q < n; q++)
+                if ((q < start || q >= end) && holds_legal_card(g, pool + q, 1) && pick-- == 0) {
+                    uint16_t t = pool[place];
+                    pool[place] = pool[q];
+                    pool[q] = t;
+                    break;
+                }
+        }
+    }
     const uint16_t *next = pool;
     for (int other = 0; other < players; other++) {
         if (other != seat) {

@@ -9,7 +9,8 @@ places.
 
 The table shows one thing about a hidden hand: a seat with no legal card in its hand picks up
 without being asked, so another seat to move with cards in hand holds a legal one; deals where
-it does not are dealt again (uniform among the deals that agree).
+it does not are dealt again (uniform among the deals that agree). Where the seats' choices
+(below) rule out every such deal, the rule wins: a legal card is swapped into the mover's hand.
 
 Every seat saw some cards go into a hand: the pile cards a seat picked up, a hidden card it
 turned and took up, the cards it swapped out of its face-up row. Those it has not played since
@@ -134,6 +135,20 @@ def honour_lacks(cards: list[int], lacking: Sequence[tuple[int, int]],
         settled.add(place)
 
 
+def give_a_legal_card(cards: list[int], start: int, end: int, legal: Sequence[bool],
+                      rng: random.Random) -> None:
+    """Swap a legal card, drawn uniformly among those outside ``start:end``, with a card drawn
+    uniformly in ``start:end`` (the mover's dealt cards). For deals where the seats' choices
+    (``lacks``) kept every legal card from the mover: the rule that the mover holds one is a
+    fact, the choices only a preference."""
+    options = [place for place in range(len(cards))
+               if not start <= place < end and legal[cards[place]]]
+    if options:
+        other = options[rng.randrange(len(options))]
+        place = start + rng.randrange(end - start)
+        cards[place], cards[other] = cards[other], cards[place]
+
+
 def world_from(
     obs: Observation, unseen: Sequence[int], humans: Sequence[bool], seed: int | str,
     *, turns: int | None = None, stalemate: str | None = None, mover_has_play: bool = True,
@@ -168,6 +183,8 @@ def world_from(
                 break
             rng.shuffle(cards)
             honour_lacks(cards, lacking, rng)
+        else:
+            give_a_legal_card(cards, start, end, legal, rng)
     game = ObsessionState.__new__(ObsessionState)
     game.rules = rules
     game.players = n
