@@ -135,7 +135,7 @@ def honour_lacks(cards: list[int], lacking: Sequence[tuple[int, int]],
         settled.add(place)
 
 
-def give_a_legal_card(cards: list[int], start: int, end: int, legal: Sequence[bool],
+def give_a_legal_card(cards: list[int], start: int, end: int, legal: Sequence[int],
                       rng: random.Random) -> None:
     """Swap a legal card, drawn uniformly among those outside ``start:end``, with a card drawn
     uniformly in ``start:end`` (the mover's dealt cards). For deals where the seats' choices
