@@ -49,3 +49,7 @@ class _Package(type(sys)):  # type: ignore[misc]
 
 
 sys.modules[__name__].__class__ = _Package
+# ``import cardtable.games.caravan.state as state`` reads the attribute ``games`` of this package
+# and then ``caravan`` of what it found; when the function has no such attribute, Python looks
+# the submodule up in ``sys.modules`` under the found object's ``__name__`` + ``.caravan``.
+games.__name__ = "cardtable.games"

@@ -132,3 +132,14 @@ def test_cardtable_imports_no_game_and_reads_no_entry_point() -> None:
             "print(sorted(m for m in sys.modules if m.startswith(('cardtable.', 'importlib.m'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_every_form_of_import_reaches_the_games_package() -> None:
+    code = ("import cardtable\n"
+            "import cardtable.games.caravan.state as state\n"
+            "from cardtable.games.obsession import rules\n"
+            "import cardtable.games.austerity.game\n"
+            "print(state.CaravanState.__name__, rules.MIN_PLAYERS, callable(cardtable.games),"
+            " cardtable.games()[0])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["CaravanState", "2", "True", "caravan"]
