@@ -55,7 +55,7 @@ STARTUP_ERRORS = [
      "Rule field 'opening_mode' must be the same for both seats."),
     (["--rules-file", "/nonexistent/rules.toml"],
      "Cannot read rules file '/nonexistent/rules.toml': No such file or directory."),
-    (["--pvp", "--bvb"], "CaravanState cannot be both Player vs Player and Bot vs Bot."),
+    (["--pvp", "--bvb"], "Game cannot be both Player vs Player and Bot vs Bot."),
     (["-f", "3"], "First player must be either 1 or 2."),
     (["--first", "abc"], "First player must be either 1 or 2."),
     (["-c", "20"], "Caravan decks must have between 30 and 162 cards (inclusive)."),
@@ -88,7 +88,7 @@ def test_startup_error(args: list[str], message: str) -> None:
 ORDER = [
     (["--bogus", "--rules", "xx"], "unrecognized arguments: --bogus"),
     (["--rules", "xx", "--pvp", "--bvb"], "Unknown rules preset 'xx'"),
-    (["--pvp", "--bvb", "-f", "3"], "CaravanState cannot be both"),
+    (["--pvp", "--bvb", "-f", "3"], "Game cannot be both"),
     (["-f", "3", "-c", "20"], "First player must be"),
     (["-c", "20", "-s", "9"], "Caravan decks must have"),
     (["-s", "9", "-d", "-1"], "Number of caravan deck samples"),

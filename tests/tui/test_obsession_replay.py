@@ -119,7 +119,7 @@ def test_jump_to_the_end_shows_the_placings(bots_record: Path) -> None:
             assert board(app.game) == board(engine_after(bots_record, total))
             assert "=== Game Over ===" in app.messages
             assert f"1. Player {placings[0]}" in app.messages
-            assert "ObsessionState over" in screen_text(app)
+            assert "Game over" in screen_text(app)
             assert f"move {total} of {total}, end of record" in bar(app)
             await pilot.press("escape")
         assert app.return_value == 0

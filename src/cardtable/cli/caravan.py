@@ -186,7 +186,7 @@ def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
 
 def _common_checks(options: argparse.Namespace) -> None:
     if options.pvp and options.bvb:
-        raise StartupError("CaravanState cannot be both Player vs Player and Bot vs Bot.")
+        raise StartupError("Game cannot be both Player vs Player and Bot vs Bot.")
     if options.first.strip() not in ("1", "2"):
         raise StartupError("First player must be either 1 or 2.")
 
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         print_error(PROG, error.message)
         return EXIT_BAD_START
     except KeyboardInterrupt:
-        print_error(PROG, "CaravanState interrupted.")
+        print_error(PROG, "Game interrupted.")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our output went away (e.g. piped into head): nothing more to say.

@@ -488,7 +488,7 @@ class CaravanApp(TableApp):
         result = self.game.result
         assert result is not None
         if result.reason == "quit":
-            return "CaravanState abandoned. " + PRESS_ESC
+            return "Game abandoned. " + PRESS_ESC
         head = (f"WINNER: {self.names[SEATS.index(result.winners[0])]}"
                 if result.winners else "DRAW")
         if forfeit_message(result) is not None:

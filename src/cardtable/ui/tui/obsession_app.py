@@ -431,7 +431,7 @@ class ObsessionApp(TableApp):
 
     def _phase_text(self, obs: Observation) -> Text:
         if self.game.over:
-            return Text("ObsessionState over. " + PRESS_ESC, style=self.theme_.style("important"))
+            return Text("Game over. " + PRESS_ESC, style=self.theme_.style("important"))
         seat = self.game.current
         if not self.human_seats[seat] or self.viewer != seat:
             return Text(f"Player {seat + 1} to play", style="dim")
