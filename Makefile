@@ -41,8 +41,12 @@ lint: $(STAMP)
 typecheck: $(STAMP) $(TRAINING)
 	$(BIN)/mypy --strict src/cardtable
 
+# The tests run on WORKERS processes (pytest-xdist), one per core of the machine the suite is
+# kept fast on (two); WORKERS=0 runs them in this process.
+WORKERS ?= 2
+
 unit: $(STAMP) $(TRAINING)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/cardtable bench caravan
