@@ -74,7 +74,7 @@ def test_greedy_playouts_are_legal_seeded_and_greedy(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_compiled_keys_are_card_keys(preset: str) -> None:
-    from cardtable.agents.search_worlds import card_keys
+    from cardtable.games.caravan.search import card_keys
 
     for state in _positions(preset, 30):
         core = fast.from_game(state, 1)  # type: ignore[arg-type]

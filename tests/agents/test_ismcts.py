@@ -13,11 +13,12 @@ import pytest
 import cardtable
 from cardtable.agents.ismcts import SearchOptions, search
 from cardtable.agents.registry import UnknownBot, make_seat
-from cardtable.agents.search_worlds import PLACE_REWARDS, outcome, placing_rewards
 from cardtable.engine.match import play_match
 from cardtable.games.caravan import fast as caravan_fast
+from cardtable.games.caravan.search import outcome
 from cardtable.games.obsession import fast as obsession_fast
 from cardtable.games.obsession.cards import FACE
+from cardtable.games.obsession.search import PLACE_REWARDS, placing_rewards
 
 pytestmark = pytest.mark.skipif(
     not (caravan_fast.available() and obsession_fast.available()) and not os.environ.get("CI"),
@@ -196,9 +197,9 @@ def test_omniscient_seeing_the_hands_deals_only_the_rest_again() -> None:
 
 def test_the_reward_scale_is_an_obsession_option() -> None:
     game = cardtable.load_game("obsession", players=4)
-    assert make_seat(game, "ismcts", "P1", 0).options.reward == "linear"  # type: ignore[attr-defined]
+    assert make_seat(game, "ismcts", "P1", 0).options.choice("reward") == "linear"  # type: ignore[attr-defined]
     bot = make_seat(game, "ismcts:reward=win", "P1", 0)
-    assert bot.options.reward == "win"  # type: ignore[attr-defined]
+    assert bot.options.choice("reward") == "win"  # type: ignore[attr-defined]
     with pytest.raises(UnknownBot, match="takes no option 'reward'"):
         make_seat(cardtable.load_game("caravan"), "ismcts:reward=win", "ABC", 0)
 
@@ -350,7 +351,7 @@ def test_obsession_command_seats_ismcts() -> None:
 
 def test_a_single_choice_is_taken_without_search() -> None:
     """Where every legal move plays the same card the same way, the move comes at once."""
-    from cardtable.agents.search_worlds import card_keys
+    from cardtable.games.caravan.search import card_keys
 
     game = cardtable.load_game("caravan")
     found = 0
@@ -372,8 +373,8 @@ def test_a_single_choice_is_taken_without_search() -> None:
 
 
 def test_card_keys_name_cards_not_hand_positions() -> None:
-    from cardtable.agents.search_worlds import card_keys
     from cardtable.games.caravan.notation import pack
+    from cardtable.games.caravan.search import card_keys
 
     five_hearts, king = 5 | 1 << 4, 13 | 2 << 4
     codes = [pack(0, 0, 1), pack(0, 0, 2), pack(0, 3, 2, 1), pack(1, 0, 1)]
@@ -440,7 +441,7 @@ def test_default_budget_grows_with_the_table() -> None:
 
 
 def test_obsession_worlds_score_finished_games_on_the_chosen_scale() -> None:
-    from cardtable.agents.search_worlds import ObsessionWorlds
+    from cardtable.games.obsession.search import ObsessionWorlds
 
     game = cardtable.load_game("obsession", players=4)
     state = game.new_state(seed=2)
@@ -450,7 +451,7 @@ def test_obsession_worlds_score_finished_games_on_the_chosen_scale() -> None:
     observation = state.observation(state.current)
     for scale, values in (("win", [0, 0, 0, 1]), ("square", [0, 1 / 9, 4 / 9, 1]),
                           ("linear", [0, 1 / 3, 2 / 3, 1])):
-        worlds = ObsessionWorlds(observation, 3, SearchOptions(reward=scale), game)
+        worlds = ObsessionWorlds(observation, 3, SearchOptions(choices={"reward": scale}), game)
         scored = 0
         for seed in range(6):
             world = worlds.sample(seed)
@@ -462,9 +463,9 @@ def test_obsession_worlds_score_finished_games_on_the_chosen_scale() -> None:
 
 
 def test_a_searched_swap_is_legal_seeded_and_blind_to_hidden_cards() -> None:
-    from cardtable.agents.search_worlds import swap_keys
     from cardtable.games.obsession.actions import Swap
     from cardtable.games.obsession.bots import obsessed_swap
+    from cardtable.games.obsession.search import swap_keys
 
     game = cardtable.load_game("obsession", players=4)
     for seed in range(2):
@@ -491,8 +492,8 @@ def test_a_searched_swap_is_legal_seeded_and_blind_to_hidden_cards() -> None:
 
 
 def test_swap_keys_name_faces() -> None:
-    from cardtable.agents.search_worlds import swap_keys
     from cardtable.games.obsession.cards import FACE
+    from cardtable.games.obsession.search import swap_keys
 
     state = cardtable.load_game("obsession", players=4).new_state(seed=3)
     pool = state.observation(state.current).pool

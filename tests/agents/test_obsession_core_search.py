@@ -23,7 +23,7 @@ def _games(players: int, count: int) -> Iterator[fast.FastGame]:
     """Cores of games just after their swaps (obsessed swaps)."""
     for seed in range(count):
         state = cardtable.load_game("obsession", players=players).new_state(seed)
-        bots = [make_bot("obsessed", seed, seat) for seat in range(players)]
+        bots = [make_bot("obsessed", seat, seed) for seat in range(players)]
         while state.observation(state.current).phase == "swap":
             state.apply(bots[state.current].choose(state.observation(state.current)))
         yield fast.FastGame.from_game(state)

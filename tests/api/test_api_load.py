@@ -21,7 +21,8 @@ BIN = Path(sys.executable).parent
 
 
 def test_games_lists_every_game() -> None:
-    assert cardtable.games() == ("caravan", "obsession", "austerity")
+    # The built-in games first; installed plug-ins (examples/plugins/kuhn_poker) follow.
+    assert cardtable.games()[:3] == ("caravan", "obsession", "austerity")
 
 
 def test_import_cardtable_loads_no_game() -> None:

@@ -14,6 +14,18 @@ def test_each_game_lists_its_bots() -> None:
     assert {"obsessed", "random"} <= set(bot_names("obsession"))
 
 
+def test_the_search_bots_come_after_each_games_own_bots() -> None:
+    assert bot_names("caravan") == ("random", "normal", "friendly", "expert", "ismcts", "exec")
+    assert bot_names("obsession") == ("obsessed", "random", "ismcts", "exec")
+    assert bot_names("austerity") == ("shenzi", "banzai", "ed", "mcts", "ismcts", "random",
+                                      "exec")
+    # Austerity's own omniscient (mcts dealt the real deck) replaces the generic one.
+    assert bot_names("austerity", calibration=True) == (
+        "shenzi", "banzai", "ed", "mcts", "omniscient", "ismcts", "random", "exec")
+    assert bot_names("obsession", calibration=True) == (
+        "obsessed", "random", "ismcts", "omniscient", "exec")
+
+
 def test_a_spec_has_a_name_and_options() -> None:
     spec = parse_spec("caravan", " Normal ")
     assert (spec.name, dict(spec.options)) == ("normal", {})

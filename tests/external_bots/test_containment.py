@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.agents import contain
 from cardtable.agents.external import INFO_BYTES, STDERR_HEAD_BYTES, STDERR_TAIL_BYTES
+from cardtable.engine import contain
 
 from .helpers import BIN, SCRIPTS, gone, pids_in, spec, wait_gone
 
@@ -168,7 +168,7 @@ def test_end_descendants_finds_orphans_given_to_a_subreaper(tmp_path: Path) -> N
     # in a session of its own, orphaned, is ended and reaped.
     pidfile = tmp_path / "grandchild.pid"
     code = ("import os, sys, time\n"
-            "from cardtable.agents import contain\n"
+            "from cardtable.engine import contain\n"
             "assert contain.become_subreaper()\n"
             "if os.fork() == 0:\n"
             "    os.setsid()\n"

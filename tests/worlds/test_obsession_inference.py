@@ -54,7 +54,7 @@ def agrees(cards: list[int], masks: list[int] | tuple[int, ...]) -> bool:
 def play_out(players: int, seed: int, bots: str) -> list[ObsessionState]:
     """The states of one game, after each decision, seats played by ``bots``."""
     state = ObsessionGame.load(players=players).new_state(seed)
-    seats = [make_bot(bots, seed, seat) for seat in range(players)]
+    seats = [make_bot(bots, seat, seed) for seat in range(players)]
     states = []
     while state.result is None and len(states) < 400:
         seat = state.current

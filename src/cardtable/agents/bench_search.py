@@ -1,29 +1,52 @@
 """``cardtable bench ismcts``: the time of one search decision, on one core.
 
-Positions come from seeded random games (Caravan under its default rules, two-player Obsession),
-a few moves in; each decision is timed in CPU time (``time.process_time``) so that other work
-on a shared machine counts less. Prints the median and the quartiles per game.
+For every game whose description gives its own search (a compiled core: Caravan and Obsession),
+in the order of the list of games. Positions come from seeded random games (under the game's
+default rules, at its smallest table: two-player Obsession), a few moves in; each decision is
+timed in CPU time (``time.process_time``) so that other work on a shared machine counts less.
+Prints the median and the quartiles per game.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, NoReturn
 
-import cardtable
 from cardtable.agents.registry import make_seat
-from cardtable.cli.error_line import OneLineArgumentParser, print_error
+from cardtable.engine.description import GameDescription
+from cardtable.engine.game_registry import description, descriptions
+from cardtable.engine.one_line import print_error
 from cardtable.engine.search_limits import MAX_ITERATIONS
 
 PROG = "cardtable bench ismcts"
 
 
+class _Parser(argparse.ArgumentParser):
+    """Syntax errors as one error line and status 1, as every command line says them."""
+
+    def error(self, message: str) -> NoReturn:
+        print_error(self.prog, message)
+        self.exit(1)
+
+
+def smallest_table(described: GameDescription) -> Any:
+    """The game under its default rules, with the fewest seats it takes."""
+    if described.players_param is None:
+        return described.load()
+    return described.load(**{described.players_param: described.seat_counts[0]})
+
+
+def searched_games() -> list[str]:
+    """The games whose description gives its own search, in the order of the list of games."""
+    return [described.name for described in descriptions() if described.search() is not None]
+
+
 def _positions(name: str, count: int, seed: int) -> list[tuple[Any, Any]]:
-    game = (cardtable.load_game(name) if name == "caravan"
-            else cardtable.load_game(name, players=2))
+    game = smallest_table(description(name))
     found: list[tuple[Any, Any]] = []
     attempt = 0
     while len(found) < count:
@@ -59,7 +82,7 @@ MAX_POSITIONS = 10_000
 
 
 def main(argv: list[str]) -> int:
-    parser = OneLineArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser = _Parser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("--iters", type=int, default=1000,
                         help=f"iterations (default 1000, at most {MAX_ITERATIONS})")
     parser.add_argument("--positions", type=int, default=30,
@@ -80,7 +103,7 @@ def main(argv: list[str]) -> int:
     if options.seed < 0:
         print_error(PROG, f"--seed must be 0 or more (got {options.seed})")
         return 1
-    for name in ("caravan", "obsession"):
+    for name in searched_games():
         row = measure(name, f"ismcts:iters={options.iters}", options.positions, options.seed)
         if options.json:
             print(json.dumps(row))

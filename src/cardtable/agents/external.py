@@ -1,7 +1,7 @@
 """A seat played by an external program over the JSON-lines bot protocol (docs/bots.md).
 
 ``exec:COMMAND`` (the command split like a shell line) starts the program in a process group
-of its own, through a supervisor (:mod:`cardtable.agents.contain`) that caps its standard error
+of its own, through a supervisor (:mod:`cardtable.engine.contain`) that caps its standard error
 and ends whatever it starts; it says ``hello`` and waits for ``ready``; then each turn sends the
 seat's observation, its legal actions in notation and the clock, and reads one ``move``.
 Everything the program receives is built from the seat's observation. A program that breaks the
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from cardtable.agents.external_games import GameAdapter, adapter
-from cardtable.engine.description import Bot, BotSpec, UnknownBot
+from cardtable.agents.external_games import adapter
+from cardtable.engine.description import Bot, BotSpec, ExternalAdapter, UnknownBot
 from cardtable.engine.errors import GameError, IllegalAction
 from cardtable.engine.match import Forfeit
 from cardtable.engine.one_line import shortened
@@ -44,8 +44,8 @@ STDERR_TAIL_BYTES = 1 << 20
 saying how many bytes were cut between them."""
 INFO_BYTES = 1 << 20
 """How much of a program's ``info`` lines a log file takes (1 MiB); later ones are not kept."""
-CONTAIN = str(Path(__file__).with_name("contain.py"))
-"""The supervisor every program is started through (:mod:`cardtable.agents.contain`)."""
+CONTAIN = str(Path(__file__).parent.parent / "engine" / "contain.py")
+"""The supervisor every program is started through (:mod:`cardtable.engine.contain`)."""
 SUPERVISOR_SECONDS = 3.0
 """How long the supervisor has, after SIGTERM, to end the program (it gives the program half a
 second) and its other processes, before SIGKILL goes to the whole process group."""
@@ -184,7 +184,7 @@ class ExternalSeat:
                              "their own protocol).")
         if not command:
             raise UnknownBot("The bot 'exec' needs a command after 'exec:'.")
-        self.adapter: GameAdapter = found
+        self.adapter: ExternalAdapter = found
         self.game = game
         self.seat = seat
         self.command = command
@@ -289,7 +289,7 @@ class ExternalSeat:
 
     def _stop_supervisor(self) -> None:
         """SIGTERM to the supervisor, which ends the program and everything it started (see
-        :mod:`cardtable.agents.contain`); then SIGKILL to the process group, should anything
+        :mod:`cardtable.engine.contain`); then SIGKILL to the process group, should anything
         of it be left (a supervisor that did not end in time, say)."""
         process = self._process
         if process is None:

@@ -1,19 +1,22 @@
 """Information-set Monte Carlo tree search (ISMCTS), one implementation for every game.
 
-The seat sees only its observation. Each move builds one world consistent with it
-(``game.sample_world(observation, seed)``) and hands it to the game's :mod:`worlds
-<cardtable.agents.search_worlds>` adapter, which loads it into the compiled core where the game
-has one. Every iteration then draws a fresh world from that one (the core's sampler re-deals
-everything the seat cannot see, so any consistent starting world gives the same distribution),
-walks down the tree, adds one node, plays the rest out with the rollout policy and backs the
-result up.
+The seat sees only its observation. The search sees a game only through its *worlds*
+(:class:`~cardtable.engine.search.Worlds`): each decision asks them for a world consistent
+with the observation at every iteration, walks down the tree in it, adds one node, plays the
+rest out with the rollout policy and backs the result up. A game's description may give its
+own worlds (Caravan's and Obsession's, in their compiled cores: one world dealt by
+``game.sample_world(observation, seed)`` and loaded into the core, every iteration's world
+dealt again from it by the core's sampler); any other game's come from the state protocol
+(:mod:`cardtable.agents.protocol_search`: every world dealt by
+``game.sample_world(observation, seed)``, uniformly random rollouts).
 
 The tree is keyed by the seat's information set: a node is the sequence of actions taken from
-the root (as action keys: Caravan's packed move codes, one per action index; Obsession's
-actions), whatever world they were taken in. An edge remembers its visits, the reward of the
-seat that took it and its *availability*: how many times it was legal when its parent was
-visited. Selection is UCB1 over the edges legal in the current world, with availability in
-place of the parent's visits (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
+the root (as action keys: Caravan's packed move codes with the card in place of its hand
+position; Obsession's faces and numbers of copies; any other game's actions), whatever world
+they were taken in. An edge remembers its visits, the reward of the seat that took it and its
+*availability*: how many times it was legal when its parent was visited. Selection is UCB1
+over the edges legal in the current world, with availability in place of the parent's visits
+(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
 
     score = reward / visits + c * sqrt(log(availability) / visits)
 
@@ -34,95 +37,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
+from cardtable.engine.description import UnknownBot
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.one_line import one_line
+from cardtable.engine.search import SearchOptions, World, Worlds, WorldsFactory
 from cardtable.engine.search_limits import MAX_ITERATIONS, MAX_SECONDS
 
-
-class World(Protocol):
-    """One sampled world as the search plays it (a compiled state behind a thin face)."""
-
-    def mover(self) -> int:
-        """The 0-based seat to move, -1 once the game is over."""
-        ...
-
-    def keys(self) -> Sequence[Hashable]:
-        """The legal actions as tree keys, in the game's canonical order."""
-        ...
-
-    def play(self, key: Hashable) -> None: ...
-
-    def rollout(self, seed: int) -> None:
-        """Play on to the end with the rollout policy."""
-        ...
-
-    def advance(self, seat: int, seed: int) -> None:
-        """Play the other seats' moves with the rollout policy until ``seat`` is to move or
-        the game is over."""
-        ...
-
-    def rewards(self) -> Sequence[float]:
-        """Per seat, in 0..1, once the game is over."""
-        ...
-
-
-class Worlds(Protocol):
-    """A game's worlds for one decision: where each iteration's world comes from."""
-
-    seat: int
-
-    def sample(self, seed: int) -> World:
-        """A world consistent with the seat's observation, dealt by ``seed``."""
-        ...
-
-    def action(self, key: Hashable) -> Any:
-        """The action of the game for a root key."""
-        ...
-
-    def shortcut(self) -> Any | None:
-        """An action to take without searching (a forced or out-of-search decision), or None."""
-        ...
-
-
-WorldsFactory = Callable[[Any, int, "SearchOptions"], Worlds]
-"""``factory(observation_or_state, seed, options)`` → the worlds of one decision."""
-
-
-@dataclass(frozen=True)
-class SearchOptions:
-    """The options of a search bot (``ismcts:iters=1000,c=0.7,rollout=random,time=0.5``)."""
-
-    iterations: int = 1000
-    seconds: float | None = None
-    exploration: float = 0.4
-    rollout: str = ""
-    """The rollout policy's name; empty for the game's default."""
-    reward: str = ""
-    """How the game scores a finished game for the search, by name; empty for the game's
-    default (Obsession: the scales of placings of ``search_worlds.PLACE_REWARDS``)."""
-    swap: str = ""
-    """Obsession: ``obsessed`` (the default) takes the ``obsessed`` swap, ``search`` searches
-    it."""
-    root: str = "ucb"
-    """How the root's moves share the iterations: ``ucb`` like every other node, or
-    ``halving``: sequential halving with every move tried in the same worlds (an iteration
-    budget only; with ``time=`` the root is UCB)."""
-    opponents: str = "tree"
-    """``tree``: the other seats' moves are edges of the tree, each chosen by UCB for the seat
-    that makes it; ``policy``: the other seats play the rollout policy, and the tree holds
-    only the searching seat's own moves."""
-    infer: str = ""
-    """Obsession: what the worlds take from the other seats' choices (``inference``):
-    ``policy`` (the default) the rules' and the ``obsessed`` policy's facts, ``rules`` only
-    the rules', ``none`` nothing."""
-    sight: str = ""
-    """Obsession's ``omniscient``: ``all`` (the default) searches the true state, ``hands``
-    knows the other seats' hands but deals the rest again in every world."""
-
+__all__ = ["Edge", "Omniscient", "SearchOptions", "SearchSeat", "World", "Worlds",
+           "WorldsFactory", "parse_options", "search"]
 
 OPPONENT_MODELS = ("tree", "policy")
 ROOT_SEARCHES = ("ucb", "halving")
@@ -255,8 +180,6 @@ def _plain(value: float) -> str:
 def _number(spec_name: str, key: str, text: str, low: float, integer: bool,
             high: float = math.inf) -> float:
     """The option's value, refused in one line unless from ``low`` to ``high`` (and finite)."""
-    from cardtable.agents.registry import UnknownBot
-
     try:
         value = int(text) if integer else float(text)
     except ValueError:
@@ -278,9 +201,7 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
     """``iters=``, ``time=``, ``c=``, ``rollout=``, ``root=``, ``opponents=`` and the game's
     own named options (``choices``: name → the values it takes, the first the default;
     Obsession's ``reward=``, ``swap=``, ``infer=`` and ``omniscient``'s ``sight=``) of a bot
-    spec, each checked (one-line :class:`~cardtable.agents.registry.UnknownBot` refusals)."""
-    from cardtable.agents.registry import UnknownBot
-
+    spec, each checked (one-line :class:`~cardtable.engine.description.UnknownBot` refusals)."""
     choices = choices or {}
     iterations = default_iterations
     seconds: float | None = None
@@ -319,9 +240,7 @@ def parse_options(name: str, options: dict[str, str] | Any, default_c: float,
         else:
             known = ", ".join(["iters", "time", "c", "rollout", "root", "opponents", *choices])
             raise UnknownBot(f"The bot '{name}' takes no option '{key}' (options: {known}).")
-    return SearchOptions(iterations, seconds, c, rollout, chosen.get("reward", ""),
-                         chosen.get("swap", ""), root, opponents, chosen.get("infer", ""),
-                         chosen.get("sight", ""))
+    return SearchOptions(iterations, seconds, c, rollout, root, opponents, chosen)
 
 
 class SearchSeat:

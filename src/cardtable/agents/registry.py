@@ -16,12 +16,11 @@ from typing import Any
 from cardtable.engine.description import Bot, BotSpec, UnknownBot, no_options
 from cardtable.engine.game_registry import description
 from cardtable.engine.match import Seat
-from cardtable.engine.one_line import one_line, shortened
+from cardtable.engine.one_line import one_line
+from cardtable.engine.option_refusals import unknown_bot_message
 
-__all__ = ["Bot", "BotSpec", "UnknownBot", "bot_names", "make_seat", "no_options",
-           "parse_spec", "show_state"]
-
-_SHOWN = 40
+__all__ = ["Bot", "BotSpec", "UnknownBot", "bot_names", "known_spec", "make_seat",
+           "no_options", "parse_spec", "show_state"]
 
 
 def _generic(game: str) -> list[Bot]:
@@ -65,8 +64,7 @@ def parse_spec(game: str, text: str, *, calibration: bool = False) -> BotSpec:
         raise UnknownBot(f"The bot '{name}' sees every card: it plays only in tournaments and "
                          "benchmarks.")
     if entry is None:
-        shown = shortened(one_line(text), _SHOWN)
-        raise UnknownBot(f"Unknown bot '{shown}' for {game} (bots: {', '.join(bot_names(game))}).")
+        raise UnknownBot(unknown_bot_message(text, game, bot_names(game)))
     if entry.raw:
         if not rest.strip():
             raise UnknownBot(f"The bot '{name}' needs something after '{name}:'.")
@@ -81,6 +79,16 @@ def parse_spec(game: str, text: str, *, calibration: bool = False) -> BotSpec:
                                  "(expected KEY=VALUE).")
             options[key] = value.strip()
     return BotSpec(name, options)
+
+
+def known_spec(game: str, text: str) -> bool:
+    """Whether ``text`` names a bot of ``game`` (calibration bots apart); its options are not
+    checked (:func:`make_seat` does)."""
+    try:
+        parse_spec(game, text)
+    except UnknownBot:
+        return False
+    return True
 
 
 def make_seat(game: Any, spec: str | BotSpec, seat: str, seed: int | str, *,

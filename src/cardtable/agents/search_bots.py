@@ -1,12 +1,19 @@
-"""The search bots by name: ``ismcts`` and ``omniscient`` for Caravan and Obsession.
+"""The search bots by name, for every game: ``ismcts`` and ``omniscient``.
 
-``ismcts:iters=1000`` (default 1000 in Caravan and two-player Obsession, 8000 with three
-players, 12000 with four or more: :func:`default_iterations`), ``ismcts:time=0.5`` (seconds
-per decision), ``c=`` (UCB exploration, default 0.4 for Caravan, 0.7 for Obsession),
-``rollout=NAME`` (Caravan: ``greedy``, the default, ``eval``, ``reply`` or ``random``;
-Obsession: ``obsessed``, the default, or ``random``), ``opponents=tree|policy`` (Caravan
-``tree``, Obsession ``policy``) and Obsession's ``reward=``, ``swap=`` and ``infer=``.
-``omniscient`` takes the same options and searches the true state (calibration only; see
+A game's description may give its own parts of the search
+(:meth:`~cardtable.engine.description.GameDescription.search`: Caravan and Obsession, with
+their compiled cores); any other game is searched through the state protocol
+(:mod:`cardtable.agents.protocol_search`: its worlds dealt by ``game.sample_world``, uniformly
+random rollouts, rewards by place).
+
+``ismcts:iters=1000`` (default 1000 at a table of two, 8000 with three seats, 12000 with four
+or more: :func:`default_iterations`), ``ismcts:time=0.5`` (seconds per decision), ``c=`` (UCB
+exploration, the game's default: 0.4 for Caravan, 0.7 otherwise), ``rollout=NAME`` (the game's
+rollouts: Caravan ``greedy``, the default, ``eval``, ``reply`` or ``random``; Obsession
+``obsessed``, the default, or ``random``; any other game ``random``), ``root=ucb|halving``,
+``opponents=tree|policy`` (the game's default: Obsession ``policy``, the others ``tree``) and
+the game's own options (Obsession's ``reward=``, ``swap=`` and ``infer=``). ``omniscient``
+takes the same options and searches the true state (calibration only; see
 :class:`cardtable.agents.ismcts.Omniscient`); in Obsession ``omniscient:sight=hands`` knows
 only the other seats' hands.
 """
@@ -16,32 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.agents.ismcts import Omniscient, SearchSeat, parse_options
-from cardtable.agents.search_worlds import (
-    CARAVAN_ROLLOUTS,
-    OBSESSION_INFERENCES,
-    OBSESSION_ROLLOUTS,
-    OBSESSION_SIGHTS,
-    OBSESSION_SWAPS,
-    PLACE_REWARDS,
-    caravan_worlds,
-    obsession_worlds,
-)
 from cardtable.engine.description import Bot, BotSpec
-
-DEFAULT_C = {"caravan": 0.4, "obsession": 0.7}
-"""UCB exploration by game: Caravan's leaf evaluations differ little, so it explores less."""
-
-
-DEFAULT_OPPONENTS = {"caravan": "tree", "obsession": "policy"}
-"""How the search models the other seats by game (``opponents=``). Obsession's worlds deal
-the other seats hands consistent with the ``obsessed`` policy (``infer=policy``), so they
-are played by it too."""
-
-GAME_OPTIONS = {"obsession": {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS,
-                              "infer": OBSESSION_INFERENCES}}
-"""A game's own options of the search and the values each takes (the first the default)."""
-OMNISCIENT_OPTIONS = {"obsession": {"sight": OBSESSION_SIGHTS}}
-"""The options only ``omniscient`` takes, by game."""
+from cardtable.engine.game_registry import description
+from cardtable.engine.search import SearchParts
 
 ITERATIONS_HEAD_TO_HEAD = 1000
 """The default budget of a two-seat table (Caravan, two-player Obsession)."""
@@ -63,28 +47,29 @@ def default_iterations(game: Any) -> int:
     return min(ITERATIONS_PER_OPPONENT * others, ITERATIONS_CAP)
 
 
-def _factory(game_name: str, worlds: Any, rollouts: tuple[str, ...], omniscient: bool,
-             c: float) -> Any:
+def search_parts(game: str) -> SearchParts:
+    """The search of the game named ``game``: its description's, else the state protocol's."""
+    found = description(game).search()
+    if found is not None:
+        return found
+    from cardtable.agents.protocol_search import PARTS
+
+    return PARTS
+
+
+def _factory(parts: SearchParts, omniscient: bool) -> Any:
     def factory(game: Any, spec: BotSpec, seat: str, seed: int | str) -> SearchSeat:
-        choices = {**GAME_OPTIONS.get(game_name, {}),
-                   **(OMNISCIENT_OPTIONS.get(game_name, {}) if omniscient else {})}
-        options = parse_options(spec.name, spec.options, c, rollouts,
-                                default_iterations(game), DEFAULT_OPPONENTS[game_name], choices)
+        choices = {**parts.options, **(parts.omniscient_options if omniscient else {})}
+        options = parse_options(spec.name, spec.options, parts.exploration, parts.rollouts,
+                                default_iterations(game), parts.opponents, choices)
         kind = Omniscient if omniscient else SearchSeat
-        return kind(worlds(game, omniscient), options, seed)
+        return kind(parts.worlds(game, omniscient), options, seed)
     return factory
 
 
 def described_bots(game: str) -> list[Bot]:
-    """``ismcts`` and ``omniscient`` for the game named ``game`` (Caravan and Obsession)."""
-    rollouts: tuple[str, ...]
-    if game == "caravan":
-        worlds, rollouts = caravan_worlds, CARAVAN_ROLLOUTS
-    elif game == "obsession":
-        worlds, rollouts = obsession_worlds, OBSESSION_ROLLOUTS
-    else:
-        return []
-    return [Bot("ismcts", _factory(game, worlds, rollouts, False, DEFAULT_C[game]),
-                "information-set Monte Carlo tree search"),
-            Bot("omniscient", _factory(game, worlds, rollouts, True, DEFAULT_C[game]),
+    """``ismcts`` and ``omniscient`` for the game named ``game``."""
+    parts = search_parts(game)
+    return [Bot("ismcts", _factory(parts, False), "information-set Monte Carlo tree search"),
+            Bot("omniscient", _factory(parts, True),
                 "tree search that sees every card (calibration only)", calibration=True)]

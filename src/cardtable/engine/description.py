@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cardtable.engine.errors import GameError, GameParamsError
 from cardtable.engine.protocol import Result
+
+if TYPE_CHECKING:
+    from cardtable.engine.search import SearchParts
 
 Json = dict[str, Any]
 
@@ -305,8 +308,14 @@ class GameDescription:
 
     def external(self) -> ExternalAdapter | None:
         """The game's face for external programs (docs/bots.md), or None if they cannot play
-        it through this protocol."""
-        return None
+        it through this protocol. By default, for a description that gives
+        :meth:`observation_json`, the adapter built from it, :meth:`rules_json` and the
+        game's sampled worlds (:func:`cardtable.engine.external_adapter.observed_adapter`)."""
+        if type(self).observation_json is GameDescription.observation_json:
+            return None
+        from cardtable.engine.external_adapter import observed_adapter
+
+        return observed_adapter(self)
 
     def howto(self, preset: str | None = None) -> list[str]:
         """How to play, as lines: the first is the title."""
@@ -320,3 +329,137 @@ class GameDescription:
     def load_recorded(self, rules: Mapping[str, Any]) -> Any:
         """The game a record's header rules describe."""
         return self.load(**rules)
+
+    # --- tournaments and RL environments ---
+
+    rule_fields: bool = False
+    """Whether :meth:`load` takes free rule fields besides :attr:`params` (Caravan's
+    ``max_faces=2``, ``abc.hand_size=6``): ``cardtable tournament``'s ``--rule FIELD=VALUE``
+    passes each as a parameter of its own, its value as text."""
+    seat_params: tuple[str, ...] = ()
+    """Parameters that say who sits at the table rather than how the game is played
+    (Obsession's ``humans``): a game between bots (a tournament) never offers them."""
+    rl_environment: str | None = None
+    """``"package.module:NAME"``: the game's part of its reinforcement-learning environments
+    (``cardtable.envs.env(name)``), imported only by them. The object has ``encoder(game)``,
+    which turns a seat's observation into a fixed-length vector (the protocol
+    ``cardtable.envs.parts.Encoder``), and may have ``render(state, seat)``,
+    ``rewards(game, result)`` and ``max_steps`` (docs/rl.md, "A game's part"). None: the game
+    has no such vector, and no environment."""
+
+    def stopped(self, result: Result) -> bool:
+        """Whether the rules stopped the game short of an end (a cap on its length, a
+        repetition guard) rather than ended it: an RL environment truncates such a game
+        instead of terminating it. By default, a result whose details say ``stalemate``."""
+        return result.details.get("stalemate") is True
+
+    # --- web ---
+
+    web_notes: str = ""
+    """How a person plays on the game's own web page (:attr:`web_page`), in a few sentences:
+    the how-to page's "On this site". Empty: the generic table page's own words."""
+    view_history: int = 12
+    """How many of the latest moves a view carries (:meth:`seat_view`, :meth:`public_view`):
+    a web page's frames stay small however long the game."""
+
+    def table_state(self, game: Any, seed: int, people: Sequence[bool]) -> Any:
+        """The state a table of the loaded ``game`` starts from, dealt from ``seed``;
+        ``people[i]`` is true where seat i is a person. By default ``game.new_state(seed)``;
+        a game whose rules treat people and bots apart (Obsession's repetition guard) deals
+        for them here, as its record's replay does."""
+        return game.new_state(seed)
+
+    def form_fields(self) -> Sequence[tuple[str, Sequence[Param]]]:
+        """The free rule fields of a game with :attr:`rule_fields`, as a form offers them
+        folded away: each field's name with one parameter for every seat (``opening_mode``)
+        or one per seat (``abc.max_faces``, ``def.max_faces``, in the order of the seats). A
+        parameter's default is None: left blank, the rule set's value stays."""
+        return ()
+
+    def table_recorder(self, state: Any, writer: Any, seed: int,
+                       players: Sequence[str]) -> Any:
+        """A match listener (:class:`cardtable.engine.match.MatchListener`) that writes the
+        record of the game played from ``state`` (dealt from ``seed``) through ``writer``
+        (a :class:`cardtable.engine.record.RecordWriter`) as the game's own command line
+        records it, its first lines written at once; ``players[i]`` says who sits at seat i
+        (``human``, ``bot:SPEC``). None: the record of the one format with nothing of the
+        game's own (the rules of :meth:`record_rules`, an action line per move in notation,
+        the result line)."""
+        return None
+
+    def replay_views(self, record: str) -> tuple[list[Json], list[Json], Result | None] | None:
+        """The steps of a finished game's record as a replay page shows them: every public
+        view (:meth:`public_view`) from the deal to the end, each with every seat's hidden
+        cards under ``hands`` (a finished game hides nothing); the moves
+        (``{"seat", "move"}``); the result. The record is checked line by line by the game's
+        own replay; a bad one raises :class:`~cardtable.engine.errors.GameError` (or
+        ``ValueError``). None: the record is replayed as the one format (its rules, seed and
+        actions) and each step shows every seat's view."""
+        return None
+
+    # --- command lines and terminal ---
+
+    bench: str | None = None
+    """``"package.module:function"`` of the game's benchmark, ``cardtable bench NAME``: called
+    with the rest of the command line (a list of texts), it returns the exit status. None: the
+    game has none."""
+    # :attr:`terminal_app`'s function is called with no argument and returns the game's part
+    # of the launcher (``cardtable.ui.tui.launch.GameForm``): its column of the form and how
+    # its table is played. A game without one gets a form drawn from :attr:`params` and its
+    # bots, and is played on the generic terminal table, as ``cardtable play NAME`` plays it.
+
+    # --- records ---
+
+    replay_command: str = "cardtable replay"
+    """The command that replays the game's records, before the file's name: a replay given
+    another game's record names it ("replay it with: caravan --replay FILE")."""
+    replay_app: str | None = None
+    """``"package.module:function"`` of the game's own replay on the command line (its line
+    mode, its full screen): ``cardtable replay FILE [OPTIONS]`` calls it with ``[FILE,
+    *OPTIONS]`` and returns its exit status. None: ``cardtable replay`` shows the record with
+    the generic replay (:attr:`record_replay` checks it, else the game's description)."""
+    record_replay: str | None = None
+    """``"package.module:function"``: ``function(path, lines)`` reads and checks a record of
+    the game that holds more than its rules, seed and actions (a dealt deck, a program's
+    conversation) and returns it replayed
+    (:class:`cardtable.engine.record_replay.ReplayedMatch`), raising
+    :class:`~cardtable.engine.errors.RecordError` at the first line that does not fit. None:
+    the record is replayed through the description alone (:meth:`load_recorded`,
+    ``new_state(seed)``, every action line applied in notation, the result compared)."""
+    former_records: str | None = None
+    """``"package.module:NAME"`` of the reader of the game's former record dialect, for a game
+    that wrote records before the one format: ``NAME.recognizes(first_line_object)`` and
+    ``NAME.upgrade(path, lines)`` (the protocol
+    :class:`cardtable.engine.record_upgrade.FormerDialect`). None: the game has none."""
+
+    # --- agents ---
+
+    def search(self) -> SearchParts | None:
+        """The game's own parts of the search bots (``ismcts``, ``omniscient``): its worlds,
+        rollouts, default exploration and opponent model, and its own options
+        (:class:`cardtable.engine.search.SearchParts`). None: the search plays the game
+        through the state protocol (worlds dealt by ``game.sample_world(observation, seed)``,
+        uniformly random rollouts, rewards by :meth:`places`). By default the parts of
+        :meth:`search_worlds` when it gives worlds, with the generic rollouts and options."""
+        worlds = self.search_worlds()
+        if worlds is None:
+            return None
+        from cardtable.engine.search import SearchParts
+
+        return SearchParts(worlds)
+
+    def observation_json(self, observation: Any) -> Json:
+        """A seat's observation as JSON, from the observation alone: what an external
+        program is sent (docs/bots.md). A description that gives it (and the game
+        ``game.sample_world(observation, seed)`` and the notation ``state.action_text`` /
+        ``state.parse_action``) has the default :meth:`external` adapter."""
+        raise NotImplementedError
+
+    def rules_json(self, game: Any) -> Json:
+        """The rules of the loaded ``game`` as an external program is told them (``hello``).
+        By default the record's rules (:meth:`record_rules`), or nothing for a game whose
+        records keep none."""
+        try:
+            return self.record_rules(game)
+        except NotImplementedError:
+            return {}

@@ -4,9 +4,11 @@ Every game writes one format (:data:`FORMAT`): a header line (game, format, card
 version, rules, seed, seats), then ``chance`` lines (decks as dealt, reshuffles: what replay
 needs to deal the same cards), one ``action`` line per action in the game's notation with its
 seat, and a ``result`` line with the result and its cause. The writers are each game's record
-listener; :func:`read_record` reads and checks the lines, and each game replays them.
+listener, or :class:`MatchRecorder` for a game without one; :func:`read_record` reads and
+checks the lines, and each game replays them (``cardtable replay`` any game's).
 Records of the former dialects (Caravan ``type``/``format`` 1, Obsession ``t``/``v``, the
-Austerity hub's ``ev`` lines) are told apart by :func:`record_format` and still replay.
+Austerity hub's ``ev`` lines) are upgraded to this format by
+:mod:`cardtable.engine.record_upgrade`, in memory by every replay.
 """
 
 from __future__ import annotations
@@ -20,14 +22,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, Protocol
 
 from cardtable.engine.bounded_read import MEBIBYTE, read_bounded_lines
 from cardtable.engine.errors import RecordError
+from cardtable.engine.match import FORFEIT, MatchAbandoned, MatchListener
+from cardtable.engine.protocol import GameState, Result
 
-RECORD_FORMAT = 1
-"""The format number of the games' former dialects (Caravan's ``"format"``, Obsession's
-``"v"``); :data:`FORMAT` is the one format every game writes now."""
 # A record line holds one event (the header with its rules and decks is the longest); a whole
 # record is a few hundred lines. These limits only stop files that never end.
 MAX_RECORD_LINE_BYTES = MEBIBYTE
@@ -126,14 +127,18 @@ MISSING_RESULT = "missing result line"
 """The reason given for a record that ends before the game did (its program was killed, or
 the file was cut short)."""
 
-GAME_TITLES = {"caravan": "Caravan", "obsession": "Obsession", "austerity": "Austerity hub"}
-GAMES = tuple(GAME_TITLES)
-REPLAY_COMMANDS = {"caravan": "caravan --replay", "obsession": "obsession --replay"}
-
-
 def replay_message(path: str | Path, line: int, reason: str) -> str:
     """"Replay 'FILE', line L: REASON." (a reason that has its own final period keeps one)."""
     return f"Replay '{path}', line {line}: {reason.rstrip('.')}."
+
+
+class ReplayLineError(RecordError):
+    """A line of a record that does not replay: "Replay 'FILE', line L: REASON." (``line``
+    is L, ``reason`` REASON)."""
+
+    def __init__(self, path: str | Path, line: int, reason: str) -> None:
+        super().__init__(replay_message(path, line, reason), line)
+        self.reason = reason
 
 
 def not_finished_message(cause: str) -> str:
@@ -143,33 +148,35 @@ def not_finished_message(cause: str) -> str:
 
 def record_game(lines: Sequence[str]) -> str | None:
     """The game a record belongs to, told by its first non-blank line: the header of the one
-    format names it (``{"type":"header","game":...}``, as did Caravan's former header); so
-    did the former Obsession header (``t``/``v``); a former Austerity hub record starts with
-    ``{"ev":"start", ...}``. None when the line says none."""
-    obj = _first_object(lines)
+    format names it (a game cardtable knows); a record of a former dialect is told by its
+    game's reader of that dialect (:func:`cardtable.engine.record_upgrade.former_game`).
+    None when the line says none."""
+    obj = first_object(lines)
     if obj is None:
         return None
-    if obj.get("type") == "header" and obj.get("game") in GAMES:
-        return str(obj["game"])
-    if obj.get("t") == "header" and obj.get("game") == "obsession":
-        return "obsession"
-    if obj.get("ev") == "start":
-        return "austerity"
-    return None
+    from cardtable.engine.game_registry import names
+
+    game = obj.get("game")
+    if obj.get(KIND) == "header" and isinstance(game, str) and game in names():
+        return game
+    from cardtable.engine.record_upgrade import former_game
+
+    return former_game(obj)
 
 
 def other_game_message(path: str | Path, lines: Sequence[str], game: str) -> str | None:
     """The complaint about a record of another game than ``game`` given to its replay
-    (naming the command that replays it), or None when the record may be ``game``'s."""
+    (naming the command that replays it, the description's ``replay_command``), or None when
+    the record may be ``game``'s."""
     found = record_game(lines)
     if found is None or found == game:
         return None
-    command = REPLAY_COMMANDS.get(found)
-    if command is None:
-        return f"Replay '{path}': this is an {GAME_TITLES[found]} record, which cannot be replayed"
-    article = "an" if GAME_TITLES[found][0] in "AEIOU" else "a"
-    return (f"Replay '{path}': this is {article} {GAME_TITLES[found]} record; "
-            f"replay it with: {command} {shlex.quote(str(path))}")
+    from cardtable.engine.game_registry import description
+
+    described = description(found)
+    article = "an" if described.title[:1] in tuple("AEIOU") else "a"
+    return (f"Replay '{path}': this is {article} {described.title} record; "
+            f"replay it with: {described.replay_command} {shlex.quote(str(path))}")
 
 
 def parse_lines(
@@ -208,9 +215,8 @@ FORMAT = 2
 KIND = "type"
 """The key naming the kind of every line: ``header``, ``chance``, ``action``, ``result``."""
 ABANDONED = "abandoned"
-FORFEIT = "forfeit"
-"""The reason and cause of a game a seat forfeited (``cardtable.engine.match.Forfeit``)."""
 """The ``reason`` of the result line of a game that stopped before its end."""
+# FORFEIT (from cardtable.engine.match): the reason and cause of a game a seat forfeited.
 
 Line = dict[str, Any]
 
@@ -273,6 +279,62 @@ def recorded_forfeit(line: Mapping[str, Any]) -> tuple[str, str] | None:
     if not isinstance(seat, str) or not isinstance(why, str):
         return None
     return seat, why
+
+
+class LineSink(Protocol):
+    """Where record lines go: a :class:`RecordWriter`, or anything with its ``write``."""
+
+    def write(self, obj: dict[str, Any]) -> None: ...
+
+
+class MatchRecorder(MatchListener):
+    """The record of one game of any game, as a match listener: the header at once (the
+    ``rules`` a game's description gives with ``record_rules``, the seed, the seats), an
+    action line per action in the game's notation (``state.action_text`` before the action)
+    and the result line: the game's result (reason and cause the same), ``abandoned`` with
+    its cause for a game that stopped before its end, or ``forfeit``.
+
+    A game that records more than its rules, seed and actions (a deck dealt from a file, the
+    seat that moves first) writes its own record; :func:`cardtable.engine.record_replay.
+    replay_record` reads this one back through the game's description.
+    """
+
+    def __init__(self, sink: LineSink, game: str, rules: Mapping[str, Any], seed: int | None,
+                 seats: Sequence[SeatEntry]) -> None:
+        self.sink = sink
+        self.before: Any = None
+        """The state before the action about to be taken: its notation depends on it."""
+        self.ended = False
+        sink.write(header_line(game, rules, seed, seats))
+
+    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
+        self.before = state.clone()
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        before: Any = self.before if self.before is not None else state
+        self.sink.write(action_line(seat, before.action_text(action)))
+        self.before = None
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        details = {key: value for key, value in result.details.items()
+                   if result.reason != FORFEIT or key not in ("seat", "why")}
+        if result.reason == FORFEIT:
+            self.sink.write(forfeit_line(result.winners, str(result.details.get("seat")),
+                                         str(result.details.get("why")), details))
+        else:
+            self.sink.write(result_line(result.winners, result.reason, result.reason, details))
+
+    def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
+        self.abandon(abandoned.cause)
+
+    def abandon(self, cause: str) -> None:
+        """Record that the game stopped before its end (nothing once a result is written)."""
+        if not self.ended:
+            self.ended = True
+            self.sink.write(result_line((), ABANDONED, cause, {}))
 
 
 @dataclass(frozen=True)
@@ -448,29 +510,6 @@ def read_record(path: str | Path, lines: Sequence[str], game: str,
     return Record(name, header, tuple(entries), len(lines) + 1)
 
 
-def record_format(lines: Sequence[str]) -> int | None:
-    """The format of a record, told by its first line: :data:`FORMAT`, or 1 for a record of
-    a game's former dialect (a Caravan header of ``"format": 1``, an Obsession header of
-    ``"v": 1``, an Austerity hub ``start`` line); None for anything else (which the reader
-    of the one format then names)."""
-    first = _first_object(lines)
-    if first is None:
-        return None
-    if first.get(KIND) == "header" and _number(first.get("format")) == FORMAT:
-        return FORMAT
-    if ((first.get(KIND) == "header" and first.get("game") == "caravan"
-         and _number(first.get("format")) == 1)
-            or (first.get("t") == "header" and _number(first.get("v")) == 1)
-            or first.get("ev") == "start"):
-        return 1
-    return None
-
-
-def _number(value: object) -> int | None:
-    """``value`` when it is a whole number (JSON ``true`` is not 1)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _read_objects(path: str, lines: Sequence[str]) -> Iterator[tuple[int, Line]]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -484,7 +523,26 @@ def _read_objects(path: str, lines: Sequence[str]) -> Iterator[tuple[int, Line]]
         yield number, obj
 
 
-def _first_object(lines: Sequence[str]) -> Line | None:
+def start_complaint(lines: Sequence[str]) -> tuple[int, str] | None:
+    """Where and why ``lines`` cannot be a record at all: ``(1, "the record is empty")``, or
+    the first non-blank line that is not JSON (``malformed line``) or not a JSON object;
+    None when they start with an object (whose header the readers then check)."""
+    first = next(((number, text) for number, text in enumerate(lines, start=1)
+                  if text.strip()), None)
+    if first is None:
+        return 1, "the record is empty"
+    number, text = first
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return number, "malformed line"
+    if not isinstance(obj, dict):
+        return number, 'malformed line (not an object with a "type")'
+    return None
+
+
+def first_object(lines: Sequence[str]) -> Line | None:
+    """The first non-blank line as a JSON object, or None when it is not one."""
     first = next((line for line in lines if line.strip()), None)
     if first is None:
         return None

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from cardtable.cli.error_line import OneLineArgumentParser
+from cardtable.engine.error_line import OneLineArgumentParser
 from cardtable.games.austerity import hub
 from cardtable.games.austerity.strategies import STRATEGIES
 

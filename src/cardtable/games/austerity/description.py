@@ -36,8 +36,12 @@ class AusterityDescription(GameDescription):
     table_params: Mapping[str, Any] = {"deal": "shuffled"}
     max_moves = 100_000
     instant_bots = ("random", "shenzi", "banzai", "ed")
-    terminal_app = "cardtable.ui.tui.austerity_app:main"
+    # --- command lines and terminal ---
+    terminal_app = "cardtable.ui.tui.austerity_launch:austerity_form"
+    bench = "cardtable.games.austerity.bench:main"
     web_page = "austerity.html"
+    # --- tournaments and RL environments ---
+    rl_environment = "cardtable.envs.austerity_part:PART"
 
     def load(self, **params: Any) -> Any:
         from cardtable.games.austerity.game import AusterityGame
@@ -55,6 +59,48 @@ class AusterityDescription(GameDescription):
         if not isinstance(points, list) or len(points) != len(seats):
             return super().places(result, seats)
         return ranks_of([float(value) for value in points])
+
+    # --- web ---
+
+    web_notes = ("Take a seat against the shenzi, banzai and ed programs, or watch a table of "
+                 "bots: press a Take button for three colours or a wild, or click a market "
+                 "card to buy it.")
+
+    def howto(self, preset: str | None = None) -> list[str]:
+        from cardtable.games.austerity.howto import HOWTO
+
+        return list(HOWTO)
+
+    def seat_view(self, state: Any, seat: str) -> dict[str, Any]:
+        from cardtable.games.austerity.web_view import seat_view
+
+        return seat_view(state, seat)
+
+    def public_view(self, state: Any) -> dict[str, Any]:
+        from cardtable.games.austerity.web_view import public_view
+
+        return public_view(state)
+
+    def table_recorder(self, state: Any, writer: Any, seed: int,
+                       players: Sequence[str]) -> Any:
+        from cardtable.games.austerity.web_view import TableRecorder
+
+        return TableRecorder(state, writer, list(players))
+
+    def replay_views(self, record: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                 Result | None]:
+        from cardtable.games.austerity.web_view import replay_views
+
+        return replay_views(record)
+
+    # --- records ---
+
+    record_replay = "cardtable.games.austerity.record:replayed_match"
+    former_records = "cardtable.games.austerity.former_record:AUSTERITY_FORMER"
+
+    def record_rules(self, game: Any) -> dict[str, Any]:
+        """The rules as the hub's record writes them; the deck is the record's chance line."""
+        return {"tokens": game.tokens, "points": game.points, "players": game.players}
 
 
 AUSTERITY = AusterityDescription()

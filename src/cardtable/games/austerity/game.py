@@ -25,7 +25,7 @@ from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
 from cardtable.games.austerity.hub import BAD_ARGUMENT, USAGE
 from cardtable.games.austerity.rules import Card, letter
-from cardtable.games.austerity.state import AusterityState
+from cardtable.games.austerity.state import AusterityState, Observation
 
 NAME = "austerity"
 PARAMS = ("deck", "tokens", "points", "players", "deal")
@@ -121,11 +121,17 @@ class AusterityGame:
 
         return from_position(self, text)
 
+    def sample_world(self, observation: Observation, seed: int | str) -> AusterityState:
+        """A state agreeing with ``observation`` (any seat's: every seat sees the whole table),
+        the deck's hidden order dealt from ``seed`` (see ``worlds.py``)."""
+        from cardtable.games.austerity.worlds import sample_world_from_observation
+
+        return sample_world_from_observation(self, observation, seed)
+
 
 if TYPE_CHECKING:
     from cardtable.engine.protocol import NotatedState
     from cardtable.games.austerity.rules import Action
-    from cardtable.games.austerity.state import Observation
 
     def _is_a_notated_state(state: AusterityState) -> NotatedState[Action, Observation]:
         return state  # checked by mypy: the state implements the protocol

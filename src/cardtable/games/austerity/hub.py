@@ -306,7 +306,7 @@ def _contain() -> None:
     of its own, stays below the hub and ends with the game (:meth:`Hub._shutdown`). Players run
     in forks of the hub start nothing, and a run with only those pays nothing for it."""
     if not _SUBREAPER:
-        from cardtable.agents.contain import become_subreaper
+        from cardtable.engine.contain import become_subreaper
 
         _SUBREAPER.append(become_subreaper())
 
@@ -494,7 +494,7 @@ class Hub:
                 time.sleep(min(remaining, 0.002))
         if _SUBREAPER and _SUBREAPER[0]:
             # Whatever the players left running (given to the hub as their subreaper).
-            from cardtable.agents.contain import end_descendants
+            from cardtable.engine.contain import end_descendants
 
             end_descendants()
         # Pipes stay open until every player has been reaped, as the original does.

@@ -14,14 +14,16 @@ The conversation itself is kept too, as ``message`` lines that replay passes ove
 hub's messages (``send``, to a letter or ``*``), its standard output (``out``), replies that
 were refused (``recv``, bytes decoded as Latin-1 so that any garbage survives) and timeouts.
 
-The hub calls :class:`Recorder` with the events of its conversation; the hub's records of
-the former dialect (one ``ev`` object per event) are read by :func:`read_hub_record` too.
+The hub calls :class:`Recorder` with the events of its conversation. A hub record of the
+former dialect (one ``ev`` object per event: those same events) is upgraded to the one format
+first (:mod:`cardtable.games.austerity.former_record`), by the same recorder.
 """
 
 import io
 
 RECORD_VERSION = 1
-"""The version of the hub's former ``ev`` records (the ``start`` line's ``version``)."""
+"""The version the hub gives its ``start`` event (the former ``ev`` records wrote it; the one
+format has its own ``format`` instead)."""
 
 GAME_NAME = "austerity"
 MESSAGE = "message"
@@ -54,8 +56,12 @@ class Recorder:
             # A full disk must not change how the game ends: stop recording instead.
             self._stream = None
 
+    def stopped(self) -> bool:
+        """Whether nothing more is written (the file is closed, or a line failed)."""
+        return self._stream is None
+
     def write(self, ev: str, **fields: object) -> None:
-        if self._stream is None:
+        if self.stopped():
             return
         if ev == "start":
             for line in start_lines(fields):
@@ -108,6 +114,21 @@ class Recorder:
             self._stream = None
 
 
+class RecordLines(Recorder):
+    """A :class:`Recorder` that keeps its lines (``lines``) instead of writing a file."""
+
+    def __init__(self) -> None:
+        self.lines: list[dict[str, object]] = []
+        self._stream = None
+        self._state = None
+
+    def stopped(self) -> bool:
+        return False
+
+    def _line(self, obj: dict[str, object]) -> None:
+        self.lines.append(obj)
+
+
 def message_text(data: bytes) -> str:
     """A protocol line for the record: without its ``\\n``, any byte kept (Latin-1)."""
     return data.rstrip(b"\n").decode("latin-1")
@@ -130,7 +151,7 @@ def _state_of(fields: dict[str, object]) -> object:
     """The game the hub starts (None when the players are too few for one)."""
     from cardtable.games.austerity.state import AusterityState
 
-    deck = _cards(fields.get("deck"))
+    deck = deck_cards(fields.get("deck"))
     players = fields.get("players")
     tokens, points = fields.get("tokens"), fields.get("points")
     if (deck is None or not isinstance(players, list) or not isinstance(tokens, int)
@@ -142,7 +163,8 @@ def _state_of(fields: dict[str, object]) -> object:
         return None
 
 
-def _cards(texts: object) -> list["Card"] | None:
+def deck_cards(texts: object) -> list["Card"] | None:
+    """The cards a record lists (``B:1:0,1,0,1``), or None when one is not a card."""
     from cardtable.games.austerity.codec import parse_card
 
     if not isinstance(texts, list):
@@ -163,6 +185,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from cardtable.engine.record_replay import ReplayedMatch
     from cardtable.games.austerity.rules import Card
     from cardtable.games.austerity.state import AusterityState
 
@@ -182,20 +205,19 @@ class HubRecord:
         self.actions = actions
         """``(line, seat, action text)`` for every action, in order."""
         self.result = result
-        """``(line, result line)``; for a record of the former dialect, the ``end`` line
-        turned into a result line."""
+        """``(line, result line)``."""
         self.end_line = end_line
         self.deck_line = deck_line
-        """The line of the deck (the chance line ``deck``, or the former ``start`` line)."""
+        """The line of the deck (the chance line ``deck``)."""
         self.shown = shown
         """``(line, event, text)`` for each card the conversation shows turned up, in order:
         the ``send`` of ``newcard…`` (``event`` ``send``) and the ``New card = …`` standard
         output line (``out``). Replay checks them against the deck line."""
 
 
-def _shown_card(obj: "dict[str, object]") -> "tuple[str, str] | None":
+def shown_card(obj: "dict[str, object]") -> "tuple[str, str] | None":
     """``(event, text)`` when the conversation line ``obj`` shows a card turned up."""
-    event = obj.get("event", obj.get("ev"))
+    event = obj.get("event")
     if event == "send" and isinstance(obj.get("msg"), str) and str(obj["msg"]).startswith(
             "newcard"):
         return "send", str(obj["msg"])
@@ -215,32 +237,30 @@ def _shown_cards(lines: "Sequence[str]") -> list[tuple[int, str, str]]:
             continue
         obj = json.loads(text)  # read_record has checked every line
         if isinstance(obj, dict) and obj.get("type") == MESSAGE:
-            card = _shown_card(obj)
+            card = shown_card(obj)
             if card is not None:
                 shown.append((number, *card))
     return shown
 
 
 def read_hub_record(path: str, lines: "Sequence[str]") -> HubRecord:
-    """Read the hub record ``lines`` (of the file ``path``), in the one format or the former
-    ``ev`` dialect; raises :class:`~cardtable.engine.errors.RecordError` ("Replay 'FILE',
-    line L: REASON.", or the message naming another game's record) at the first wrong line."""
+    """Read the hub record ``lines`` (of the file ``path``; a record of the former ``ev``
+    dialect is upgraded first, in memory); raises
+    :class:`~cardtable.engine.errors.RecordError` ("Replay 'FILE', line L: REASON.", or the
+    message naming another game's record) at the first wrong line."""
     from cardtable.engine.errors import RecordError
     from cardtable.engine.record import (
         RecordFormatError,
         other_game_message,
         read_record,
-        record_format,
         replay_message,
     )
+    from cardtable.engine.record_upgrade import current_lines
 
     other = other_game_message(path, lines, GAME_NAME)
     if other is not None:
         raise RecordError(other, 1)
-    if record_format(lines) == 1:
-        legacy = _read_legacy(path, lines)
-        if legacy is not None:
-            return legacy
+    lines = current_lines(path, lines)
     try:
         record = read_record(path, lines, GAME_NAME, extra_kinds=(MESSAGE,),
                              check_header=_header_complaint)
@@ -250,7 +270,7 @@ def read_hub_record(path: str, lines: "Sequence[str]") -> HubRecord:
     entries = list(record.entries)
     deck = None
     if entries and entries[0].kind == "chance" and entries[0].event == "deck":
-        deck = _cards(entries[0].obj.get("cards"))
+        deck = deck_cards(entries[0].obj.get("cards"))
     if deck is None:
         line = entries[0].line if entries else record.end_line
         raise RecordError(replay_message(path, line, "expected the chance line 'deck'"), line)
@@ -289,61 +309,6 @@ def _header_complaint(header: object) -> str | None:
     return None
 
 
-def _read_legacy(path: str, lines: "Sequence[str]") -> HubRecord | None:
-    """A record of the former dialect (``{"ev":"start", ...}`` first), or None for another."""
-    import json
-
-    from cardtable.engine.errors import RecordError
-    from cardtable.engine.record import ABANDONED, replay_message
-
-    def fail(line: int, reason: str = "malformed line") -> RecordError:
-        return RecordError(replay_message(path, line, reason), line)
-
-    objects: list[tuple[int, dict[str, object]]] = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            raise fail(number) from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("ev"), str):
-            raise fail(number)
-        objects.append((number, obj))
-    if not objects or objects[0][1]["ev"] != "start":
-        return None
-    number, start = objects[0]
-    deck = _cards(start.get("deck"))
-    players = start.get("players")
-    tokens, points = start.get("tokens"), start.get("points")
-    if (start.get("version") != RECORD_VERSION or deck is None or not isinstance(players, list)
-            or not isinstance(tokens, int) or not isinstance(points, int)):
-        raise fail(number, "a start line of version 1 with tokens, points, deck and players")
-    actions: list[tuple[int, str, str]] = []
-    shown: list[tuple[int, str, str]] = []
-    result = None
-    deck_line = number
-    for number, obj in objects[1:]:
-        if result is not None:
-            raise fail(number, "a line after the end line")
-        card = _shown_card(obj)
-        if card is not None:
-            shown.append((number, *card))
-        if obj["ev"] == "recv" and obj.get("valid") is True:
-            actions.append((number, str(obj.get("from")), str(obj.get("msg"))))
-        elif obj["ev"] == "end":
-            reason = str(obj.get("reason"))
-            details = {"points": obj.get("points"), "exit": obj.get("exit"),
-                       "status": obj.get("status")}
-            winners = obj.get("winners") if isinstance(obj.get("winners"), list) else []
-            result = (number, {"type": "result", "winners": winners,
-                               "reason": None if reason == "normal" else ABANDONED,
-                               "cause": None if reason == "normal" else reason,
-                               "details": details})
-    return HubRecord(path, tokens, points, deck, [str(p) for p in players], actions, result,
-                     len(lines) + 1, deck_line, shown)
-
-
 def replay_hub_record(record: HubRecord) -> "AusterityState":
     """Play ``record`` again: every action by the seat to move, accepted by the rules, every
     card the conversation shows turned up being the deck line's next card, and the result as
@@ -351,12 +316,12 @@ def replay_hub_record(record: HubRecord) -> "AusterityState":
     the state after the last action; raises :class:`~cardtable.engine.errors.RecordError` at
     the first line that does not fit.
     """
-    from cardtable.engine.errors import GameError, RecordError
-    from cardtable.engine.record import ABANDONED, MISSING_RESULT, replay_message
+    from cardtable.engine.errors import GameError
+    from cardtable.engine.record import ABANDONED, MISSING_RESULT, ReplayLineError
     from cardtable.games.austerity.state import AusterityState
 
-    def fail(line: int, reason: str) -> RecordError:
-        return RecordError(replay_message(record.path, line, reason), line)
+    def fail(line: int, reason: str) -> ReplayLineError:
+        return ReplayLineError(record.path, line, reason)
 
     if len(record.players) < 2:
         raise fail(1, "an Austerity game needs two players or more")
@@ -383,7 +348,7 @@ def replay_hub_record(record: HubRecord) -> "AusterityState":
         raise fail(line, "the game is not over at the result line")
     if list(ended.winners) != result["winners"]:
         raise fail(line, f"the winners should be {list(ended.winners)}")
-    if result["reason"] is not None and result["reason"] != ended.reason:
+    if result["reason"] != ended.reason:
         raise fail(line, f"the reason should be {ended.reason}")
     return state
 
@@ -435,3 +400,33 @@ def _check_points(record: HubRecord, state: "AusterityState",
         return
     if points != expected:
         raise fail(line, f"the points should be {expected}")
+
+
+def replayed_match(path: str, lines: "Sequence[str]") -> "ReplayedMatch":
+    """The hub record ``lines`` (of the file ``path``) read, checked and replayed
+    (:func:`read_hub_record`, :func:`replay_hub_record`), for ``cardtable replay``: the game as
+    the hub started it, its actions and how it ended. Raises
+    :class:`~cardtable.engine.errors.RecordError` at the first line that does not fit."""
+    from cardtable.engine.errors import RecordError
+    from cardtable.engine.record import ABANDONED, MISSING_RESULT, ReplayLineError
+    from cardtable.engine.record_replay import ReplayedMatch, ReplayStep
+    from cardtable.games.austerity.rules import letter
+    from cardtable.games.austerity.state import AusterityState
+
+    record = read_hub_record(path, lines)
+    missing: RecordError | None = None
+    try:
+        state = replay_hub_record(record)
+    except ReplayLineError as error:
+        if record.result is not None or error.line != record.end_line:
+            raise
+        missing = ReplayLineError(path, record.end_line, MISSING_RESULT)
+        state = None
+    start = AusterityState(list(record.deck), record.tokens, record.points, len(record.players))
+    steps = tuple(ReplayStep(line, seat, text) for line, seat, text in record.actions)
+    cause = None
+    if record.result is not None and record.result[1]["reason"] == ABANDONED:
+        cause = str(record.result[1]["cause"])
+    result = None if state is None or cause is not None else state.result
+    players = tuple((letter(index), player) for index, player in enumerate(record.players))
+    return ReplayedMatch(path, GAME_NAME, players, None, start, steps, result, cause, missing)

@@ -241,6 +241,14 @@ class AusterityState:
         other.shuffled = self.shuffled
         return other
 
+    def sample_world(self, seat: str | int, seed: int | str) -> "AusterityState":
+        """A new, independent state that ``seat`` cannot tell from this one: the cards not
+        yet turned up in an order drawn from ``seed`` under a shuffled deal, a copy under the
+        deck file's order (every seat sees the same: only the deck's order is hidden)."""
+        from cardtable.games.austerity.worlds import sample_world
+
+        return sample_world(self, seat, seed)
+
     # --- a player program's view: the hub's broadcasts, applied blindly -------------------
 
     def fill_piles(self, tokens: int) -> None:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from cardtable.cli.error_line import OneLineArgumentParser, print_error
+from cardtable.engine.error_line import OneLineArgumentParser, print_error
 from cardtable.games.caravan import fast
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.deck import check_samples, check_supply

@@ -322,38 +322,22 @@ def register_bot(name: str, factory: BotFactory) -> None:
     BOTS[name.lower()] = factory
 
 
-def make_bot(name: str, seat: int, seed: int | str, game: object = None) -> Bot:
-    """The bot ``name`` for ``seat``, with its own generator seeded ``"SEED:bot:SEAT"``.
-
-    A name that is not one of ``BOTS`` is a spec of the bot registry (``ismcts:iters=200``),
-    made for ``game`` (a loaded ``CaravanGame``: the search bots need its rules)."""
-    factory = BOTS.get(name.lower())
-    if factory is not None:
-        return factory(seat, derived_random(seed, "bot", SEATS[seat]))
-    from cardtable.agents.registry import make_seat
-
-    return RegistryBot(seat, make_seat(game, name, SEATS[seat], seed), name)
+def make_bot(name: str, seat: int, seed: int | str) -> Bot:
+    """The bot ``name`` (one of ``BOTS``, any case) for the 0-based ``seat``, with its own
+    generator seeded ``"SEED:bot:SEAT"``. Every other bot (``ismcts:iters=200``) comes from
+    the bot registry (``cardtable.agents.registry.make_seat``); :func:`as_caravan_bot` gives
+    it the face of these."""
+    return BOTS[name.lower()](seat, derived_random(seed, "bot", SEATS[seat]))
 
 
-def known_bot(name: str) -> str | None:
-    """None when ``name`` is a Caravan bot or a valid registry spec, else the refusal."""
-    if name.lower() in BOTS:
-        return None
-    from cardtable.agents.registry import UnknownBot, bot_names, make_seat, parse_spec
-    from cardtable.games.caravan.game import CaravanGame
-
-    try:
-        # Making the seat checks its options too (it is cheap: nothing is searched yet).
-        make_seat(CaravanGame.load(), parse_spec("caravan", name), "ABC", 0)
-    except UnknownBot as error:
-        if name.partition(":")[0].strip().lower() in bot_names("caravan", calibration=True):
-            return error.message
-        return f"Unknown bot name '{name.lower()}'."
-    return None
+def as_caravan_bot(seat: int, inner: Seat, name: str) -> Bot:
+    """A seat of the bot registry as a Caravan bot of the 0-based ``seat`` (the face the
+    Caravan shells expect): a bot of this module as it is, any other wrapped."""
+    return inner if isinstance(inner, Bot) else RegistryBot(seat, inner, name)
 
 
 class RegistryBot(Bot):
-    """A bot of the registry (the search bots ...) with the face the shells expect."""
+    """A bot of the registry (the search bots ...) with the face the Caravan shells expect."""
 
     def __init__(self, seat: int, inner: Seat, name: str) -> None:
         super().__init__(seat, random.Random(0))

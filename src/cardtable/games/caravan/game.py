@@ -1,15 +1,17 @@
 """Caravan for :func:`cardtable.load_game`: the rules of both seats and who moves first.
 
 Parameters are assembled by :mod:`rules_assembly`, the code behind the command line's
-``--rules``, ``--rules-file`` and ``--rule``, so a mistake gets the message ``caravan`` prints::
+``--rules``, ``--rules-file`` and ``--rule``, so a mistake gets the message ``caravan`` prints
+(the ``caravan`` command line loads its games here)::
 
     load_game("caravan", rules="foxon", max_faces=3, **{"abc.hand_size": 6})
     load_game("caravan", abc={"max_faces": 2}, first="DEF")
+    load_game("caravan", rule=["max_faces=3", "def.hand_size=6"])
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -56,6 +58,17 @@ def _stuck_plies(value: object) -> int | None:
     return number
 
 
+def _seats(value: object) -> tuple[int, ...]:
+    """The ``random_decks`` parameter: seat names or indices, as seat indices."""
+    if isinstance(value, str) or not isinstance(value, Collection):
+        value = (value,)
+    try:
+        return tuple(sorted({seat_number(seat, SEATS) for seat in value}))
+    except UnknownSeat:
+        raise GameParamsError("Parameter 'random_decks' must name seats ABC and DEF "
+                              "(or the indices 0 and 1).") from None
+
+
 @dataclass(frozen=True, slots=True)
 class CaravanGame:
     """Caravan with fixed rules: ``new_state(seed)`` deals the same game as
@@ -68,14 +81,23 @@ class CaravanGame:
     @classmethod
     def load(cls, **params: Any) -> CaravanGame:
         """The game for ``params``: ``rules`` (a preset), ``rules_file``, any rule field for both
-        seats, ``abc.FIELD``/``def.FIELD`` (or ``abc={...}``/``def={...}``) for one seat, and
-        ``first`` (``ABC``/``DEF`` or 0/1) and ``stuck_plies`` (stop the game, abandoned as a
-        ``stalemate``, once no caravan has changed for that many moves; None, the default,
-        never). Raises :class:`GameParamsError`."""
+        seats, ``abc.FIELD``/``def.FIELD`` (or ``abc={...}``/``def={...}``) for one seat,
+        ``rule`` (``[abc.|def.]FIELD=VALUE`` texts as ``caravan --rule`` takes them, applied
+        after the fields given by name), ``first`` (``ABC``/``DEF`` or 0/1) and
+        ``stuck_plies`` (stop the game, abandoned as a ``stalemate``, once no caravan has
+        changed for that many moves; None, the default, never). ``random_decks`` names the
+        seats dealt random decks (default both), whose deck size, sample decks and supply are
+        checked; a seat given a deck file is not (``caravan`` checks those itself, in the order
+        of its other checks). Raises :class:`GameParamsError`."""
         preset = params.pop("rules", None)
         rules_file = params.pop("rules_file", None)
         first = params.pop("first", 0)
         stuck_plies = _stuck_plies(params.pop("stuck_plies", None))
+        random_decks = _seats(params.pop("random_decks", SEATS))
+        texts = params.pop("rule", ())
+        if not isinstance(texts, list | tuple) or not all(isinstance(text, str)
+                                                           for text in texts):
+            raise GameParamsError("Parameter 'rule' must be a list of FIELD=VALUE texts.")
         overrides: list[str] = []
         try:
             for seat in SEAT_NAMES:
@@ -90,12 +112,13 @@ class CaravanGame:
                 overrides.extend(_override(f"{seat}.{name}", value) for name, value in own.items())
             # assemble_rules applies shared fields before seat-prefixed ones, in any order.
             overrides.extend(_override(target, value) for target, value in params.items())
+            overrides.extend(texts)
             if preset is not None and not isinstance(preset, str):
                 preset = str(preset)
             rules = assemble_rules(preset, rules_file, overrides)
         except RulesError as error:
             raise GameParamsError(error.message) from None
-        message = check_random_decks(rules)
+        message = check_random_decks(rules, random_decks)
         if message is not None:
             raise GameParamsError(message)
         try:

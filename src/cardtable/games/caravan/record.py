@@ -17,8 +17,9 @@ A record is in the one record format of :mod:`cardtable.engine.record`:
 
 Replay rebuilds the game from the chance lines (never from the seed): each shuffle the game
 makes takes the next recorded order, which must hold exactly the cards being shuffled;
-every move is applied again with full validation and the result is checked. Records of the
-former dialect (``"format": 1``: ``deck``/``mulligan``/``move``/``shuffle`` lines) replay too.
+every move is applied again with full validation and the result is checked. A record of the
+former dialect (``"format": 1``: ``deck``/``mulligan``/``move``/``shuffle`` lines) is upgraded
+to this format first (:mod:`cardtable.games.caravan.former_record`).
 """
 
 from __future__ import annotations
@@ -36,27 +37,24 @@ from cardtable.engine.match import FORFEIT, MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.record import (
     ABANDONED,
-    FORMAT,
     MISSING_RESULT,
-    RECORD_FORMAT,
     Entry,
     Header,
+    LineSink,
     RecordFormatError,
-    RecordWriter,
     SeatEntry,
     action_line,
     chance_line,
     forfeit_line,
     header_line,
     other_game_message,
-    parse_lines,
     read_lines,
     read_record,
-    record_format,
     recorded_forfeit,
     replay_message,
     result_line,
 )
+from cardtable.engine.record_upgrade import current_lines
 from cardtable.games.caravan.cards import JOKER, RANK_MASK, SEATS, identity, parse_identity
 from cardtable.games.caravan.errors import IllegalMove, MoveSyntaxError, RulesError
 from cardtable.games.caravan.events import MoveEvent
@@ -74,8 +72,15 @@ GAME_NAME = "caravan"
 SOURCES = ("random", "file")
 CARD_MISMATCH = "card mismatch"
 MALFORMED = "malformed line"
+
+
 class ReplayError(RecordError):
-    """A record that does not replay: "Replay 'FILE', line L: REASON." (``line`` is L)."""
+    """A record that does not replay: "Replay 'FILE', line L: REASON." (``line`` is L,
+    ``reason`` REASON)."""
+
+    def __init__(self, message: str, line: int = 0, reason: str = "") -> None:
+        super().__init__(message, line)
+        self.reason = reason
 
 
 class ReplayFileError(RecordError):
@@ -84,21 +89,6 @@ class ReplayFileError(RecordError):
 
 def _identities(cards: Sequence[int]) -> list[str]:
     return [identity(card) for card in cards]
-
-
-def result_fields(result: Result) -> dict[str, Any]:
-    """The ``result`` line of a finished or abandoned game in the former dialect (to check
-    the records it wrote)."""
-    line: dict[str, Any] = {
-        "type": "result",
-        "winner": result.winners[0] if result.winners else None,
-        "reason": result.reason,
-        "lanes": list(result.details.get("lanes", [])),
-        "plies": result.details.get("plies", 0),
-    }
-    if result.reason == "quit":
-        line["cause"] = result.details.get("cause", "quit")
-    return line
 
 
 def result_line_of(result: Result) -> dict[str, Any]:
@@ -125,7 +115,7 @@ class GameRecorder(MatchListener):
     not see (an interrupt). A write error raises the writer's ``RecordWriteError``.
     """
 
-    def __init__(self, target: RecordWriter, path: str, players: dict[str, str],
+    def __init__(self, target: LineSink, path: str, players: dict[str, str],
                  sources: tuple[str, str]) -> None:
         self.writer = target
         self.path = path
@@ -196,7 +186,10 @@ class _Mismatch(Exception):
 
 
 @dataclass
-class _Shuffle:
+class RecordedShuffle:
+    """A shuffle the record holds: the line, the seat, the deck as it came out (top card
+    first) and, for a mulligan, the hand shown."""
+
     line: int
     seat: int
     deck: tuple[int, ...]  # top card first
@@ -208,11 +201,11 @@ class ScriptedShuffler:
     takes the next recorded deck order, provided it holds exactly the cards being shuffled."""
 
     def __init__(self) -> None:
-        self.pending: list[_Shuffle] = []
+        self.pending: list[RecordedShuffle] = []
         self.line = 0
         """The record line charged with a shuffle that the record does not have."""
 
-    def load(self, shuffles: Sequence[_Shuffle], line: int) -> None:
+    def load(self, shuffles: Sequence[RecordedShuffle], line: int) -> None:
         self.pending = list(shuffles)
         self.line = line
 
@@ -233,11 +226,7 @@ class ScriptedShuffler:
 class RecordedMove:
     line: int
     move: Move
-    card: str | None
-    target: str | None
-    shuffles: list[_Shuffle] = field(default_factory=list)
-    checks_cards: bool = True
-    """Whether ``card`` and ``target`` are recorded (the former dialect) and checked."""
+    shuffles: list[RecordedShuffle] = field(default_factory=list)
 
 
 @dataclass
@@ -253,15 +242,12 @@ class Replay:
     decks: tuple[tuple[int, ...], tuple[int, ...]]
     sources: tuple[str, str]
     setup_line: int
-    mulligans: list[_Shuffle]
+    mulligans: list[RecordedShuffle]
     moves: list[RecordedMove]
     result: dict[str, Any] | None = None
     result_line: int = 0
     end_line: int = 0
     """The number of the line after the last one: where a missing result line belongs."""
-    format: int = RECORD_FORMAT
-    """The record's format: :data:`~cardtable.engine.record.FORMAT`, or 1 (the former
-    dialect)."""
 
     def _error(self, line: int, reason: str) -> ReplayError:
         return replay_error(self.path, line, reason)
@@ -297,7 +283,7 @@ class Replay:
         return game
 
     def apply(self, game: CaravanState, step: RecordedMove) -> MoveEvent:
-        """Play one recorded move on ``game`` and check what the record says it used."""
+        """Play one recorded move on ``game``, the shuffles it makes being the recorded ones."""
         shuffler = game.rng
         assert isinstance(shuffler, ScriptedShuffler)
         shuffler.load(step.shuffles, step.line)
@@ -308,11 +294,6 @@ class Replay:
             raise self._error(step.line, error.message) from None
         except _Mismatch as mismatch:
             raise self._error(mismatch.line, mismatch.reason) from None
-        if step.checks_cards:
-            card = None if event.card is None else identity(event.card)
-            target = None if event.target is None else identity(event.target)
-            if card != step.card or target != step.target:
-                raise self._error(step.line, CARD_MISMATCH)
         return event
 
     def finish(self, game: CaravanState) -> None:
@@ -320,27 +301,6 @@ class Replay:
         game when the record says it was abandoned)."""
         if self.result is None:
             return
-        if self.format == FORMAT:
-            self._finish_result(game)
-            return
-        recorded = self.result
-        if recorded.get("reason") == "quit":
-            if game.result is not None or recorded.get("winner") is not None:
-                raise self._error(self.result_line, MALFORMED)
-            cause = recorded.get("cause", "quit")
-            game.abandon(cause if isinstance(cause, str) else "quit")
-        elif game.result is None:
-            raise self._error(self.result_line, MALFORMED)
-        assert game.result is not None
-        expected = result_fields(game.result)
-        for key in ("winner", "reason", "lanes", "plies"):
-            if recorded.get(key) != expected[key]:
-                raise self._error(self.result_line, MALFORMED)
-
-
-    def _finish_result(self, game: CaravanState) -> None:
-        """:meth:`finish` for a result line of the one format."""
-        assert self.result is not None
         recorded = self.result
         forfeit = recorded_forfeit(recorded)
         if forfeit is not None:
@@ -360,7 +320,6 @@ class Replay:
                 raise self._error(self.result_line,
                                   f"the result line's {key} should be "
                                   f"{json.dumps(expected[key], separators=(',', ':'))}")
-
 
     def _finish_forfeit(self, game: CaravanState, seat: str, why: str) -> None:
         """A result line that says ``seat`` forfeited: one of the game's seats (not always the
@@ -384,14 +343,16 @@ class Replay:
 
 def replay_error(path: str, line: int, reason: str) -> ReplayError:
     """"Replay 'FILE', line L: REASON." (a game error text keeps a single final period)."""
-    return ReplayError(replay_message(path, line, reason), line)
+    return ReplayError(replay_message(path, line, reason), line, reason)
 
 
-def _seat(value: object) -> int | None:
+def seat_of(value: object) -> int | None:
+    """The index of the seat named ``value`` (``ABC``, ``DEF``), or None."""
     return SEATS.index(value) if isinstance(value, str) and value in SEATS else None
 
 
-def _cards(value: object, owner: int) -> tuple[int, ...] | None:
+def recorded_cards(value: object, owner: int) -> tuple[int, ...] | None:
+    """The cards of ``owner`` a record lists by identity (``7S@1``), or None."""
     if not isinstance(value, list):
         return None
     cards: list[int] = []
@@ -401,17 +362,6 @@ def _cards(value: object, owner: int) -> tuple[int, ...] | None:
             return None
         cards.append(card)
     return tuple(cards)
-
-
-def _card_text(value: object) -> tuple[bool, str | None]:
-    """(valid, identity) for a move line's ``card``/``target`` field."""
-    if value is None:
-        return True, None
-    if isinstance(value, str) and any(
-        parse_identity(value, owner) is not None for owner in (0, 1)
-    ):
-        return True, value
-    return False, None
 
 
 def _read(path: str) -> list[str]:
@@ -429,38 +379,27 @@ def _read(path: str) -> list[str]:
 
 
 def load_replay(path: str | Path) -> Replay:
-    """Read the record at ``path`` and replay it completely.
+    """Read the record at ``path`` and replay it completely (a record of the former dialect
+    is upgraded first, in memory).
 
     Raises :class:`ReplayFileError` when the file cannot be read and :class:`ReplayError`
     ("Replay 'FILE', line L: REASON.") at the first line that does not replay.
     """
     name = str(path)
     lines = _read(name)
-    last_line = max(1, len(lines))
     other = other_game_message(name, lines, GAME_NAME)
     if other is not None:
         raise ReplayError(other, 1)
-    if record_format(lines) != RECORD_FORMAT:
-        replay = _read_record(name, lines)
-        _check(replay)
-        return replay
-
-    def fail(line: int, reason: str = MALFORMED) -> ReplayError:
-        return replay_error(name, line, reason)
-
     try:
-        entries = list(parse_lines(lines))
+        lines = list(current_lines(name, lines))
     except RecordError as error:
-        raise fail(error.line) from None
-    if not entries:
-        raise fail(1)
-    replay = _read_setup(name, entries, fail, last_line)
-    replay.end_line = len(lines) + 1
-    _check(replay)
+        raise ReplayError(error.message, error.line) from None
+    replay = read_replay(name, lines)
+    check(replay)
     return replay
 
 
-def _check(replay: Replay) -> None:
+def check(replay: Replay) -> None:
     """Replay the whole record once: every line that does not fit raises ``ReplayError``."""
     game = replay.start()
     for step in replay.moves:
@@ -468,9 +407,9 @@ def _check(replay: Replay) -> None:
     replay.finish(game)
 
 
-def _read_record(name: str, lines: Sequence[str]) -> Replay:
+def read_replay(name: str, lines: Sequence[str]) -> Replay:
     """A record of the one format (:mod:`cardtable.engine.record`), read and checked line by
-    line; the caller replays it."""
+    line; :func:`check` replays it."""
     try:
         record = read_record(name, lines, GAME_NAME, check_header=_header_complaint)
     except RecordFormatError as error:
@@ -480,7 +419,7 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
     def fail(line: int, reason: str = MALFORMED) -> ReplayError:
         return replay_error(name, line, reason)
 
-    first = _seat(header.setup.get("first"))
+    first = seat_of(header.setup.get("first"))
     assert first is not None and header.seed is not None
     try:
         rules = SeatRules(rules_from_json(header.rules.get("ABC")),
@@ -507,22 +446,22 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
         decks.append(cards)
         sources.append(source)
         deck_lines.append(entry.line)
-    _check_random_decks(rules, sources, fail, header.line)
+    check_random_decks_at(rules, sources, fail, header.line)
     for seat, cards in enumerate(decks):
-        if len(set(cards)) != len(cards) or not _deck_fits(cards, rules.of(seat), sources[seat]):
+        if len(set(cards)) != len(cards) or not deck_fits(cards, rules.of(seat), sources[seat]):
             raise fail(deck_lines[seat], CARD_MISMATCH)
     setup_line = entry.line  # the second deck line: a missing mulligan is charged to it
 
-    mulligans: list[_Shuffle] = []
+    mulligans: list[RecordedShuffle] = []
     while entries and entries[0].kind == "chance" and entries[0].event == "mulligan":
         entry = entries.pop(0)
-        seat_index = _seat(entry.obj.get("seat"))
-        hand = None if seat_index is None else _cards(entry.obj.get("hand"), seat_index)
+        seat_index = seat_of(entry.obj.get("seat"))
+        hand = None if seat_index is None else recorded_cards(entry.obj.get("hand"), seat_index)
         cards, _ = _chance_cards(entry, "mulligan", seat_index)
         if seat_index is None or hand is None or cards is None:
             raise fail(entry.line, "a mulligan line is {\"seat\":S,\"hand\":[...],"
                                    "\"cards\":[...]}")
-        mulligans.append(_Shuffle(entry.line, seat_index, cards, hand))
+        mulligans.append(RecordedShuffle(entry.line, seat_index, cards, hand))
         setup_line = entry.line
 
     moves: list[RecordedMove] = []
@@ -532,12 +471,12 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
         if entry.kind == "action":
             moves.append(_read_action(entry, rules, fail))
         elif entry.kind == "chance" and entry.event == "shuffle":
-            seat_index = _seat(entry.obj.get("seat"))
+            seat_index = seat_of(entry.obj.get("seat"))
             cards, _ = _chance_cards(entry, "shuffle", seat_index)
             if not moves or seat_index is None or not cards:
                 raise fail(entry.line, "a shuffle line follows the move that drew from "
                                        "the reshuffled pile")
-            moves[-1].shuffles.append(_Shuffle(entry.line, seat_index, cards))
+            moves[-1].shuffles.append(RecordedShuffle(entry.line, seat_index, cards))
         elif entry.kind == "result":
             result, result_line = entry.obj, entry.line
         else:
@@ -545,13 +484,13 @@ def _read_record(name: str, lines: Sequence[str]) -> Replay:
     players = {seat.seat: seat.player for seat in header.seats}
     return Replay(name, header.seed, first, rules, players, (decks[0], decks[1]),
                   (sources[0], sources[1]), setup_line, mulligans, moves, result, result_line,
-                  record.end_line, FORMAT)
+                  record.end_line)
 
 
 def _header_complaint(header: Header) -> str | None:
     if header.seat_names != SEATS:
         return "the header's seats are not ABC and DEF"
-    if _seat(header.setup.get("first")) is None or set(header.setup) != {"first"}:
+    if seat_of(header.setup.get("first")) is None or set(header.setup) != {"first"}:
         return "the header's 'first' field is not ABC or DEF"
     if header.seed is None:
         return "the header has no seed"
@@ -563,9 +502,9 @@ def _chance_cards(entry: Entry, event: str,
     """The ``cards`` of a chance line ``event`` of ``seat`` (None when it is not one) and
     its ``source``."""
     if (entry.kind != "chance" or entry.event != event or seat is None
-            or _seat(entry.obj.get("seat")) != seat):
+            or seat_of(entry.obj.get("seat")) != seat):
         return None, None
-    return _cards(entry.obj.get("cards"), seat), entry.obj.get("source")
+    return recorded_cards(entry.obj.get("cards"), seat), entry.obj.get("source")
 
 
 def _read_action(entry: Entry, rules: SeatRules,
@@ -577,91 +516,11 @@ def _read_action(entry: Entry, rules: SeatRules,
         raise fail(entry.line, error.message) from None
     if move is None or move.notation != entry.text or move.seat != seat:
         raise fail(entry.line, f"'{entry.text}' is not a move in notation")
-    return RecordedMove(entry.line, move, None, None, checks_cards=False)
+    return RecordedMove(entry.line, move)
 
 
-def _read_setup(name: str, entries: list[tuple[int, dict[str, Any]]],
-                fail: Callable[..., ReplayError], last_line: int) -> Replay:
-    number, header = entries[0]
-    if header.get("type") != "header" or header.get("game") != GAME_NAME:
-        raise fail(number)
-    seed, first = header.get("seed"), _seat(header.get("first"))
-    rules_data, players = header.get("rules"), header.get("players")
-    if (header.get("format") != RECORD_FORMAT or not isinstance(seed, int)
-            or isinstance(seed, bool) or seed < 0 or first is None
-            or not isinstance(rules_data, dict) or not isinstance(players, dict)
-            or set(players) != set(SEATS)
-            or not all(isinstance(kind, str) for kind in players.values())):
-        raise fail(number)
-    try:
-        rules = SeatRules(rules_from_json(rules_data.get("ABC")),
-                          rules_from_json(rules_data.get("DEF")))
-        validate_seat_rules(rules)
-    except RulesError:
-        raise fail(number) from None
-
-    decks: list[tuple[int, ...]] = []
-    sources: list[str] = []
-    position = 1
-    for seat in (0, 1):
-        if position >= len(entries):
-            raise fail(last_line)
-        number, line = entries[position]
-        cards = _cards(line.get("cards"), seat)
-        source = line.get("source")
-        if (line.get("type") != "deck" or _seat(line.get("seat")) != seat or not cards
-                or source not in SOURCES or len(set(cards)) != len(cards)):
-            raise fail(number)
-        assert isinstance(source, str)
-        decks.append(cards)
-        sources.append(source)
-        position += 1
-    _check_random_decks(rules, sources, fail, entries[0][0])
-    for seat, cards in enumerate(decks):
-        if not _deck_fits(cards, rules.of(seat), sources[seat]):
-            raise fail(entries[seat + 1][0], CARD_MISMATCH)
-    setup_line = entries[position - 1][0]
-
-    mulligans: list[_Shuffle] = []
-    while position < len(entries) and entries[position][1].get("type") == "mulligan":
-        number, line = entries[position]
-        seat_index = _seat(line.get("seat"))
-        if seat_index is None:
-            raise fail(number)
-        hand = _cards(line.get("hand"), seat_index)
-        deck = _cards(line.get("deck"), seat_index)
-        if hand is None or deck is None:
-            raise fail(number)
-        mulligans.append(_Shuffle(number, seat_index, deck, hand))
-        setup_line = number
-        position += 1
-
-    moves: list[RecordedMove] = []
-    result: dict[str, Any] | None = None
-    result_line = 0
-    for number, line in entries[position:]:
-        kind = line.get("type")
-        if result is not None:
-            raise fail(number)
-        if kind == "move":
-            moves.append(_read_move(number, line, rules, len(moves) + 1, fail))
-        elif kind == "shuffle":
-            seat_index = _seat(line.get("seat"))
-            deck = None if seat_index is None else _cards(line.get("deck"), seat_index)
-            if not moves or seat_index is None or not deck:
-                raise fail(number)
-            moves[-1].shuffles.append(_Shuffle(number, seat_index, deck))
-        elif kind == "result":
-            result, result_line = line, number
-        else:
-            raise fail(number)
-    return Replay(name, seed, first, rules, {str(k): str(v) for k, v in players.items()},
-                  (decks[0], decks[1]), (sources[0], sources[1]), setup_line, mulligans,
-                  moves, result, result_line)
-
-
-def _check_random_decks(rules: SeatRules, sources: Sequence[str],
-                        fail: Callable[..., ReplayError], header_line: int) -> None:
+def check_random_decks_at(rules: SeatRules, sources: Sequence[str],
+                          fail: Callable[..., RecordError], header_line: int) -> None:
     """Refuse, at the header, rules that ``caravan`` would not start a game with, the seats
     whose recorded deck was drawn at random being the seats it deals random decks."""
     random_seats = [seat for seat in (0, 1) if sources[seat] == "random"]
@@ -670,7 +529,7 @@ def _check_random_decks(rules: SeatRules, sources: Sequence[str],
         raise fail(header_line, f"the header's rules: {message}")
 
 
-def _deck_fits(cards: Sequence[int], rules: Rules, source: str) -> bool:
+def deck_fits(cards: Sequence[int], rules: Rules, source: str) -> bool:
     """Whether a recorded deck is one the seat's rules can produce: a size within the
     limits (exactly ``deck_size`` for a random deck that has one), sample decks within
     ``samples_max``, and no more Jokers per sample deck than a random deck can hold."""
@@ -686,19 +545,3 @@ def _deck_fits(cards: Sequence[int], rules: Rules, source: str) -> bool:
     )
 
 
-def _read_move(number: int, line: dict[str, Any], rules: SeatRules, ply: int,
-               fail: Callable[..., ReplayError]) -> RecordedMove:
-    text = line.get("move")
-    if line.get("ply") != ply or not isinstance(text, str) or ":" not in text:
-        raise fail(number)
-    try:
-        move = parse_move(text, rules)
-    except MoveSyntaxError as error:
-        raise fail(number, error.message) from None
-    if move is None or str(move) != text:
-        raise fail(number)
-    card_ok, card = _card_text(line.get("card"))
-    target_ok, target = _card_text(line.get("target"))
-    if not (card_ok and target_ok):
-        raise fail(number)
-    return RecordedMove(number, move, card, target)

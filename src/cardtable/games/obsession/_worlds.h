@@ -72,6 +72,49 @@ static void honour_lacks(uint16_t *pool, int n, const LackingPlaces *lacking, Xo
     }
 }
 
+/* The mask of `place` in `lacking` (0: any face). */
+static uint32_t mask_of(const LackingPlaces *lacking, int place)
+{
+    for (int i = 0; i < lacking->n; i++)
+        if (lacking->place[i] == place)
+            return lacking->mask[i];
+    return 0;
+}
+
+/* worlds.give_a_legal_card: swaps a legal card from outside `start`..`end` with one of the
+ * mover's dealt cards, the pair drawn uniformly among the swaps that keep every mask of
+ * `lacking` (among all swaps when none does). The seats' choices only make a preference; that
+ * the mover holds a legal card is a fact. */
+static void give_a_legal_card(const Core *g, uint16_t *pool, int n, int start, int end,
+                              const LackingPlaces *lacking, Xoshiro *rng)
+{
+    for (int strict = 1; strict >= 0; strict--) {
+        uint32_t pairs = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            uint32_t pick = pass ? xoshiro_below(rng, pairs) : 0;
+            for (int q = 0; q < n; q++) {
+                if ((q >= start && q < end) || !holds_legal_card(g, pool + q, 1))
+                    continue;
+                for (int p = start; p < end; p++) {
+                    if (strict && ((mask_of(lacking, p) >> FACE[pool[q]] & 1) ||
+                                   (mask_of(lacking, q) >> FACE[pool[p]] & 1)))
+                        continue;
+                    if (!pass) {
+                        pairs++;
+                    } else if (pick-- == 0) {
+                        uint16_t t = pool[p];
+                        pool[p] = pool[q];
+                        pool[q] = t;
+                        return;
+                    }
+                }
+            }
+            if (!pairs)
+                break;
+        }
+    }
+}
+
 /* Deals the cards `seat` cannot see in `g` again, in place (see the top of this file);
  * `lacks` may be NULL. */
 static void sample_world_in_place(Core *g, int seat, uint64_t seed, const Lacks *lacks)
@@ -122,25 +165,8 @@ static void sample_world_in_place(Core *g, int seat, uint64_t seed, const Lacks 
         if (!must_play || holds_legal_card(g, pool + start, end - start))
             break;
     }
-    if (must_play && !holds_legal_card(g, pool + start, end - start)) {
-        /* The seats' choices (`lacks`) kept every legal card from the mover, but the rule
-         * that it holds one is a fact: swap one in (worlds.give_a_legal_card). */
-        uint32_t options = 0;
-        for (int q = 0; q < n; q++)
-            if ((q < start || q >= end) && holds_legal_card(g, pool + q, 1))
-                options++;
-        if (options) {
-            uint32_t pick = xoshiro_below(&rng, options);
-            int place = start + (int)xoshiro_below(&rng, (uint32_t)(end - start));
-            for (int q = 0; q < n; q++)
-                if ((q < start || q >= end) && holds_legal_card(g, pool + q, 1) && pick-- == 0) {
-                    uint16_t t = pool[place];
-                    pool[place] = pool[q];
-                    pool[q] = t;
-                    break;
-                }
-        }
-    }
+    if (must_play && !holds_legal_card(g, pool + start, end - start))
+        give_a_legal_card(g, pool, n, start, end, &lacking, &rng);
     const uint16_t *next = pool;
     for (int other = 0; other < players; other++) {
         if (other != seat) {

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from itertools import compress
 
-from cardtable.cli.error_line import OneLineArgumentParser
+from cardtable.engine.error_line import OneLineArgumentParser
 from cardtable.games.obsession import fast
 from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.bots import BOT_NAMES, bot_random, make_bot, obsessed_swap
@@ -117,7 +117,7 @@ def bot_game(rules: Rules, seed: int, bot: str) -> ObsessionState:
     """A whole game of ``bot`` seats going through observations, as in a real match."""
     players = rules.players
     game = ObsessionState.new(rules, (False,) * players, seed, log=False)
-    bots = [make_bot(bot, seed, seat) for seat in range(players)]
+    bots = [make_bot(bot, seat, seed) for seat in range(players)]
     while not game.over:
         game.apply(bots[game.current].choose(game.observe(game.current)))
     return game
@@ -247,7 +247,7 @@ def versus(games: int, seed: int) -> tuple[int, int, int]:
         kinds = ["random", "random"]
         kinds[obsessed_seat] = "obsessed"
         game = ObsessionState.new(Rules(players=2), (False, False), game_seed, log=False)
-        bots = [make_bot(kinds[seat], game_seed, seat) for seat in range(2)]
+        bots = [make_bot(kinds[seat], seat, game_seed) for seat in range(2)]
         while not game.over:
             game.apply(bots[game.current].choose(game.observe(game.current)))
         if not game.out[game.placings[0]]:

@@ -131,7 +131,7 @@ def obsessed_swap(pool: Sequence[int]) -> tuple[int, ...]:
 BOTS: dict[str, type[Bot]] = {"obsessed": ObsessedBot, "random": RandomBot}
 
 
-def make_bot(name: str, seed: int | str, seat: int) -> Bot:
+def make_bot(name: str, seat: int, seed: int | str) -> Bot:
     """The bot called ``name`` for 0-based ``seat`` of a game seeded with ``seed``."""
     return BOTS[name](bot_random(seed, seat))
 
@@ -141,7 +141,7 @@ def described_bots() -> list[Described]:
     def bot(name: str) -> Described:
         def factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> Bot:
             no_options(spec)
-            return make_bot(name, seed, int(seat.upper().removeprefix("P")) - 1)
+            return make_bot(name, int(seat.upper().removeprefix("P")) - 1, seed)
 
         return Described(name, factory)
 

@@ -8,8 +8,9 @@ top first), one ``action`` line per decision in notation (``swap 4C 9H KS``, ``p
 
 Replay rebuilds the game from the recorded deck (never from the seed), feeds it the recorded
 decisions (never calling a bot) and checks that the game writes every line exactly as recorded.
-Records of the former dialect (``"t"``/``"v": 1``, a line per public event) replay too, with
-every derived event checked as before.
+A record of the former dialect (``"t"``/``"v": 1``, a line per public event) is upgraded to
+this format first (:mod:`cardtable.games.obsession.former_record`), every derived event checked
+as before.
 """
 
 from __future__ import annotations
@@ -24,10 +25,8 @@ from cardtable.engine.match import FORFEIT, Forfeit, MatchAbandoned, MatchListen
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.record import (
     ABANDONED,
-    FORMAT,
     KIND,
     MISSING_RESULT,
-    RECORD_FORMAT,
     Header,
     Line,
     RecordFormatError,
@@ -38,12 +37,12 @@ from cardtable.engine.record import (
     header_line,
     parse_lines,
     read_record,
-    record_format,
     recorded_forfeit,
     replay_message,
     result_line,
 )
-from cardtable.games.obsession.actions import Action, Blind, Play, Swap
+from cardtable.engine.record_upgrade import UpgradeError, current_lines
+from cardtable.games.obsession.actions import Action
 from cardtable.games.obsession.cards import TEXT, canonical_deck
 from cardtable.games.obsession.events import (
     BlindTurned,
@@ -99,20 +98,13 @@ def header(game: ObsessionState, seed: int, seats: Sequence[str]) -> RecordStart
     )
 
 
-def legacy_header(start: RecordStart) -> dict[str, Any]:
-    """The same start as the header line of the former dialect (``t``/``v``)."""
-    first = start.lines[0]
-    kinds = [kind_of(str(entry["player"])) for entry in first["seats"]]
-    return {"t": "header", "game": GAME_NAME, "v": RECORD_FORMAT, "seed": first["seed"],
-            "rules": first["rules"], "seats": kinds, "deck": texts(start.game.deck)}
-
-
 def texts(cards: Sequence[int]) -> list[str]:
     return [TEXT[card] for card in cards]
 
 
 def event_record(event: Event) -> dict[str, Any] | None:
-    """The record line of a public event, or None for events that records leave out."""
+    """A public event as JSON (``{"t": "play", ...}``: the history a program is sent, and the
+    line of the former record dialect), or None for events that it leaves out."""
     if isinstance(event, Played):
         line: dict[str, Any] = {"t": "play", "n": event.n, "seat": event.seat + 1,
                                 "from": event.source, "cards": texts(event.cards)}
@@ -153,38 +145,19 @@ def abandoned_fields(game: ObsessionState, cause: str) -> Line:
 class RecordListener(MatchListener):
     """Turns the actions of a match into record lines for ``sink`` (a writer or a checker).
 
-    ``first_line`` is what :func:`header` returns. A sink with a true ``legacy`` attribute
-    (the checker of a record of the former dialect) gets the lines of that dialect.
+    ``first_line`` is what :func:`header` returns (its lines are given to ``sink`` at once).
     """
 
-    def __init__(self, sink: Sink, first_line: RecordStart | dict[str, Any]) -> None:
+    def __init__(self, sink: Sink, first_line: RecordStart) -> None:
         self.sink = sink
-        self.legacy = bool(getattr(sink, "legacy", False))
-        self.before: ObsessionState | None = None
+        self.before: ObsessionState | None = first_line.game.clone()
         """The game as it stands before the next action (actions are written in notation,
         which depends on it)."""
         self.ended = False
-        if isinstance(first_line, dict):
-            sink(first_line)
-            return
-        self.before = first_line.game.clone()
-        if self.legacy:
-            sink(legacy_header(first_line))
-        else:
-            for line in first_line.lines:
-                sink(line)
-
-    def on_turn(self, state: GameState[Any, Any], seat: str) -> None:
-        if self.before is None and not self.legacy and isinstance(state, ObsessionState):
-            self.before = state.clone()
+        for line in first_line.lines:
+            sink(line)
 
     def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
-        if self.legacy:
-            for item in event:
-                line = event_record(item)
-                if line is not None:
-                    self.sink(line)
-            return
         before = self.before
         assert before is not None, "a record listener is given the start of the game"
         self.sink(action_line(seat, before.action_text(action)))
@@ -193,7 +166,7 @@ class RecordListener(MatchListener):
             self.on_end(state, state.result)
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
-        if not self.legacy and not self.ended:
+        if not self.ended:
             self.ended = True
             if result.reason == FORFEIT and isinstance(state, ObsessionState):
                 self.sink(forfeit_line(result.winners, str(result.details.get("seat")),
@@ -203,9 +176,7 @@ class RecordListener(MatchListener):
             self.sink(result_fields(result))
 
     def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
-        if self.legacy:
-            self.sink({"t": "abandoned", "reason": abandoned.cause})
-        elif not self.ended:
+        if not self.ended:
             self.ended = True
             assert isinstance(state, ObsessionState)
             self.sink(abandoned_fields(state, abandoned.cause))
@@ -226,15 +197,10 @@ class ReplayMismatch(RecordError):
 class RecordCutShort(RecordError):
     """The record ends before the game did (its program was killed, or the file was cut
     short): "Replay 'FILE', line L: missing result line.", L the line where the record's
-    last line (``end`` or ``abandoned``) belongs."""
+    result line belongs."""
 
     def __init__(self, path: str, line: int) -> None:
         super().__init__(replay_message(path, line, MISSING_RESULT), line)
-
-
-LAST_LINES = ("end", "abandoned")
-"""The kinds of line that close a record of the former dialect: a record without one at its
-end was cut short (in the one format, the ``result`` line closes it)."""
 
 
 @dataclass(frozen=True)
@@ -248,12 +214,6 @@ class LoadedRecord:
     lines: tuple[tuple[int, dict[str, Any]], ...]
     """Every non-blank line after the header: (line number, object)."""
     path: str = ""
-    format: int = RECORD_FORMAT
-    """:data:`~cardtable.engine.record.FORMAT`, or 1 for the former dialect."""
-
-    @property
-    def legacy(self) -> bool:
-        return self.format != FORMAT
 
     @property
     def end_line(self) -> int:
@@ -262,15 +222,13 @@ class LoadedRecord:
 
     @property
     def cut_short(self) -> bool:
-        """Whether the record stops without its ``end`` or ``abandoned`` line."""
-        if not self.legacy:
-            return not self.lines or self.lines[-1][1].get(KIND) != "result"
-        return not self.lines or self.lines[-1][1].get("t") not in LAST_LINES
+        """Whether the record stops without its result line."""
+        return not self.lines or self.lines[-1][1].get(KIND) != "result"
 
     def ended_early(self) -> RecordError:
         """What running past the record's last line means: the record was cut short, or
-        (when it does have its ``end`` or ``abandoned`` line) that line does not match the
-        game, which goes on."""
+        (when it does have its result line) that line does not match the game, which goes
+        on."""
         if self.cut_short:
             return RecordCutShort(self.path, self.end_line)
         return ReplayMismatch(self.end_line - 1)
@@ -301,27 +259,17 @@ def not_a_record(path: str, lines: Sequence[str]) -> str | None:
 
 
 def load(lines: Sequence[str], path: str = "") -> LoadedRecord:
-    """Read a record (from the file ``path``); anything unreadable is a mismatch at its line."""
-    if record_format(lines) != RECORD_FORMAT:
-        return _load_record(lines, path)
-    objects = parse_lines(lines, kind_key="t")
+    """Read a record (from the file ``path``); anything unreadable is a mismatch at its line.
+    A record of the former dialect is upgraded first, in memory."""
     try:
-        opening = next(objects, None)
-        if opening is None:
-            raise ReplayMismatch(1)
-        number, first = opening
-        try:
-            seed, rules, seats, deck = _read_header(first)
-        except (ValueError, KeyError, TypeError):
-            raise ReplayMismatch(number) from None
-        rest = tuple(objects)
-    except RecordError as error:
-        raise ReplayMismatch(error.line) from None
-    return LoadedRecord(seed, rules, seats, deck, first, number, rest, path)
+        lines = current_lines(path, lines)
+    except UpgradeError as error:
+        raise ReplayMismatch(error.line, error.reason) from None
+    return _load_record(lines, path)
 
 
 def _load_record(lines: Sequence[str], path: str) -> LoadedRecord:
-    """:func:`load` for a record of the one format."""
+    """:func:`load` for a record of the one format (the one reader of Obsession records)."""
     try:
         record = read_record(path, lines, GAME_NAME, check_header=_header_complaint)
     except RecordFormatError as error:
@@ -347,7 +295,7 @@ def _load_record(lines: Sequence[str], path: str) -> LoadedRecord:
             raise ReplayMismatch(entry.line, f"unexpected chance line '{entry.event}'")
     raw = next(line for number, line in parse_lines(lines, KIND) if number == header.line)
     return LoadedRecord(header.seed, rules, tuple(seats), deck, raw, header.line,
-                        tuple((entry.line, entry.obj) for entry in entries), path, FORMAT)
+                        tuple((entry.line, entry.obj) for entry in entries), path)
 
 
 def _header_complaint(header: Header) -> str | None:
@@ -372,33 +320,20 @@ def _reason(message: str) -> str:
     return reason.rstrip(".") if colon and ", line " in head else message
 
 
-def _read_header(first: dict[str, Any]) -> tuple[int, Rules, tuple[str, ...], tuple[int, ...]]:
-    if (first["t"], first["game"], first["v"]) != ("header", "obsession", RECORD_FORMAT):
-        raise ValueError("not an Obsession record header")
-    seed = first["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("bad seed")
-    rules = Rules.from_json(first["rules"])
-    seats = tuple(first["seats"])
-    if len(seats) != rules.players or not all(map(known_seat_kind, seats)):
-        raise ValueError("bad seats")
-    return seed, rules, seats, deck_from_texts(first["deck"], rules.decks)
-
-
 def known_seat_kind(kind: object) -> bool:
-    """A seat kind of a record or ``--seats``: one of ``SEAT_KINDS`` or a bot of the registry
-    (``ismcts:iters=500``)."""
+    """A seat kind of a record: one of ``SEAT_KINDS`` or a bot spec (``ismcts:iters=500``,
+    ``exec:COMMAND``), its name a word of letters, digits, ``-`` and ``_`` (in any case). A
+    replay needs only to know who is a person (the repetition guard leaves people alone), not
+    the bot itself, so a record of a bot this installation does not offer still replays; the
+    command lines check the bots they seat against the bot registry."""
     if kind in SEAT_KINDS:
         return True
     if not isinstance(kind, str):
         return False
-    from cardtable.agents.registry import UnknownBot, parse_spec
-
-    try:
-        parse_spec("obsession", kind)
-    except UnknownBot:
-        return False
-    return True
+    name = kind.strip().partition(":")[0].strip().lower()
+    return bool(name) and name != "human" and all(
+        character.isascii() and (character.islower() or character.isdigit()
+                                  or character in "-_") for character in name)
 
 
 def deck_from_texts(names: Any, decks: int) -> tuple[int, ...]:
@@ -432,14 +367,12 @@ class Checker:
         self.loaded = loaded
         self.expected = ((loaded.header_line, loaded.header), *loaded.lines)
         self.position = 0
-        self.legacy = loaded.legacy
-        """The record listener writes the lines of the record's own dialect."""
 
     def __call__(self, line: dict[str, Any]) -> None:
         if self.position >= len(self.expected):
             raise self.loaded.ended_early()
         number, expected = self.expected[self.position]
-        if self.position == 0 and not self.loaded.legacy:
+        if self.position == 0:
             # The header was checked when the record was read; it names the version that
             # wrote it, which need not be this one.
             line, expected = _without_version(line), _without_version(expected)
@@ -460,32 +393,23 @@ class Script:
         self.loaded = loaded
         last = loaded.lines[-1] if loaded.lines else (0, {})
         self.abandoned: str | None = None
+        """The cause of a game the record says was abandoned."""
         self.forfeit: tuple[str, str] | None = None
-        self.line_of_result = 0
         """``(seat, why)`` when the record ends with that seat's forfeit."""
+        self.line_of_result = 0
         self.position = 0
         self.line = 0
-        self.game: ObsessionState | None = None
-        """For a record of the one format: the game as it stands before the next decision,
-        against which its notation is read."""
-        if not loaded.legacy:
-            self.decisions = [(number, obj) for number, obj in loaded.lines
-                              if obj[KIND] == "action"]
-            if last[1].get(KIND) == "result" and last[1].get("reason") == ABANDONED:
+        self.decisions = [(number, obj) for number, obj in loaded.lines
+                          if obj.get(KIND) == "action"]
+        if last[1].get(KIND) == "result":
+            if last[1].get("reason") == ABANDONED:
                 self.abandoned = str(last[1].get("cause"))
-            if last[1].get(KIND) == "result":
-                self.forfeit = recorded_forfeit(last[1])
-                self.line_of_result = last[0]
-            self.game = ObsessionState(loaded.rules, loaded.deck,
-                             tuple(kind == "human" for kind in loaded.seats), log=False)
-            return
-        self.decisions = [
-            (number, obj) for number, obj in loaded.lines
-            if obj["t"] in ("swap", "blind")
-            or (obj["t"] == "play" and obj.get("auto") is not True and obj.get("from") != "hidden")
-        ]
-        if last[1].get("t") == "abandoned":
-            self.abandoned = str(last[1].get("reason", "eof"))
+            self.forfeit = recorded_forfeit(last[1])
+            self.line_of_result = last[0]
+        self.game = ObsessionState(loaded.rules, loaded.deck,
+                                   tuple(kind == "human" for kind in loaded.seats), log=False)
+        """The game as it stands before the next decision, against which its notation is
+        read."""
 
     @property
     def exhausted(self) -> bool:
@@ -509,12 +433,12 @@ class Script:
         number, obj = self.decisions[self.position]
         self.position += 1
         self.line = number
-        if self.game is not None:
-            return _notated_action(self.game, number, obj, observation)
-        action = _action(obj, observation)
-        if action is None:
-            raise ReplayMismatch(number)
-        return action
+        return self.decision(number, obj, observation)
+
+    def decision(self, number: int, obj: Line, observation: Observation) -> Action:
+        """The action of the decision ``obj`` (line ``number``) for the seat that observes
+        ``observation``; raises :class:`ReplayMismatch` when it is none."""
+        return _notated_action(self.game, number, obj, observation)
 
     def rejected(self, error: IllegalAction) -> None:
         raise ReplayMismatch(self.line)
@@ -532,34 +456,3 @@ def _notated_action(game: ObsessionState, number: int, obj: Line,
     except (NotationError, IllegalAction) as error:
         raise ReplayMismatch(number, error.message) from None
     return action
-
-
-def _action(obj: dict[str, Any], observation: Observation) -> Action | None:
-    if obj.get("seat") != observation.seat + 1:
-        return None
-    kind = obj["t"]
-    if kind == "swap" and observation.phase == "swap":
-        chosen = _pick(obj.get("visible"), observation.pool)
-        return None if chosen is None else Swap(chosen)
-    if observation.phase != "play":
-        return None
-    if kind == "blind" and observation.source == "hidden":
-        index = obj.get("index")
-        return Blind(index) if isinstance(index, int) and not isinstance(index, bool) else None
-    if kind == "play" and obj.get("from") == observation.source:
-        chosen = _pick(obj.get("cards"), observation.pool)
-        return None if chosen is None else Play(chosen)
-    return None
-
-
-def _pick(names: Any, pool: Sequence[int]) -> tuple[int, ...] | None:
-    """The first unused card in display order for each text, or None when one is missing."""
-    if not isinstance(names, list):
-        return None
-    used: list[int] = []
-    for name in names:
-        card = next((c for c in pool if TEXT[c] == name and c not in used), None)
-        if card is None:
-            return None
-        used.append(card)
-    return tuple(used)

@@ -5,21 +5,36 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-KILL_ORDERS = ("effect-first", "kill-first")
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
-MIN_RUN_KILL, MAX_RUN_KILL = 2, 8
+from cardtable.engine.errors import GameParamsError
+from cardtable.games.obsession.params import (
+    KILL_ORDER,
+    KILL_ORDERS,
+    MAX_PLAYERS,
+    MAX_PLAYS,
+    MAX_RUN_KILL,
+    MIN_PLAYERS,
+    MIN_RUN_KILL,
+    PLAYERS,
+    REPEAT_LIMIT,
+    RULES,
+    RUN_KILL,
+)
+
+__all__ = ["KILL_ORDERS", "MAX_PLAYERS", "MAX_RUN_KILL", "MIN_PLAYERS", "MIN_RUN_KILL", "Rules"]
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    players: int = 4
-    run_kill: int = 4
+    """The defaults and the limits of every field are the game's parameters' (:mod:`params`)."""
+
+    players: int = PLAYERS.default
+    run_kill: int = RUN_KILL.default
     """A run of this many identical faces on top of the discard pile kills it."""
-    kill_order: str = "effect-first"
+    kill_order: str = KILL_ORDER.default
     """``effect-first``: effect, then run check. ``kill-first``: a run kill skips the effect."""
-    max_plays: int = 5000
+    max_plays: int = MAX_PLAYS.default
     """The game ends as a stalemate when this play ends and the game is not over."""
-    repeat_limit: int = 3
+    repeat_limit: int = REPEAT_LIMIT.default
     """A bots-only position seen this many times ends the game as a stalemate; 0 switches it off."""
 
     @property
@@ -27,17 +42,12 @@ class Rules:
         return (self.players + 1) // 2
 
     def problem(self) -> str | None:
-        """What is wrong with these options, in words naming the option, or None."""
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            return f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}"
-        if not MIN_RUN_KILL <= self.run_kill <= MAX_RUN_KILL:
-            return f"--run-kill must be from {MIN_RUN_KILL} to {MAX_RUN_KILL}"
-        if self.kill_order not in KILL_ORDERS:
-            return f"--kill-order must be one of: {', '.join(KILL_ORDERS)}"
-        if self.max_plays < 1:
-            return "--max-plays must be at least 1"
-        if self.repeat_limit < 0:
-            return "--repeat-limit must be 0 (off) or more"
+        """What is wrong with these options, in the parameter's message, or None."""
+        for param in RULES:
+            try:
+                param.check(getattr(self, param.name))
+            except GameParamsError as error:
+                return error.message
         return None
 
     def to_json(self) -> dict[str, Any]:

@@ -136,17 +136,26 @@ def honour_lacks(cards: list[int], lacking: Sequence[tuple[int, int]],
 
 
 def give_a_legal_card(cards: list[int], start: int, end: int, legal: Sequence[int],
-                      rng: random.Random) -> None:
-    """Swap a legal card, drawn uniformly among those outside ``start:end``, with a card drawn
-    uniformly in ``start:end`` (the mover's dealt cards). For deals where the seats' choices
-    (``lacks``) kept every legal card from the mover: the rule that the mover holds one is a
-    fact, the choices only a preference."""
-    options = [place for place in range(len(cards))
+                      lacking: Sequence[tuple[int, int]], rng: random.Random) -> None:
+    """Swap a legal card from outside ``start:end`` with a card of ``start:end`` (the mover's
+    dealt cards), the pair drawn uniformly among the swaps that keep every place's mask of
+    ``lacking`` (among all swaps when none does). For deals where the reshuffles found no
+    legal card for the mover: the rule that the mover holds one is a fact, the seats' choices
+    only a preference."""
+    masks = dict(lacking)
+
+    def allowed(place: int, card: int) -> bool:
+        return not masks.get(place, 0) >> FACE[card] & 1
+
+    sources = [place for place in range(len(cards))
                if not start <= place < end and legal[cards[place]]]
-    if options:
-        other = options[rng.randrange(len(options))]
-        place = start + rng.randrange(end - start)
-        cards[place], cards[other] = cards[other], cards[place]
+    pairs = [(source, place) for source in sources for place in range(start, end)
+             if allowed(place, cards[source]) and allowed(source, cards[place])]
+    if not pairs:
+        pairs = [(source, place) for source in sources for place in range(start, end)]
+    if pairs:
+        source, place = pairs[rng.randrange(len(pairs))]
+        cards[place], cards[source] = cards[source], cards[place]
 
 
 def world_from(
@@ -184,7 +193,7 @@ def world_from(
             rng.shuffle(cards)
             honour_lacks(cards, lacking, rng)
         else:
-            give_a_legal_card(cards, start, end, legal, rng)
+            give_a_legal_card(cards, start, end, legal, lacking, rng)
     game = ObsessionState.__new__(ObsessionState)
     game.rules = rules
     game.players = n

@@ -1,10 +1,13 @@
-"""The worlds a search bot plays in, per game: compiled where the game has a core.
+"""Obsession's part of the search bots (``ismcts``, ``omniscient``): worlds in the compiled core.
 
-Each factory takes what the seat is given (an observation; for ``omniscient``, the state),
-builds one consistent world with the game's Python sampler and loads it into the compiled
-core once; each iteration's world is then drawn by the core's sampler from that state. Without
-a core (not built, or ``CARDTABLE_PURE=1``) the same search runs on the Python engine through
-the generic game protocol (much slower).
+The description hands these to the search (:meth:`ObsessionDescription.search`, a
+:class:`~cardtable.engine.search.SearchParts`) with Obsession's own options of the search:
+``reward=`` (:data:`PLACE_REWARDS`), ``swap=`` (:data:`OBSESSION_SWAPS`), ``infer=``
+(:data:`OBSESSION_INFERENCES`) and ``omniscient``'s ``sight=`` (:data:`OBSESSION_SIGHTS`).
+Each decision builds one world consistent with what the seat sees (for ``omniscient``, the
+true state) with the game's Python sampler and loads it into the compiled core once; each
+iteration's world is then drawn by the core's sampler from that state. Without the core the
+description offers none of this and the search plays Obsession through the state protocol.
 """
 
 from __future__ import annotations
@@ -14,16 +17,8 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from cardtable.agents.ismcts import SearchOptions, World, Worlds
-
-
-def outcome(winners: Sequence[str], seats: Sequence[str]) -> list[float]:
-    """Rewards in 0..1 per seat: 1 for the winner and 0 for the others, or an even share when
-    nobody won (a draw)."""
-    if not winners:
-        return [1.0 / len(seats)] * len(seats)
-    return [1.0 if seat in winners else 0.0 for seat in seats]
-
+from cardtable.engine.search import SearchOptions, SearchParts, World, Worlds, WorldsFactory
+from cardtable.games.obsession.cards import FACE as _FACE
 
 PLACE_REWARDS = ("linear", "square", "ends", "win")
 """How a placing is scored (``reward=``), from 1 for first to 0 for last: ``linear`` in even
@@ -61,142 +56,9 @@ def placing_rewards(placings: tuple[int, ...], count: int,
     return tuple(rewards)
 
 
-# --- Caravan --------------------------------------------------------------------------------
-
-CARAVAN_ROLLOUTS = ("greedy", "eval", "reply", "random")
-"""How a Caravan leaf is scored, all in the compiled core: ``greedy`` (the default) after a
-greedy playout of ``GREEDY_MOVES`` moves
-(each the move the evaluation likes best for the mover, a random one with probability
-``GREEDY_EPSILON``) then the evaluation; ``eval`` by the expert's lane evaluation alone
-(``State.evaluate``); ``reply`` after the best move of the seat to move (one ply more); ``random``
-by the result of uniformly random moves to the end."""
-
-GREEDY_MOVES = 8
-GREEDY_EPSILON = 0.1
-_PLAYOUT = {"greedy": (GREEDY_MOVES, GREEDY_EPSILON), "reply": (1, 0.0)}
-
-_HAND_FIELD = 0xFFFF << 5
-"""The hand position's bits in a packed Caravan move (``notation.pack``)."""
-
-
-def card_keys(codes: Sequence[int], hand: Sequence[int]) -> dict[int, int]:
-    """Tree keys for packed moves: the hand position replaced by the card's kind (rank and
-    suit), so that an edge means the same card in every world whatever its place in the hand
-    (the other seat's hand and the cards drawn differ between worlds). Maps key → code; two
-    copies of a card in one hand give one key (they play alike)."""
-    keys: dict[int, int] = {}
-    for code in codes:
-        position = (code >> 5) & 0xFFFF
-        key = (code & ~_HAND_FIELD) | ((hand[position - 1] & 0x7F) + 1) << 5 if position \
-            else code
-        keys.setdefault(key, code)
-    return keys
-
-
-class CaravanWorld:
-    """A compiled Caravan state; its tree keys are moves with the card in place of the hand
-    position (:func:`card_keys`, computed in the core: ``State.legal_keys``)."""
-
-    __slots__ = ("chance", "mode", "state")
-
-    SEATS = ("ABC", "DEF")
-
-    def __init__(self, state: Any, mode: str) -> None:
-        self.state = state
-        self.mode = mode
-        self.chance = -1.0
-
-    def mover(self) -> int:
-        state = self.state
-        return -1 if state.over else int(state.turn)
-
-    def keys(self) -> Sequence[Hashable]:
-        keys: list[int] = self.state.legal_keys()  # card_keys, in C
-        return keys
-
-    def play(self, key: Hashable) -> None:
-        self.state.apply_key(key)
-
-    def rollout(self, seed: int) -> None:
-        mode = self.mode
-        if mode == "random":
-            self.state.playout(seed)
-        elif mode != "eval":
-            moves, epsilon = _PLAYOUT[mode]
-            self.chance = self.state.greedy_playout(seed, moves, epsilon)
-
-    def advance(self, seat: int, seed: int) -> None:
-        state = self.state
-        mode = self.mode
-        while not state.over and state.turn != seat:
-            if mode == "random":
-                state.playout(seed, 1)
-            else:
-                state.greedy_playout(seed, 1, _PLAYOUT.get(mode, (1, 0.0))[1])
-            seed += 1
-
-    def rewards(self) -> Sequence[float]:
-        state = self.state
-        if self.mode == "random":
-            return outcome(state.result[0], self.SEATS)
-        chance = self.chance if self.chance >= 0.0 else state.evaluate()
-        return (chance, 1.0 - chance)
-
-
-class CaravanWorlds:
-    """The worlds of one Caravan decision, sampled in the compiled core."""
-
-    def __init__(self, view: Any, seed: int, options: SearchOptions, game: Any,
-                 omniscient: bool = False) -> None:
-        from cardtable.games.caravan import fast
-
-        self.options = options
-        if omniscient:
-            self.seat = int(view.turn)
-            start = view
-        else:
-            self.seat = int(view.seat)
-            start = game.sample_world(view, seed)
-        self.omniscient = omniscient
-        self.mode = options.rollout or "greedy"
-        self.legal: list[int] = start.legal_codes()
-        self.root_codes = card_keys(self.legal, start.hands[self.seat])
-        self.core = fast.from_game(start, seed)
-
-    def sample(self, seed: int) -> World:
-        if self.omniscient:
-            world = self.core.clone()
-            world.seed_random(seed)
-            return CaravanWorld(world, self.mode)
-        return CaravanWorld(self.core.sample_world(self.seat, seed), self.mode)
-
-    def action(self, key: Hashable) -> Any:
-        from cardtable.games.caravan.notation import Move
-
-        assert isinstance(key, int)
-        return Move.from_code(self.seat, self.root_codes[key])
-
-    def shortcut(self) -> Any | None:
-        if len(self.root_codes) == 1:
-            from cardtable.games.caravan.notation import Move
-
-            return Move.from_code(self.seat, self.legal[0])
-        return None
-
-
-# --- Obsession ------------------------------------------------------------------------------
-
-def _faces() -> list[int]:
-    from cardtable.games.obsession.cards import FACE
-
-    return FACE
-
-
-_FACE = _faces()
-
 OBSESSION_ROLLOUTS = ("obsessed", "random")
 OBSESSION_INFERENCES = ("policy", "rules", "none")
-"""``infer=``: what the worlds take from the other seats' choices (``SearchOptions.infer``)."""
+"""``infer=``: what the worlds take from the other seats' choices (``inference``)."""
 OBSESSION_SWAPS = ("obsessed", "search")
 """``swap=``: take the ``obsessed`` swap (the default), or search it."""
 OBSESSION_SIGHTS = ("all", "hands")
@@ -353,7 +215,7 @@ class ObsessionWorlds:
         from cardtable.games.obsession.inference import combined
 
         self.policy = options.rollout or "obsessed"
-        self.scale = options.reward or "linear"
+        self.scale = options.choice("reward") or "linear"
         self.seats = tuple(game.seats)
         self.forced: Any = None
         self.core: Any = None
@@ -367,7 +229,7 @@ class ObsessionWorlds:
         self.omniscient = omniscient
         self.swaps: dict[tuple[int, ...], tuple[int, ...]] = {}
         if observation.phase == "swap":
-            if options.swap != "search":
+            if options.choice("swap") != "search":
                 self.forced = Swap(obsessed_swap(observation.pool))
                 return
             self.swaps = swap_keys(observation.pool)
@@ -380,13 +242,13 @@ class ObsessionWorlds:
             self.forced = Blind(1)
             return
         if not omniscient:
-            view = inferred(view, options.infer or OBSESSION_INFERENCES[0])
+            view = inferred(view, options.choice("infer") or OBSESSION_INFERENCES[0])
         start = view.clone() if omniscient else game.sample_world(view, seed)
         self.core = FastGame.from_game(start)
         # Every world a copy of the true state, or dealt with the faces ``lacks`` rules out
         # kept out of the hands: what the other seats' choices showed (``inference``), or
         # for ``sight=hands`` every face but the true one.
-        self.clones = omniscient and options.sight != "hands"
+        self.clones = omniscient and options.choice("sight") != "hands"
         self.lacks: tuple[tuple[int, ...], ...] = ()
         if not omniscient:
             self.lacks = tuple(map(combined, view.lacks))
@@ -419,13 +281,30 @@ class ObsessionWorlds:
         return self.forced
 
 
-def caravan_worlds(game: Any, omniscient: bool = False) -> Any:
-    def factory(view: Any, seed: int, options: SearchOptions) -> Worlds:
-        return CaravanWorlds(view, seed, options, game, omniscient)
-    return factory
-
-
-def obsession_worlds(game: Any, omniscient: bool = False) -> Any:
+def obsession_worlds(game: Any, omniscient: bool = False) -> WorldsFactory:
+    """The worlds factory of the loaded Obsession ``game`` (``omniscient``: from the true
+    state)."""
     def factory(view: Any, seed: int, options: SearchOptions) -> Worlds:
         return ObsessionWorlds(view, seed, options, game, omniscient)
     return factory
+
+
+DEFAULT_C = 0.7
+"""UCB exploration."""
+DEFAULT_OPPONENTS = "policy"
+"""How the search models the other seats (``opponents=``): the worlds deal the other seats
+hands consistent with the ``obsessed`` policy (``infer=policy``), so they are played by it
+too."""
+
+
+def search_parts() -> SearchParts | None:
+    """Obsession's search, or None without the compiled core (the search then plays
+    Obsession through the state protocol)."""
+    from cardtable.games.obsession import fast
+
+    if not fast.available():
+        return None
+    return SearchParts(obsession_worlds, OBSESSION_ROLLOUTS, DEFAULT_C, DEFAULT_OPPONENTS,
+                       {"reward": PLACE_REWARDS, "swap": OBSESSION_SWAPS,
+                        "infer": OBSESSION_INFERENCES},
+                       {"sight": OBSESSION_SIGHTS})
