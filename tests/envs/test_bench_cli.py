@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cardtable.envs import environments
+
 CARDTABLE = Path(sys.executable).parent / "cardtable"
 
 
@@ -22,7 +24,9 @@ def test_one_line_per_game_with_steps_per_second() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("env bench: masked random actions")
     rows = lines[1:]
-    assert [row.split()[0] for row in rows] == ["caravan_v0", "obsession_v0", "austerity_v0"]
+    names = [f"{name}_v0" for name in environments()]
+    assert names[:3] == ["caravan_v0", "obsession_v0", "austerity_v0"]
+    assert [row.split()[0] for row in rows] == names
     for row in rows:
         rate = re.search(r"steps/s\s+([\d,]+)", row)
         assert rate is not None and int(rate.group(1).replace(",", "")) > 100
@@ -43,8 +47,11 @@ def test_bad_input_is_one_line_and_status_1() -> None:
     for args, message in ((("--seconds", "0"), "--seconds must be"),
                           (("--repeats", "0"), "--repeats must be"),
                           (("--game", "chess"), "invalid choice"),
-                          (("--game", "obsession", "--rules", "nv"), "--rules is a Caravan"),
-                          (("--game", "caravan", "--players", "3"), "--players is an option"),
+                          (("--game", "obsession", "--rules", "nv"),
+                           "--rules is a Caravan option (time Caravan alone: --game caravan)"),
+                          (("--game", "caravan", "--players", "3"),
+                           "--players is an option of Obsession and Austerity (choose one with "
+                           "--game)"),
                           (("--game", "caravan", "--rules", "nope"), "Unknown rules preset"),
                           (("--game", "obsession", "--players", "11"), "players")):
         done = bench(*args)

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardtable
+from cardtable.engine.errors import GameParamsError
 from cardtable.envs import austerity_v0, caravan_v0, obsession_v0
 from cardtable.envs.aec import CardTableEnv
 from cardtable.envs.caravan_encoding import CaravanEncoder, feature_names
@@ -211,14 +212,17 @@ def test_obsession_rewards_follow_the_placings() -> None:
 
 
 def test_austerity_ties_share_their_places() -> None:
-    parts = austerity_v0.AusterityParts()
-    game = cardtable.load_game("austerity", players=3)
     from cardtable.engine.protocol import Result
+    from cardtable.envs.parts import final_rewards, part_of
 
-    rewards = parts.rewards(game, Result(("A", "B"), "points", {"points": [7, 7, 2]}))
-    assert rewards == pytest.approx([0.5, 0.5, -1.0])
+    described, part = part_of("austerity")
+    game = cardtable.load_game("austerity", players=3)
+    result = Result(("A", "B"), "points", {"points": [7, 7, 2]})
+    assert final_rewards(described, part, game, result, game.seats) == pytest.approx(
+        [0.5, 0.5, -1.0])
     two = cardtable.load_game("austerity", players=2)
-    assert parts.rewards(two, Result(("A", "B"), "points", {"points": [3, 3]})) == [0.0, 0.0]
+    assert final_rewards(described, part, two, Result(("A", "B"), "points", {"points": [3, 3]}),
+                         two.seats) == [0.0, 0.0]
 
 
 def test_austerity_seeded_resets_deal_shuffled_games() -> None:
@@ -325,12 +329,13 @@ def test_same_seed_same_games_and_resets_deal_new_games() -> None:
 
 
 def test_game_params_reach_the_game_and_bad_ones_are_refused() -> None:
-    env = caravan_v0.raw_env(rules="nv", **{"abc.max_faces": 2})
+    seat_rule: dict[str, Any] = {"abc.max_faces": 2}
+    env = caravan_v0.raw_env(rules="nv", **seat_rule)
     assert env.game == cardtable.load_game("caravan", rules="nv", abc={"max_faces": 2},
                                            stuck_plies=1000)
-    assert env.action_space("player_0").n == 7742
+    assert env.action_spaces["player_0"].n == 7742
     assert obsession_v0.raw_env(players=6).possible_agents == [f"player_{i}" for i in range(6)]
-    with pytest.raises(cardtable.engine.errors.GameParamsError):
+    with pytest.raises(GameParamsError):
         caravan_v0.raw_env(max_faces=0)
     with pytest.raises(ValueError, match="render_mode"):
         caravan_v0.raw_env(render_mode="rgb_array")
@@ -347,10 +352,10 @@ def test_ansi_render_is_the_board_of_the_seat_to_move() -> None:
     assert text.endswith("ABC to move.")
     austerity = austerity_v0.raw_env(render_mode="ansi")
     austerity.reset()
-    assert austerity.render().splitlines()[-1] == "Player A to move."
+    assert str(austerity.render()).splitlines()[-1] == "Player A to move."
     obsession = obsession_v0.raw_env(render_mode="ansi")
     obsession.reset(seed=1)
-    assert "### Hand:" in obsession.render()
+    assert "### Hand:" in str(obsession.render())
 
 
 def test_caravan_encoder_names_match_its_size_for_long_caravans() -> None:

@@ -12,8 +12,8 @@ from cardtable.tournament.setup import game_params
 
 
 def config(labels: list[str], players: int = 2, deal: str = "shuffled") -> Config:
-    params = game_params("austerity", players=str(players), entrants=len(labels),
-                         extra={"deal": deal})
+    params = game_params("austerity", {"players": str(players), "deal": deal},
+                         entrants=len(labels))
     return Config("austerity", params, players,
                   tuple(Entrant(label, label.partition("#")[0]) for label in labels), None, 7)
 
@@ -27,19 +27,17 @@ def deck_of(setup: Config, seed: int) -> list[str]:
 
 def test_austerity_tournaments_deal_shuffled_unless_told_otherwise() -> None:
     assert game_params("austerity", entrants=2)["deal"] == "shuffled"
-    assert game_params("austerity", entrants=2, extra={"deal": "file"})["deal"] == "file"
+    assert game_params("austerity", {"deal": "file"}, entrants=2)["deal"] == "file"
     assert "deal" not in game_params("obsession", entrants=2)
 
 
-def test_a_bad_deal_is_refused_by_the_game_s_message() -> None:
-    from cardtable.tournament.setup import make_config
-
-    params = game_params("austerity", entrants=2, extra={"deal": "sorted"})
-    with pytest.raises(TournamentError, match=r"Unknown deal 'sorted' for austerity \(allowed: "
-                       r"file, shuffled\)\."):
-        make_config("austerity", params, ["shenzi", "ed"], None, 1)
-    with pytest.raises(TournamentError, match="--deal is not an option of caravan"):
-        game_params("caravan", extra={"deal": "file"})
+def test_a_bad_deal_is_refused_by_the_parameter_s_message() -> None:
+    with pytest.raises(TournamentError, match=r"^--deal must be file or shuffled \(got "
+                       r"'sorted'\)$"):
+        game_params("austerity", {"deal": "sorted"}, entrants=2)
+    with pytest.raises(TournamentError, match=r"^--deal is an Austerity option, not one of "
+                       r"caravan\.$"):
+        game_params("caravan", {"deal": "file"})
 
 
 @pytest.mark.parametrize("players", [2, 4])

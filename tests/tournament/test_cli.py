@@ -13,13 +13,16 @@ from typing import Any
 
 import pytest
 
+from cardtable.engine.game_registry import names
 from waiting import wait_until
 
 COMMAND = [sys.executable, "-m", "cardtable.cli.main", "tournament"]
 RULE_BOTS = ["--seat", "random", "--seat", "normal", "--seat", "friendly"]
 
 
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    # A bound against a hung command only: on a shared, loaded machine a run of a few thousand
+    # games can take minutes of wall-clock time.
     return subprocess.run([*COMMAND, *args], capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)
 
@@ -141,28 +144,25 @@ def test_a_cut_last_line_is_dropped_and_played_again(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_finished_games_and_the_same_command_resumes(tmp_path: Path) -> None:
     out, reference = tmp_path / "int.jsonl", tmp_path / "ref.jsonl"
-    args = ["caravan", *RULE_BOTS, "--games", "600", "--jobs", "2", "--out"]
+    args = ["caravan", *RULE_BOTS, "--games", "200", "--jobs", "2", "--out"]
     process = subprocess.Popen([*COMMAND, *args, str(out)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if out.exists() and len(out.read_bytes().splitlines()) > 50:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: out.exists() and len(out.read_bytes().splitlines()) > 50,
+               "more than 50 finished games", timeout=300)
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = process.communicate(timeout=300)
     assert process.returncode == 130, stderr
     assert stderr.startswith("cardtable tournament: Interrupted: ")
     assert "run the same command again to resume" in stderr
     assert "Traceback" not in stderr
     assert stdout == ""
     kept = games_in(out)
-    assert 50 <= len(kept) < 1800
+    assert 50 <= len(kept) < 600
     resumed = run(*args, str(out), "--json")
     assert resumed.returncode == 0, resumed.stderr
     assert run(*args[:-3], "--out", str(reference)).returncode == 0
     assert games_in(out) == games_in(reference)
-    assert json.loads(resumed.stdout)["games"] == 1800
+    assert json.loads(resumed.stdout)["games"] == 600
 
 
 def test_sprt_stops_early_at_the_same_game_whatever_the_jobs(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_sprt_stops_early_at_the_same_game_whatever_the_jobs(tmp_path: Path) -> 
 
 @pytest.mark.parametrize(("args", "status", "message"), [
     (["chess", "--seat", "a", "--seat", "b", "--games", "2"], 1,
-     "Unknown game 'chess' (allowed: caravan, obsession, austerity)."),
+     f"Unknown game 'chess' (allowed: {', '.join(names())})."),
     (["caravan", "--seat", "random", "--seat", "deep-blue", "--games", "2"], 1,
      "Unknown bot 'deep-blue' for caravan"),
     (["caravan", "--seat", "random", "--seat", "normal:depth=3", "--games", "2"], 1,
@@ -210,9 +210,15 @@ def test_sprt_stops_early_at_the_same_game_whatever_the_jobs(tmp_path: Path) -> 
     (["obsession", "--seat", "random", "--seat", "obsessed", "--games", "2", "--rules", "nv"],
      1, "--rules is a Caravan option, not one of obsession."),
     (["austerity", "--seat", "shenzi", "--seat", "ed", "--games", "2", "--deal", "sorted"], 1,
-     "Unknown deal 'sorted' for austerity (allowed: file, shuffled)."),
+     "--deal must be file or shuffled (got 'sorted')"),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--deal", "file"], 1,
-     "--deal is not an option of caravan."),
+     "--deal is an Austerity option, not one of caravan."),
+    (["austerity", "--seat", "shenzi", "--seat", "ed", "--games", "2", "--points", "-1"], 1,
+     "--points must be an integer >= 0 (got '-1')"),
+    (["obsession", "--seat", "random", "--seat", "obsessed", "--games", "2", "--humans", "1"],
+     1, "Unrecognized arguments: --humans 1."),
+    (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--stuck-plies", "0"],
+     1, "--stuck-plies must be an integer >= 1 or none (got '0')"),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--gauntlet", "x"], 1,
      "--gauntlet 'x' is none of the seats (random, normal)."),
     (["caravan", "--seat", "random", "--seat", "normal", "--games", "2", "--out", "/"], 2,

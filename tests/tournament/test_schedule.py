@@ -96,8 +96,9 @@ def test_ranks_by_game() -> None:
     assert ranks("obsession", out, chairs) == [1, 3, 0, 2]
     stalemate = Result((), "cap", {"placings": [2]})
     assert ranks("obsession", stalemate, chairs) == [1, 0, 1, 1]
+    # Competition ranks, as every shell ranks (description.places): B is third, not second.
     points = Result(("A", "C"), "points", {"points": [15, 9, 15]})
-    assert ranks("austerity", points, ("A", "B", "C")) == [0, 1, 0]
+    assert ranks("austerity", points, ("A", "B", "C")) == [0, 2, 0]
     assert ranks("caravan", Result(("DEF",), "lanes"), ("ABC", "DEF")) == [1, 0]
     assert ranks("caravan", Result((), "draw"), ("ABC", "DEF")) == [0, 0]
 

@@ -9,10 +9,11 @@ and 129 stopped by SIGTERM or SIGHUP (see docs/tournaments.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from cardtable.engine.one_line import print_error
 
@@ -62,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, allow_abbrev=False,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add = parser.add_argument
-    add("game", metavar="GAME", help="caravan, obsession or austerity")
+    add("game", metavar="GAME", help=_games_text())
     add("--seat", metavar="NAME", action="append", default=[],
         help="a bot by name, with options as NAME:KEY=VALUE,... (repeat: two or more)")
     add("--games", metavar="N", type=int, required=True,
@@ -79,24 +80,69 @@ def build_parser() -> argparse.ArgumentParser:
     add("--plot", metavar="PNG", help="draw the ratings with their intervals")
     add("--sprt", metavar="ELO0,ELO1",
         help="two seats: stop once the SPRT decides (alpha = beta = 0.05)")
-    rules = parser.add_argument_group("rules (as the games' own commands take them)")
-    rules.add_argument("--rules", metavar="PRESET", help="Caravan rules preset")
-    rules.add_argument("--rule", metavar="[abc.|def.]FIELD=VALUE", action="append", default=[],
-                       help="Caravan rule field (repeatable)")
-    rules.add_argument("--rules-file", metavar="PATH", help="Caravan rules from a TOML file")
-    rules.add_argument("--players", metavar="N",
-                       help="Obsession/Austerity: players a game (default: the number of seats)")
-    rules.add_argument("--run-kill", metavar="L", help="Obsession: run length that kills")
-    rules.add_argument("--kill-order", metavar="ORDER", help="Obsession: effect-first|kill-first")
-    rules.add_argument("--max-plays", metavar="M", help="Obsession: stalemate after M plays")
-    rules.add_argument("--repeat-limit", metavar="R", help="Obsession: repetition guard")
-    rules.add_argument("--deck", metavar="PATH", help="Austerity: deck file")
-    rules.add_argument("--tokens", metavar="T", help="Austerity: tokens per pile")
-    rules.add_argument("--points", metavar="P", help="Austerity: points to win")
-    rules.add_argument("--deal", metavar="DEAL",
-                       help="Austerity: shuffled (default: the deck shuffled from each deal's "
-                            "seed) or file (the deck file's order in every game)")
+    _add_game_options(parser.add_argument_group(
+        "the games' parameters (each for the games named in its help)"))
     return parser
+
+
+def _games_text() -> str:
+    """``caravan, obsession or austerity``: the known games."""
+    from cardtable.engine.game_registry import names
+
+    known = names()
+    return ", ".join(known[:-1]) + " or " + known[-1] if len(known) > 1 else "".join(known)
+
+
+METAVARS = {"int": "N", "file": "PATH", "text": "TEXT"}
+
+
+def _add_game_options(group: argparse._ArgumentGroup) -> None:
+    """An option for every parameter a tournament of some game takes (the games'
+    descriptions), its value kept as text for the game's own check, and ``--rule FIELD=VALUE``
+    after the parameters of the first game with free rule fields. A parameter whose option is
+    one of the command's own is not offered."""
+    from cardtable.engine.game_registry import descriptions
+    from cardtable.tournament.setup import RULE, owners_text, tournament_params
+
+    taken = tournament_params()
+    rule_games = [game for game in descriptions() if game.rule_fields]
+    rule_after = [name for name, games in taken.items()
+                  if rule_games and any(game is rule_games[0] for game, _param in games)]
+    if rule_games and not rule_after:
+        _add_rule(group, RULE, owners_text(rule_games))
+    for name, games in taken.items():
+        first = games[0][1]
+        metavar = "|".join(first.choices) if first.kind == "choice" else METAVARS[first.kind]
+        # A parameter named as one of the command's own options is not offered.
+        with contextlib.suppress(argparse.ArgumentError):
+            group.add_argument(first.option, dest=f"param_{name}", metavar=metavar,
+                               help=_param_help(name, games))
+        if rule_after and name == rule_after[-1]:
+            _add_rule(group, RULE, owners_text(rule_games))
+
+
+def _add_rule(group: argparse._ArgumentGroup, option: str, owners: str) -> None:
+    group.add_argument(option, metavar="FIELD=VALUE", dest="rule", action="append", default=[],
+                       help=f"{owners}: a rule field beyond these options (repeatable)")
+
+
+def _param_help(name: str, games: list[Any]) -> str:
+    """``Obsession/Austerity: the number of players (default: the number of seats)``."""
+    from cardtable.tournament.setup import owners_text
+
+    descriptions = [game for game, _param in games]
+    first = games[0][1]
+    text = f"{owners_text(descriptions)}: {first.help}"
+    if any(game.players_param == name for game in descriptions):
+        return text + " (default: the number of seats)"
+    if first.kind == "int" and all(param.allowed == first.allowed for _game, param in games):
+        text += f": {first.allowed}"  # the other kinds' metavar says it
+    defaults = {str(value) for game in descriptions
+                for value in [{**game.bot_params, **game.table_params}.get(name)]
+                if value is not None}
+    if len(defaults) == 1:
+        text += f" (default {defaults.pop()})"
+    return text
 
 
 def _check_extras(ratings: bool, plot: bool, out: bool) -> None:
@@ -131,13 +177,10 @@ def _run(argv: list[str]) -> int:
         raise TournamentError(f"--seed must be 0 or more (got {options.seed}).")
     if options.address is not None and options.backend != "ray":
         raise TournamentError("--address is for --backend ray.")
-    params = game_params(
-        options.game.lower(), rules=options.rules, rule=options.rule,
-        rules_file=options.rules_file, players=options.players, entrants=len(options.seat),
-        extra={"run_kill": options.run_kill, "kill_order": options.kill_order,
-               "max_plays": options.max_plays, "repeat_limit": options.repeat_limit,
-               "deck": options.deck, "tokens": options.tokens, "points": options.points,
-               "deal": options.deal})
+    given = {name[len("param_"):]: value for name, value in vars(options).items()
+             if name.startswith("param_")}
+    params = game_params(options.game.lower(), given, rule=getattr(options, "rule", []),
+                         entrants=len(options.seat))
     config = make_config(options.game.lower(), params, options.seat, options.gauntlet,
                          options.seed)
     from cardtable.tournament.schedule import count
@@ -153,8 +196,8 @@ def _run(argv: list[str]) -> int:
 
     # No file the command writes may be another file it reads or writes (through links too).
     files: list[tuple[str, str | Path | None]] = [
-        ("the --rules-file file", options.rules_file), ("the --deck file", options.deck),
-        ("standard output", STANDARD_OUTPUT), ("standard error", STANDARD_ERROR)]
+        *_given_files(options), ("standard output", STANDARD_OUTPUT),
+        ("standard error", STANDARD_ERROR)]
     if out is not None:
         check_writable(out, others=[*files, ("the --plot file", plot)])
     if plot is not None:
@@ -175,6 +218,16 @@ def _run(argv: list[str]) -> int:
     else:
         print(text(outcome.summary), flush=True)
     return 0
+
+
+def _given_files(options: argparse.Namespace) -> list[tuple[str, str | Path | None]]:
+    """The files the games' parameters name (``--rules-file``, ``--deck``): the command may
+    write none of them."""
+    from cardtable.tournament.setup import tournament_params
+
+    return [(f"the {games[0][1].option} file", getattr(options, f"param_{name}", None))
+            for name, games in tournament_params().items()
+            if any(param.kind == "file" for _game, param in games)]
 
 
 def main(argv: list[str] | None = None) -> int:

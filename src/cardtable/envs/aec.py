@@ -1,14 +1,17 @@
-"""One PettingZoo AEC environment for every game; ``caravan_v0`` & co. fill in the game's parts.
+"""One PettingZoo AEC environment for every game: ``cardtable.envs.env(name, **params)``.
 
-Agents are ``player_0``, ``player_1``, ... for the game's seats in order (``ABC``/``DEF``,
-``P1``.., ``A``..). ``agent_selection`` is always the seat the game waits for, so a seat that
-moves again (Obsession's extra plays, Caravan's simultaneous opening) is selected again.
+What a game adds (its encoder, and optionally its text rendering, rewards and step cap) is the
+part its description names (:mod:`cardtable.envs.parts`); everything else comes from the
+description itself. Agents are ``player_0``, ``player_1``, ... for the game's seats in order
+(``ABC``/``DEF``, ``P1``.., ``A``..). ``agent_selection`` is always the seat the game waits
+for, so a seat that moves again (Obsession's extra plays, Caravan's simultaneous opening) is
+selected again.
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -16,50 +19,18 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-import cardtable
+from cardtable.engine.description import GameDescription
 from cardtable.engine.errors import IllegalAction
 from cardtable.engine.protocol import Result
+from cardtable.envs.parts import MAX_STEPS, Encoder, final_rewards, generic_render, part_of
+
+__all__ = ["ActionSpace", "CardTableEnv", "Encoder", "wrap"]
 
 AgentID = str
 ObsDict = dict[str, np.ndarray]
 
-
-class Encoder(Protocol):
-    """Turns one seat's observation into a vector and a legal mask (see docs/rl.md)."""
-
-    size: int
-    low: np.ndarray
-    high: np.ndarray
-    names: list[str]
-
-    def encode(self, observation: Any) -> np.ndarray: ...
-
-    def legal_mask(self, observation: Any) -> np.ndarray | None:
-        """The seat's mask from its observation, or None to use ``state.legal_mask()``."""
-        ...
-
-
-class GameParts(Protocol):
-    """What a game adds to :class:`CardTableEnv`."""
-
-    name: str
-    env_name: str
-    default_max_steps: int | None
-
-    def encoder(self, game: Any) -> Encoder: ...
-
-    def rewards(self, game: Any, result: Result) -> list[float]: ...
-
-    def truncated(self, result: Result) -> bool:
-        """Whether the game was stopped by a length cap of its rules rather than ended."""
-        ...
-
-    def render(self, state: Any, seat: int) -> str: ...
-
-    def game_params(self, params: dict[str, Any]) -> dict[str, Any]:
-        """The ``load_game`` parameters for the environment's ``params`` (a game may add its
-        length caps, as the shells do for games between bots)."""
-        ...
+DEFAULT = -1
+"""``max_steps`` when not given: the game's part's own (see :mod:`cardtable.envs.parts`)."""
 
 
 class ActionSpace(spaces.Discrete):  # type: ignore[type-arg,unused-ignore]  # generic before 1.3
@@ -77,32 +48,38 @@ class ActionSpace(spaces.Discrete):  # type: ignore[type-arg,unused-ignore]  # g
 
 
 class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
-    """A game of ``cardtable`` as an AEC environment (create it with ``GAME_v0.raw_env``).
+    """The game ``game`` (a name or a description) as an AEC environment
+    (``cardtable.envs.raw_env(name)``).
 
-    ``params`` are the game's rule parameters for ``cardtable.load_game``; ``max_steps``
-    truncates an episode after that many actions (None: only the game's own caps).
+    ``params`` are the game's parameters for ``cardtable.load_game``, over the description's
+    ``bot_params`` and ``table_params`` (the length caps and deals of games between bots);
+    ``max_steps`` truncates an episode after that many actions (None: only the game's own
+    caps; not given: the game's part's default).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo attribute
         "render_modes": ["human", "ansi"], "is_parallelizable": False,
         "render_fps": 1}
 
-    def __init__(self, parts: GameParts, render_mode: str | None = None,
-                 max_steps: int | None = -1, **params: Any) -> None:
+    def __init__(self, game: str | GameDescription, render_mode: str | None = None,
+                 max_steps: int | None = DEFAULT, **params: Any) -> None:
         super().__init__()
+        described, part = part_of(game)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
                              f"None (got {render_mode!r})")
-        if max_steps == -1:
-            max_steps = parts.default_max_steps
+        if max_steps == DEFAULT:
+            max_steps = getattr(part, "max_steps", MAX_STEPS)
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise ValueError(f"max_steps must be a positive integer or None (got {max_steps!r})")
-        self.metadata = {**self.metadata, "name": parts.env_name}
-        self.parts = parts
+        self.metadata = {**self.metadata, "name": f"{described.name}_v0"}
+        self.description = described
+        self.part = part
         self.render_mode = render_mode
         self.max_steps = max_steps
-        self.game: Any = cardtable.load_game(parts.name, **parts.game_params(params))
-        self.encoder = parts.encoder(self.game)
+        self.game: Any = described.load(**{**described.bot_params, **described.table_params,
+                                           **params})
+        self.encoder = part.encoder(self.game)
         seats = tuple(self.game.seats)
         self.seat_names = seats
         self.possible_agents = [f"player_{index}" for index in range(len(seats))]
@@ -228,16 +205,17 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._deads_step_first()
 
     def _finish(self, result: Result) -> None:
-        rewards = self.parts.rewards(self.game, result)
+        rewards = final_rewards(self.description, self.part, self.game, result,
+                                self.seat_names)
         self.rewards = {agent: rewards[index] for index, agent in enumerate(self.possible_agents)
                         if agent in self.rewards}
-        if self.parts.truncated(result):
+        stopped = self.description.stopped(result)
+        if stopped:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.terminations = dict.fromkeys(self.agents, True)
         # A game its rules stopped names the cause (Caravan's ``stuck_plies``: "stalemate").
-        reason = result.details.get("cause", result.reason) if self.parts.truncated(result) \
-            else result.reason
+        reason = result.details.get("cause", result.reason) if stopped else result.reason
         for agent in self.agents:
             self.infos[agent] = {"result": reason, "winners": list(result.winners)}
         self._deads_step_first()
@@ -253,12 +231,21 @@ class CardTableEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
             text = "No game yet: call reset()."
         else:
             to_move = self.state.to_move
-            seat = 0 if to_move is None else self.state.seat_number(to_move)
-            text = self.parts.render(self.state, seat)
+            seat = 0 if to_move is None else self.seat_names.index(to_move)
+            text = self.render_seat(seat)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+    def render_seat(self, seat: int) -> str:
+        """The game as the 0-based ``seat`` sees it, as text: the part's ``render``, or the
+        seat's view one key a line."""
+        own = getattr(self.part, "render", None)
+        if own is not None:
+            text: str = own(self.state, seat)
+            return text
+        return generic_render(self.description, self.state, seat)
 
     def close(self) -> None:
         self.state = None

@@ -11,7 +11,6 @@ final reward of the AEC environment; an illegal action ends the episode with
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import gymnasium
@@ -19,13 +18,24 @@ import numpy as np
 from gymnasium import spaces
 
 from cardtable.agents.registry import UnknownBot, bot_names, make_seat
-from cardtable.engine.errors import GameParamsError
+from cardtable.engine.game_registry import description
 from cardtable.engine.match import Seat
-from cardtable.envs import ENVIRONMENTS
 from cardtable.envs.aec import CardTableEnv
 
-DEFAULT_BOTS = {"caravan": "normal", "obsession": "obsessed", "austerity": "shenzi"}
-"""What ``"normal"`` means in a game that has no bot of that name: its heuristic bot."""
+ORDINARY = "normal"
+"""The opponent asked for by default: the game's bot of that name, or else its first own bot
+that is neither ``random`` nor a calibration bot (Obsession's ``obsessed``, Austerity's
+``shenzi``): the game's heuristic bot."""
+
+
+def ordinary_bot(game: str) -> str:
+    """The bot :data:`ORDINARY` stands for in ``game``."""
+    if ORDINARY in bot_names(game):
+        return ORDINARY
+    own = [bot.name.lower() for bot in description(game).bots() if not bot.calibration]
+    return next((name for name in own if name != "random"), "random")
+
+
 class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     """``game`` with the learner in ``seat`` (0-based) and ``opponents`` (one bot name for
     every other seat, or one per other seat in seat order) in the others.
@@ -39,14 +49,11 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     def __init__(self, game: str, opponents: str | list[str] = "normal", *, seat: int = 0,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
                  **params: Any) -> None:
-        if game not in ENVIRONMENTS:
-            raise GameParamsError(f"Unknown game '{game}' (allowed: "
-                                  f"{', '.join(ENVIRONMENTS)}).")
+        description(game)  # an unknown game first, with the registry's message
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
                              f"None (got {render_mode!r})")
-        module = importlib.import_module(f"cardtable.envs.{ENVIRONMENTS[game]}")
-        self.aec: CardTableEnv = module.raw_env(**params)
+        self.aec = CardTableEnv(game, **params)
         seats = len(self.aec.possible_agents)
         if type(seat) is not int or not 0 <= seat < seats:
             raise ValueError(f"seat must be a seat index from 0 to {seats - 1} (got {seat!r})")
@@ -61,7 +68,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         encoder = self.aec.encoder
-        self.observation_space = spaces.Box(encoder.low, encoder.high, dtype=encoder.low.dtype)
+        self.observation_space = spaces.Box(encoder.low, encoder.high,
+                                            dtype=encoder.low.dtype.type)
         self.action_space = spaces.Discrete(self.aec.num_actions)
         self._bots: dict[int, Seat] = {}
         self._mask = np.zeros(self.aec.num_actions, dtype=np.int8)
@@ -72,8 +80,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The bot spec for ``name`` (checked now, so that a typo fails at construction)."""
         game = self.game_name
         spec = name.strip().lower()
-        if spec == "normal" and "normal" not in bot_names(game):
-            spec = DEFAULT_BOTS[game]
+        if spec == ORDINARY:
+            spec = ordinary_bot(game)
         try:
             from cardtable.agents.registry import parse_spec
 
@@ -132,7 +140,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             return None
         state = self.aec.state
         text = ("No game yet: call reset()." if state is None
-                else self.aec.parts.render(state, self.seat))
+                else self.aec.render_seat(self.seat))
         if self.render_mode == "ansi":
             return text
         print(text)

@@ -10,12 +10,15 @@ import json
 import time
 from typing import Any
 
+from cardtable.engine.game_registry import description
 from cardtable.engine.match import MatchAbandoned, MatchListener, Seat, play_match
 from cardtable.engine.protocol import GameState, Result
 from cardtable.tournament.schedule import Config, Task
 
 MOVE_CAP = 100_000
-"""Moves after which a game with no length cap of its own (Austerity) is stopped as a draw."""
+"""Moves after which any game is stopped as a draw: the bound of a results file's ``moves``,
+and the cap of a game whose description gives none (``max_moves``, the cap of a game with no
+length cap of its own, stops it sooner)."""
 
 _games: dict[tuple[str, str], Any] = {}
 
@@ -46,37 +49,30 @@ class MoveCounter(MatchListener):
         self.moves += 1
 
 
-def _with_length_caps(game: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The game's own guard against games that cannot end, as the shells set it for bots:
-    Caravan's ``stuck_plies`` rule unless given (Obsession's guard is on by default)."""
-    if game == "caravan" and "stuck_plies" not in params:
-        from cardtable.games.caravan.stalemate import STUCK_PLIES
+def move_cap(game: str) -> int:
+    """The moves after which a game of ``game`` is stopped as a draw: its description's
+    ``max_moves``, at most :data:`MOVE_CAP`."""
+    cap = description(game).max_moves
+    return MOVE_CAP if cap is None else min(cap, MOVE_CAP)
 
-        return {**params, "stuck_plies": STUCK_PLIES}
-    return params
+
+def with_length_caps(game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The game's own guards against games that cannot end, as the shells set them for bots
+    (its description's ``bot_params``: Caravan's ``stuck_plies`` rule), unless given."""
+    return {**description(game).bot_params, **params}
 
 
 def ranks(game: str, result: Result, chairs: tuple[str, ...]) -> list[int]:
-    """Each chair's place, 0 for first; tied chairs share a place (a draw: all 0)."""
-    details = result.details
-    if game == "obsession" and details.get("placings"):
-        placings = [chairs[number - 1] for number in details["placings"]]
-        last = len(placings)
-        return [placings.index(chair) if chair in placings else last for chair in chairs]
-    if game == "austerity" and "points" in details:
-        points = list(details["points"])
-        distinct = sorted(set(points), reverse=True)
-        return [distinct.index(value) for value in points]
-    if not result.winners:
-        return [0] * len(chairs)
-    return [0 if chair in result.winners else 1 for chair in chairs]
+    """Each chair's place, 0 for first; tied chairs share the best place of their group (a
+    draw: all 0): the game's one ranking, ``description.places``."""
+    return description(game).places(result, chairs)
 
 
 def play(config: Config, task: Task) -> dict[str, Any]:
     """Play ``task`` and return its results line."""
     from cardtable.agents.registry import make_seat, show_state
 
-    game = load(config.game, _with_length_caps(config.game, dict(config.params)))
+    game = load(config.game, with_length_caps(config.game, dict(config.params)))
     state = game.new_state(task.seed)
     chairs = tuple(state.seats)
     seats: dict[str, Seat] = {
@@ -84,7 +80,7 @@ def play(config: Config, task: Task) -> dict[str, Any]:
         for chair, label in zip(chairs, task.seats, strict=True)
     }
     show_state(seats, state)  # the omniscient calibration bots see the whole state
-    counter = MoveCounter(MOVE_CAP)
+    counter = MoveCounter(move_cap(config.game))
     started = time.perf_counter()
     try:
         result = play_match(state, seats, (counter,))

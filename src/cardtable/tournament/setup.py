@@ -1,23 +1,25 @@
 """From the command line's words to a tournament :class:`Config`, refusing bad input with one
-line: the game and its rules (checked by ``load_game``, with the games' own messages), the
-seats (checked by the bot registry), the gauntlet and the SPRT bounds."""
+line: the game and its parameters (each checked by its :class:`~cardtable.engine.description.Param`
+of the game's description, then by ``load_game``), the seats (checked by the bot registry),
+the gauntlet and the SPRT bounds."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardtable.engine.description import GameDescription, Param
 from cardtable.engine.errors import GameError
+from cardtable.engine.game_registry import description, descriptions
 from cardtable.engine.one_line import one_line
 from cardtable.tournament.errors import TournamentError
 from cardtable.tournament.schedule import Config, Entrant
 from cardtable.tournament.summary import SprtSetting
 
-PLAYER_RANGE = {"obsession": (2, 10), "austerity": (2, 26)}
-TOURNAMENT_DEAL = "shuffled"
-"""Austerity's deal in a tournament unless ``--deal`` says otherwise (the game's own default,
-the hub's, is the deck file's order)."""
+RULE = "--rule"
+"""The option of a free rule field (``--rule FIELD=VALUE``), for games with ``rule_fields``."""
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def load_rules(game: str, params: dict[str, Any]) -> Any:
@@ -30,65 +32,90 @@ def load_rules(game: str, params: dict[str, Any]) -> Any:
         raise TournamentError(one_line(error.message)) from None
 
 
-def game_params(game: str, *, rules: str | None = None, rule: Sequence[str] = (),
-                rules_file: str | None = None, players: str | None = None,
-                entrants: int = 2, extra: dict[str, str | None] | None = None) -> dict[str, Any]:
-    """The ``load_game`` parameters of the rules options given for ``game``."""
-    import cardtable
+def described(game: str) -> GameDescription:
+    """The description of ``game``, or :class:`TournamentError` with the registry's message."""
+    try:
+        return description(game)
+    except GameError as error:
+        raise TournamentError(one_line(error.message)) from None
 
-    if game not in cardtable.games():
-        raise TournamentError(f"Unknown game '{one_line(game)}' (allowed: "
-                              f"{', '.join(cardtable.games())}).")
-    given_extra = {name: value for name, value in (extra or {}).items() if value is not None}
+
+def offered(game: GameDescription) -> dict[str, Param]:
+    """The parameters a tournament of ``game`` takes: all of the game's but those that say who
+    sits at the table (``seat_params``: every seat of a tournament is a bot)."""
+    return {param.name: param for param in game.params if param.name not in game.seat_params}
+
+
+def tournament_params() -> dict[str, list[tuple[GameDescription, Param]]]:
+    """Every parameter a tournament of some known game takes, by name, with the games that take
+    it (in the registry's order): the command line's options."""
+    found: dict[str, list[tuple[GameDescription, Param]]] = {}
+    for game in descriptions():
+        for name, param in offered(game).items():
+            found.setdefault(name, []).append((game, param))
+    return found
+
+
+def owners_text(games: Sequence[GameDescription]) -> str:
+    """``Caravan``, ``Obsession and Austerity``: the games that take an option."""
+    titles = [game.title for game in games]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else "".join(titles)
+
+
+def _not_an_option(option: str, game: GameDescription, owners: Sequence[GameDescription],
+                   name: str = "") -> TournamentError:
+    """``--rules is a Caravan option, not one of obsession.``; the number of players (the
+    parameter ``name``) for a game of fixed seats: ``Caravan is a two-player game: --players
+    is not an option.``"""
+    low, high = game.seat_counts
+    if low == high and any(owner.players_param == name for owner in owners):
+        count = NUMBERS.get(low, str(low))
+        return TournamentError(f"{game.title} is a {count}-player game: {option} is not an "
+                               "option.")
+    if len(owners) == 1:
+        title = owners[0].title
+        article = "an" if title[:1].lower() in "aeiou" else "a"
+        return TournamentError(f"{option} is {article} {title} option, not one of {game.name}.")
+    return TournamentError(f"{option} is not an option of {game.name}.")
+
+
+def game_params(game: str, given: Mapping[str, str | None] | None = None, *,
+                rule: Sequence[str] = (), entrants: int = 2) -> dict[str, Any]:
+    """The ``load_game`` parameters of a tournament of ``game``: ``given`` maps a parameter's
+    name to its text on the command line (None: not given), ``rule`` holds the ``--rule
+    FIELD=VALUE`` texts. The number of players defaults to the number of seats (within the
+    game's seat counts), and the game's ``table_params`` (Austerity's shuffled deal) apply
+    unless given."""
+    chosen = described(game)
+    takes = offered(chosen)
+    texts = {name: text for name, text in (given or {}).items() if text is not None}
+    for name in texts:
+        if name not in takes:
+            option = Param(name, "").option
+            others = [owner for owner, _param in tournament_params().get(name, [])]
+            raise _not_an_option(option, chosen, others, name)
+    if rule and not chosen.rule_fields:
+        raise _not_an_option(RULE, chosen, [one for one in descriptions() if one.rule_fields])
     params: dict[str, Any] = {}
-    caravan_only = {"--rules": rules, "--rules-file": rules_file}
-    if game == "caravan":
-        if players is not None:
-            raise TournamentError("Caravan is a two-player game: --players is not an option.")
-        if rules is not None:
-            params["rules"] = rules
-        if rules_file is not None:
-            params["rules_file"] = rules_file
-        for item in rule:
-            field, equals, value = item.partition("=")
-            if not equals or not field.strip():
-                raise TournamentError(f"--rule takes FIELD=VALUE (got '{one_line(item)}').")
-            params[field.strip()] = value.strip()
-    else:
-        given = [option for option, value in caravan_only.items() if value is not None]
-        if rule:
-            given.append("--rule")
-        if given:
-            raise TournamentError(f"{given[0]} is a Caravan option, not one of {game}.")
-        low, high = PLAYER_RANGE[game]
-        if players is None:
-            count = min(max(entrants, low), high)
-        else:
+    players = chosen.players_param
+    if players is not None and players not in texts:
+        low, high = chosen.seat_counts
+        params[players] = min(max(entrants, low), high)
+    for name, param in takes.items():
+        if name in texts:
             try:
-                count = int(players)
-            except ValueError:
-                count = -1
-            if not low <= count <= high:
-                raise TournamentError(f"--players must be an integer from {low} to {high} "
-                                      f"(got '{one_line(players)}').")
-        params["players"] = count
-    allowed = {"obsession": ("run_kill", "kill_order", "max_plays", "repeat_limit"),
-               "austerity": ("deck", "tokens", "points", "deal"), "caravan": ()}[game]
-    for name, value in given_extra.items():
-        if name not in allowed:
-            raise TournamentError(f"--{name.replace('_', '-')} is not an option of {game}.")
-        params[name] = value
-    if game == "austerity":
-        # Every deal of a tournament its own game: the deck shuffled from the deal's seed
-        # (``--deal file`` keeps the deck file's order, one game dealt again and again).
-        params.setdefault("deal", TOURNAMENT_DEAL)
-        for name in ("tokens", "points"):
-            if name in params:
-                try:
-                    params[name] = int(params[name])
-                except ValueError:
-                    raise TournamentError(f"--{name} must be a whole number "
-                                          f"(got '{one_line(str(params[name]))}').") from None
+                params[name] = param.check(texts[name])
+            except GameError as error:
+                raise TournamentError(one_line(error.message)) from None
+    for item in rule:
+        field, equals, value = item.partition("=")
+        if not equals or not field.strip():
+            raise TournamentError(f"{RULE} takes FIELD=VALUE (got '{one_line(item)}').")
+        params[field.strip()] = value.strip()
+    # Austerity: every deal of a tournament its own game, the deck shuffled from the deal's
+    # seed (``--deal file`` keeps the deck file's order, one game dealt again and again).
+    for name, value in chosen.table_params.items():
+        params.setdefault(name, value)
     return params
 
 
