@@ -135,8 +135,26 @@ def test_a_quick_austerity_table_deals_a_shuffled_deck(server: Server) -> None:
 
 
 def test_games_and_howto(server: Server) -> None:
+    from cardtable.engine.game_registry import description, names
+
     catalogue = server.client.get("/api/games").json()["games"]
-    assert [game["game"] for game in catalogue] == ["caravan", "obsession", "austerity"]
+    # Every registered game (a plug-in's too), cardtable's own first.
+    assert [game["game"] for game in catalogue] == list(names())
+    assert [game["game"] for game in catalogue[:3]] == ["caravan", "obsession", "austerity"]
+    assert [game["title"] for game in catalogue[:3]] == ["Caravan", "Obsession", "Austerity"]
+    # The form's parameters are the descriptions', less files and what the seats say.
+    obsession = catalogue[1]
+    assert [param["name"] for param in obsession["params"]] == [
+        "run_kill", "kill_order", "max_plays", "repeat_limit"]
+    assert obsession["params"][0] == description("obsession").params[2].json()
+    assert obsession["players"]["name"] == "players" and obsession["seats"] == [2, 10]
+    assert obsession["seat_names"]["3"] == ["P1", "P2", "P3"]
+    assert "deck" not in [param["name"] for param in catalogue[2]["params"]]
+    assert catalogue[2]["table_params"] == {"deal": "shuffled"}
+    assert catalogue[0]["seat_names"] == {"2": ["ABC", "DEF"]} and catalogue[0]["players"] is None
+    assert {"abc.max_faces", "def.max_faces"} == {
+        param["name"] for row in catalogue[0]["fields"] if row["field"] == "max_faces"
+        for param in row["params"]}
     assert "normal" in catalogue[0]["bots"] and "omniscient" not in catalogue[0]["bots"]
     assert {"shenzi", "banzai", "ed", "mcts"} <= set(catalogue[2]["bots"])
     from cardtable.games.caravan.howto import howto_lines

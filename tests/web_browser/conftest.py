@@ -42,9 +42,13 @@ class Server:
     """``cardtable serve`` in a child process; ``restart`` stops it (SIGTERM) and starts it
     again on the same port and database, as after a crash or a deploy."""
 
-    def __init__(self, directory: Path, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, directory: Path, options: tuple[str, ...] = (),
+                 program: tuple[str, ...] = ("-m", "cardtable.cli.main")) -> None:
         self.options = options
         """More options of ``cardtable serve`` (``--allow-exec NAME=COMMAND``)."""
+        self.program = program
+        """What the interpreter runs: cardtable's command line, or a script that sets up the
+        server's process first and then runs it (a test game registered)."""
         self.port = free_port()
         self.db_url = f"sqlite:///{directory / 'tables.db'}"
         self.log = directory / "server.log"
@@ -52,7 +56,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(self.port),
+        command = [sys.executable, *self.program, "serve", "--port", str(self.port),
                    "--db", self.db_url, "--bot-delay", "0", *self.options]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -89,9 +93,10 @@ class Server:
 
 
 def running_server(tmp_path_factory: pytest.TempPathFactory,
-                   options: tuple[str, ...] = ()) -> Iterator[Server]:
+                   options: tuple[str, ...] = (),
+                   program: tuple[str, ...] = ("-m", "cardtable.cli.main")) -> Iterator[Server]:
     """A fixture's body: a server with ``options`` for the module, checked for tracebacks."""
-    running = Server(tmp_path_factory.mktemp("server"), options)
+    running = Server(tmp_path_factory.mktemp("server"), options, program)
     running.start()
     try:
         yield running

@@ -8,17 +8,16 @@ from collections.abc import Iterator
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import get_type_hints
 
 import pytest
 from fastapi.testclient import TestClient
 
+from cardtable.games.caravan.description import CARAVAN
 from cardtable.games.caravan.howto import howto_lines
-from cardtable.games.caravan.rules import FIELD_NAMES, GLOBAL_FIELDS, PRESETS, Rules, SeatRules
+from cardtable.games.caravan.rules import FIELD_NAMES, GLOBAL_FIELDS, PRESETS, SeatRules
 from cardtable.web import games, pages
 from cardtable.web.app import create_app
 from cardtable.web.store import Store
-from cardtable.web.table_form import field_choices
 from waiting import wait_until
 
 STATIC = ("style.css", "common.js", "cards.js", "table.js", "lobby.js", "replay.js",
@@ -85,8 +84,9 @@ def test_an_unknown_table_is_a_404_page_that_escapes_the_address(client: TestCli
 
 def test_the_lobby_offers_every_game_bot_and_rule_field(client: TestClient) -> None:
     html = client.get("/").text
-    for game in games.GAMES:
+    for game in games.game_names():
         assert f'<option value="{game}"' in html
+        assert f'<fieldset data-game="{game}"' in html
         for bot in games.bot_names(game):
             assert f'"{bot}"' in html
     for name in FIELD_NAMES:
@@ -127,17 +127,18 @@ def test_how_to_play_is_the_terminal_text(client: TestClient) -> None:
 
 
 def test_create_form_fields_are_accepted_by_the_game() -> None:
-    """Every choice the form offers for a rule field is a value the game takes."""
-    hints = get_type_hints(Rules)
-    for name in FIELD_NAMES:
-        choices = field_choices(hints[name])
-        if choices is None:
-            continue
-        values, _nullable = choices
-        for value in values:
-            key = name if name in GLOBAL_FIELDS else f"abc.{name}"
-            params, _kinds = games.check_table("caravan", {key: value}, ["human", "human"])
-            assert params[key] == value
+    """Every rule field is in the form, and every choice the form offers for one is a value
+    the game takes."""
+    rows = CARAVAN.form_fields()
+    assert [name for name, _params in rows] == list(FIELD_NAMES)
+    for name, params in rows:
+        assert [param.name for param in params] == (
+            [name] if name in GLOBAL_FIELDS else [f"abc.{name}", f"def.{name}"])
+        for param in params:
+            for value in param.choices:
+                checked, _kinds = games.check_table("caravan", {param.name: value},
+                                                    ["human", "human"])
+                assert checked[param.name] == value
 
 
 def test_replay_steps_of_a_finished_table(client: TestClient) -> None:

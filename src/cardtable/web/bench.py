@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from cardtable.cli.error_line import OneLineArgumentParser, print_error
+from cardtable.engine.error_line import OneLineArgumentParser, print_error
 
 PROG = "cardtable bench web"
 
@@ -34,8 +34,11 @@ def parser() -> OneLineArgumentParser:
                        help="concurrent tables (default 500)")
     parse.add_argument("--moves", type=int, default=20, metavar="M",
                        help="moves each client plays before it stops (default 20)")
-    parse.add_argument("--game", default="caravan", choices=("caravan", "obsession"),
-                       help="the game (default caravan)")
+    from cardtable.engine.game_registry import names
+
+    games = names()
+    parse.add_argument("--game", default=games[0], choices=games,
+                       help=f"the game (default {games[0]})")
     parse.add_argument("--bot", default=None,
                        help="the opponent (default: random)")
     parse.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
@@ -116,14 +119,19 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
 async def _run(base: str, options: argparse.Namespace) -> tuple[Totals, float]:
     import httpx
 
+    from cardtable.engine.game_registry import description
+
     totals = Totals()
-    seats = ["human", f"bot:{options.bot or 'random'}"]
+    described = description(options.game)
+    # The game's caps on a game between bots keep a long game (Obsession's) bounded.
+    params = dict(described.bot_params)
+    seats = ["human", *[f"bot:{options.bot or 'random'}"] * (max(described.seat_counts[0], 2)
+                                                            - 1)]
     tokens: list[tuple[str, str]] = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         for _ in range(options.tables):
             response = await client.post("/api/tables", json={
-                "game": options.game, "params": {"max_plays": 400}
-                if options.game == "obsession" else {}, "seats": seats})
+                "game": options.game, "params": params, "seats": seats})
             response.raise_for_status()
             data = response.json()
             tokens.append((data["table"], data["tokens"][next(iter(data["tokens"]))]))

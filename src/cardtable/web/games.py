@@ -1,8 +1,10 @@
-"""The games as a web table sees them: checked parameters, seats, bots and how-to-play text.
+"""The games as a web table sees them: each game's description (``cardtable.games`` entry
+points) says its seats, parameters, bots and how-to-play text; nothing here names a game.
 
-Parameters are ``load_game``'s, less those that name files on the server (``rules_file``,
-``deck``): a web request may not make the server read its files. Obsession and Austerity take
-their number of players from the seats.
+Parameters are ``load_game``'s, less those that name files on the server (a description's
+``file_params``, a parameter of kind ``file``): a web request may not make the server read its
+files. The parameter that sets the number of players (``players_param``) comes from the seats,
+and those that say who sits where (``seat_params``) from the seat kinds.
 
 Programs (``exec:``, docs/bots.md) sit only at the tables of a server whose operator named them
 (``cardtable serve --allow-exec NAME=COMMAND``): a request picks one by its name,
@@ -13,24 +15,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import cardtable
+from cardtable.engine import game_registry
+from cardtable.engine.description import GameDescription, Param
 from cardtable.engine.errors import GameError, GameParamsError, IllegalAction
 from cardtable.engine.one_line import shortened
 
-GAMES = ("caravan", "obsession", "austerity")
-FILE_PARAMS = ("rules_file", "deck")
+log = logging.getLogger("cardtable.web")
+
 MAX_SEATS = 10
 """The most seats a web table has (ratings handle 2 to 10 players)."""
 MAX_PARAMS_BYTES = 2000
-AUSTERITY_BOTS = ("shenzi", "banzai", "ed")
-QUICK_PARAMS: Mapping[str, Mapping[str, Any]] = {"austerity": {"deal": "shuffled"}}
-"""The parameters of a table a quick match opens (every other one is the game's default):
-Austerity's deck is shuffled, or every such table would deal the same game."""
 PROGRAM_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,19}")
 """What an operator may name a program (``--allow-exec NAME=COMMAND``)."""
 
@@ -42,34 +43,90 @@ class TableError(Exception):
     """A table request the server refuses; the message is shown to the user as it is."""
 
 
+def shown(description: GameDescription) -> bool:
+    """Whether the web can show the game's tables: its description gives the views of a
+    seat and of a spectator (``seat_view``, ``public_view``)."""
+    kind = type(description)
+    return (kind.seat_view is not GameDescription.seat_view
+            and kind.public_view is not GameDescription.public_view)
+
+
+def offered() -> tuple[GameDescription, ...]:
+    """Every game this server offers: every registered game it can show, cardtable's own
+    first."""
+    return tuple(description for description in game_registry.descriptions()
+                 if shown(description))
+
+
+def game_names() -> tuple[str, ...]:
+    return tuple(description.name for description in offered())
+
+
+def described(game: object) -> GameDescription:
+    """The description of ``game``, or :class:`TableError` naming the games there are."""
+    try:
+        return game_registry.description(game)
+    except GameParamsError as error:
+        raise TableError(str(error)) from None
+
+
+def seat_range(description: GameDescription) -> tuple[int, int]:
+    """The fewest and the most seats of a web table of the game."""
+    low, high = description.seat_counts
+    return max(low, 2), min(high, MAX_SEATS)
+
+
+def file_params(description: GameDescription) -> set[str]:
+    """The parameters naming files on the server: never taken from a web request."""
+    return set(description.file_params) | {param.name for param in description.params
+                                           if param.kind == "file"}
+
+
+def form_params(description: GameDescription) -> list[Param]:
+    """The parameters a web form offers: every one but the files, the number of players
+    (the seats give it) and who sits where (the seat kinds give it)."""
+    left_out = file_params(description) | set(description.seat_params)
+    if description.players_param is not None:
+        left_out.add(description.players_param)
+    return [param for param in description.params if param.name not in left_out]
+
+
+def _seats_text(low: int, high: int) -> str:
+    return f"{low} seats" if low == high else f"{low} to {high} seats"
+
+
 def check_table(game: str, params: object, kinds: object,
                 programs: Programs | None = None) -> tuple[dict[str, Any], list[str]]:
     """Checked parameters and seat kinds for a new table, or :class:`TableError`. A seat
     ``bot:exec:NAME`` must name one of ``programs`` (nothing is started here)."""
-    if game not in GAMES:
-        raise TableError(f"Unknown game '{str(game)[:20]}' (allowed: {', '.join(GAMES)}).")
+    description = described(game)
+    if not shown(description):
+        raise TableError(f"{description.title} cannot be played here: its description gives "
+                         "no view of a table.")
     if params is None:
         params = {}
     if not isinstance(params, dict):
         raise TableError("'params' must be an object.")
     if len(json.dumps(params)) > MAX_PARAMS_BYTES:
         raise TableError("'params' is too large.")
-    for name in FILE_PARAMS:
+    for name in sorted(file_params(description)):
         if name in params:
             raise TableError(f"The parameter '{name}' names a file and is not accepted here.")
     if not isinstance(kinds, list) or not all(isinstance(kind, str) for kind in kinds):
         raise TableError("'seats' must be a list of \"human\" or \"bot:NAME\".")
     if not 2 <= len(kinds) <= MAX_SEATS:
         raise TableError(f"A table has 2 to {MAX_SEATS} seats.")
+    low, high = seat_range(description)
+    if not low <= len(kinds) <= high:
+        raise TableError(f"{description.title} is played by {_seats_text(low, high)}.")
     params = dict(params)
-    if game == "caravan" and len(kinds) != 2:
-        raise TableError("Caravan is played by 2 seats.")
-    if game in ("obsession", "austerity"):
-        if "players" in params and params["players"] != len(kinds):
-            raise TableError("'players' must equal the number of seats.")
-        params["players"] = len(kinds)
-    if game == "obsession":
-        params.pop("humans", None)
+    players = description.players_param
+    if players is not None:
+        if players in params and params[players] != len(kinds):
+            raise TableError(f"'{players}' must equal the number of seats.")
+        params[players] = len(kinds)
+    for name in description.seat_params:
+        params.pop(name, None)
     try:
         loaded = cardtable.load_game(game, **params)
     except GameParamsError as error:
@@ -96,15 +153,20 @@ def check_table(game: str, params: object, kinds: object,
     return params, checked
 
 
-def check_program(game: str, name: str, programs: Programs | None) -> str:
-    """The name of a program the server offers for ``game``, or :class:`TableError`."""
+def _programs_play(game: str) -> bool:
+    """Whether external programs play ``game`` (the JSON-lines protocol of docs/bots.md)."""
     from cardtable.agents.external_games import adapter
 
+    return adapter(game) is not None
+
+
+def check_program(game: str, name: str, programs: Programs | None) -> str:
+    """The name of a program the server offers for ``game``, or :class:`TableError`."""
     name = name.strip()
     if not programs:
         raise TableError("External program bots are not available on this web server (its "
                          "operator may offer some: cardtable serve --allow-exec NAME=COMMAND).")
-    if adapter(game) is None:
+    if not _programs_play(game):
         raise TableError(f"Programs do not play {game} here (its player programs speak their "
                          "own protocol).")
     if name not in programs:
@@ -123,13 +185,34 @@ which see every card, to tournaments and benchmarks)."""
 def bot_names(game: str, programs: Programs | None = None) -> list[str]:
     """The bots a web seat may be: the built-in ones, and ``exec:NAME`` for each program the
     operator offers (for the games programs play)."""
-    from cardtable.agents.external_games import adapter
     from cardtable.agents.registry import bot_names as registered
 
     names = [name for name in registered(game) if name not in NOT_OFFERED]
-    if programs and adapter(game) is not None:
+    if programs and _programs_play(game):
         names += [f"exec:{name}" for name in sorted(programs)]
     return names
+
+
+def instant(game: str, spec: str) -> bool:
+    """Whether the bot ``spec`` of ``game`` chooses in microseconds (it then chooses on the
+    event loop: a hand-off to a worker thread would cost more than the choice). Every other
+    bot thinks on a worker thread."""
+    description = described(game)
+    name = spec.split(":")[0].strip().lower()
+    return name in description.instant_bots or any(
+        bot.instant and bot.name.lower() == name for bot in description.bots())
+
+
+def quick_params(game: str) -> dict[str, Any]:
+    """The parameters of a table a quick match opens (every other one is the game's
+    default): the description's ``table_params`` (Austerity's deck is shuffled, or every
+    such table would deal the same game)."""
+    return dict(described(game).table_params)
+
+
+def quick_seats(game: str) -> list[str]:
+    """The seats of a table a quick match opens: people only, as few as the game allows."""
+    return ["human"] * seat_range(described(game))[0]
 
 
 def load(game: str, params: dict[str, Any]) -> Any:
@@ -137,16 +220,10 @@ def load(game: str, params: dict[str, Any]) -> Any:
 
 
 def new_state(game: str, params: dict[str, Any], seed: int, kinds: Sequence[str]) -> Any:
-    """The state a table starts from: the same deal as the command line's ``--seed``.
-
-    Obsession's repetition guard leaves human seats alone, wherever they sit, as in the
-    terminal (the record names them, and its replay deals the same way)."""
-    loaded = load(game, params)
-    if game == "obsession":
-        from cardtable.games.obsession.state import ObsessionState
-
-        return ObsessionState.new(loaded.rules, [kind == "human" for kind in kinds], seed)
-    return loaded.new_state(seed)
+    """The state a table starts from: the same deal as the command line's ``--seed``, dealt
+    by the description for the table's people and bots (``GameDescription.table_state``)."""
+    return described(game).table_state(load(game, params), seed,
+                                       [kind == "human" for kind in kinds])
 
 
 def make_bot(loaded: Any, spec: str, seat: str, seed: int,
@@ -163,10 +240,6 @@ def make_bot(loaded: Any, spec: str, seat: str, seed: int,
             raise UnknownBot(f"this server does not offer the program '{name.strip()[:20]}'")
         return make_seat(loaded, f"exec:{command}", seat, seed)
     return make_seat(loaded, spec, seat, seed)
-
-INSTANT_BOTS = frozenset(("random", *AUSTERITY_BOTS))
-"""Bots whose choice takes microseconds: they choose on the event loop (a hand-off to a worker
-thread would cost more than the choice). Every other bot thinks on a worker thread."""
 
 
 class ThreadedBot:
@@ -203,49 +276,68 @@ class ThreadedBot:
 
 
 def howto(game: str, preset: str | None = None) -> dict[str, Any]:
-    """The how-to-play text of a game (of a Caravan preset), as the terminal's help shows it."""
-    if game == "caravan":
-        from cardtable.games.caravan.howto import howto_lines
-        from cardtable.games.caravan.rules import PRESETS
+    """The how-to-play text of a game (of one of its presets: the default rules when none is
+    named), as the terminal's help shows it."""
+    description = described(game)
+    presets = list(description.presets)
+    if preset is not None and preset not in presets:
+        if not presets:
+            raise TableError(f"{description.title} has no presets (got '{preset[:20]}').")
+        raise TableError(f"Unknown preset '{preset[:20]}' (allowed: {', '.join(presets)}).")
+    name = preset or (presets[0] if presets else None)
+    lines = description.howto(name)
+    return {"game": description.name, "preset": name, "title": lines[0], "lines": lines[1:],
+            "presets": presets}
 
-        name = preset or "foxon"
-        if name not in PRESETS:
-            raise TableError(f"Unknown preset '{name[:20]}' (allowed: {', '.join(PRESETS)}).")
-        loaded = load("caravan", {"rules": name})
-        lines = howto_lines(loaded.rules, width=10_000)
-        return {"game": game, "preset": name, "title": lines[0], "lines": lines[1:],
-                "presets": list(PRESETS)}
-    if game == "obsession":
-        from cardtable.web.howto_text import obsession_lines
 
-        lines = obsession_lines()
-        return {"game": game, "preset": None, "title": lines[0], "lines": lines[1:],
-                "presets": []}
-    if game == "austerity":
-        from cardtable.web.howto_text import austerity_lines
+# --------------------------------------------------------------------------- the catalogue
 
-        lines = austerity_lines()
-        return {"game": game, "preset": None, "title": lines[0], "lines": lines[1:],
-                "presets": []}
-    raise TableError(f"Unknown game '{game[:20]}' (allowed: {', '.join(GAMES)}).")
+
+_seat_names: dict[tuple[int, int], list[str]] = {}
+
+
+def seat_names(description: GameDescription, count: int) -> list[str]:
+    """The names of the seats of a table of ``count`` seats (the game loaded once for each
+    count, then remembered)."""
+    key = (id(description), count)
+    found = _seat_names.get(key)
+    if found is None:
+        params = {} if description.players_param is None else {description.players_param: count}
+        found = _seat_names[key] = list(description.load(**params).seats)
+    return found
 
 
 def catalogue(programs: Programs | None = None) -> list[dict[str, Any]]:
-    """What the lobby's form offers: each game, its presets, bots (the operator's programs
-    among them, as ``exec:NAME``) and seat counts."""
-    from cardtable.games.caravan.rules import PRESETS
+    """What the lobby offers for each game: its title, seat counts and the seats' names,
+    presets, bots (the operator's programs among them, as ``exec:NAME``), the parameters a
+    form draws (``Param.json()``; a new table's values from ``table_params``), the rule
+    fields folded away, and the parameter that counts the players (None when the number of
+    seats is fixed)."""
+    games = []
+    for description in offered():
+        try:
+            games.append(_entry(description, programs))
+        except (GameError, ValueError, TypeError) as error:
+            # A game that cannot load its own tables (a broken plug-in) is left out: the
+            # lobby still offers every other game.
+            log.error("the game %s is not offered: %s", description.name, error)
+    return games
 
-    return [
-        {"game": "caravan", "seats": [2, 2], "presets": list(PRESETS),
-         "bots": bot_names("caravan", programs),
-         "params": {"rules": "a preset", "first": "ABC or DEF",
-                    "FIELD / abc.FIELD / def.FIELD": "a rule field for both seats or one"}},
-        {"game": "obsession", "seats": [2, MAX_SEATS], "presets": [],
-         "bots": bot_names("obsession", programs),
-         "params": {"run_kill": "2..8", "kill_order": "effect-first or kill-first",
-                    "max_plays": "integer >= 1", "repeat_limit": "integer >= 0"}},
-        {"game": "austerity", "seats": [2, MAX_SEATS], "presets": [],
-         "bots": bot_names("austerity"),
-         "params": {"tokens": "tokens per colour pile", "points": "points to win",
-                    "deal": "file (the deck's order, the default) or shuffled (from the seed)"}},
-    ]
+
+def _entry(description: GameDescription, programs: Programs | None) -> dict[str, Any]:
+    low, high = seat_range(description)
+    return {
+        "game": description.name, "title": description.title,
+        "summary": description.summary, "seats": [low, high],
+        "seat_names": {str(count): seat_names(description, count)
+                       for count in range(low, high + 1)},
+        "presets": list(description.presets),
+        "bots": bot_names(description.name, programs),
+        "params": [param.json() for param in form_params(description)],
+        "table_params": dict(description.table_params),
+        "players": next((param.json() for param in description.params
+                         if param.name == description.players_param), None),
+        "fields": [{"field": name, "params": [param.json() for param in params]}
+                   for name, params in description.form_fields()],
+        "page": description.web_page is not None,
+    }

@@ -1,9 +1,10 @@
-"""The how-to-play pages: the terminal's help text (``cardtable.web.games.howto``) as HTML.
+"""The how-to-play pages: each game's own how-to text (``GameDescription.howto``, the words
+the terminal's help prints) as HTML, then how to play it on this site.
 
-Caravan's text is written from the rules fields (one page per preset): its unindented lines
-are section titles and its indented lines the sentences. Obsession's and Austerity's are the
-terminal help's lines, an indented line continuing the one before it. Only the layout is HTML;
-the words are the terminal's.
+Only the layout is HTML; the words are the game's. The lines are read as the terminal prints
+them: an unindented line after a blank line is a section title; in each section (or in a text
+without sections) the lines at its first indentation are the sentences of a list, and a line
+indented further continues the sentence before it.
 """
 
 from __future__ import annotations
@@ -11,25 +12,29 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from cardtable.games.caravan.rules import PRESETS
+from cardtable.engine import game_registry
+from cardtable.engine.description import GameDescription
 
-SITE_NOTES = {
-    "caravan": "Click a card of your hand, then a caravan (a numeral) or a card in a caravan "
-               "(a face card on it); or type the move in the move box: P2B plays hand card 2 on "
-               "caravan B, P4F3 plays card 4 on slot 3 of F, D3 discards card 3, CA clears "
-               "caravan A. The Legal moves list under the box shows every move you may make.",
-    "obsession": "Click your cards to select them (several of one face go down together), "
-                 "then Play selected; at the deal choose the 3 cards to lie face up; with hand "
-                 "and visible cards gone, click a hidden card to play it blind.",
-    "austerity": "Take a seat against the shenzi, banzai and ed programs, or watch a table of "
-                 "bots: press a Take button for three colours or a wild, or click a market "
-                 "card to buy it.",
-}
+GENERIC_NOTES = ("On your turn your legal moves are buttons under the table: press one to "
+                 "play it, or type the move in the move box. The table shows what your seat "
+                 "sees, whose turn it is and the last moves.")
+"""How a game without a page of its own is played here (the generic table page)."""
 
 
-def _caravan_body(lines: list[str]) -> str:
+def site_notes(description: GameDescription) -> str:
+    """How a person plays the game on this site: its page's own notes, or the generic
+    page's."""
+    if description.web_page is None:
+        return GENERIC_NOTES
+    return description.web_notes
+
+
+def body_html(lines: list[str]) -> str:
+    """The how-to lines as sections of lists (see the module's docstring)."""
     parts: list[str] = []
     items: list[str] = []
+    base: int | None = None
+    after_blank = False
 
     def close() -> None:
         if items:
@@ -38,48 +43,46 @@ def _caravan_body(lines: list[str]) -> str:
 
     for line in lines:
         if not line.strip():
+            after_blank = True
             continue
-        if line.startswith("    ") and items:
-            items[-1] += " " + escape(line.strip())
-        elif line.startswith("  "):
-            items.append(escape(line.strip()))
-        else:
+        indent = len(line) - len(line.lstrip(" "))
+        if indent == 0 and after_blank:
             close()
             parts.append(f"<h2>{escape(line.strip())}</h2>")
+            base = None
+        elif base is None or indent <= base or not items:
+            if base is None:
+                base = indent
+            items.append(escape(line.strip()))
+        else:
+            items[-1] += " " + escape(line.strip())
+        after_blank = False
     close()
     return "".join(parts)
 
 
-def _listed_body(lines: list[str]) -> str:
-    items: list[str] = []
-    for line in lines:
-        if not line.strip():
-            continue
-        if line.startswith("  ") and items:
-            items[-1] += " " + escape(line.strip())
-        else:
-            items.append(escape(line.strip()))
-    return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
-
-
 def howto_html(howto: dict[str, Any]) -> str:
     """The page body from the data of ``games.howto(game, preset)``."""
-    game = howto["game"]
-    lines = list(howto["lines"])
-    body = _caravan_body(lines) if game == "caravan" else _listed_body(lines)
+    description = game_registry.description(howto["game"])
     presets = ""
     if howto.get("presets"):
         presets = "<p class=\"small\">Other presets: " + " · ".join(
-            f'<a href="/howto/caravan/{escape(name)}">{escape(name)}</a>'
+            f'<a href="/howto/{escape(description.name)}/{escape(name)}">{escape(name)}</a>'
             for name in howto["presets"] if name != howto.get("preset")) + "</p>"
-    return (f"<p class=\"hint\">{escape(howto['title'])}</p>{presets}{body}"
-            f"<h2>On this site</h2><p>{escape(SITE_NOTES[game])}</p>")
+    notes = site_notes(description)
+    on_site = f"<h2>On this site</h2><p>{escape(notes)}</p>" if notes else ""
+    return (f"<p class=\"hint\">{escape(howto['title'])}</p>{presets}"
+            f"{body_html(list(howto['lines']))}{on_site}")
 
 
 def index_html() -> str:
-    presets = "".join(
-        f'<li><a href="/howto/caravan/{escape(name)}">Caravan — {escape(name)} rules</a></li>'
-        for name in PRESETS)
-    return ("<ul class=\"howto-index\">" + presets
-            + '<li><a href="/howto/obsession">Obsession</a></li>'
-            + '<li><a href="/howto/austerity">Austerity</a></li></ul>')
+    """Every game's how-to page, one per preset for a game with presets."""
+    items: list[str] = []
+    for description in game_registry.descriptions():
+        name, title = escape(description.name), escape(description.title)
+        if description.presets:
+            items += [f'<li><a href="/howto/{name}/{escape(preset)}">{title} — '
+                      f"{escape(preset)} rules</a></li>" for preset in description.presets]
+        else:
+            items.append(f'<li><a href="/howto/{name}">{title}</a></li>')
+    return "<ul class=\"howto-index\">" + "".join(items) + "</ul>"

@@ -182,9 +182,8 @@ class LiveTable:
                 forfeit = Forfeit(seat.seat, error.message.rstrip("."))
                 TableListener(self).on_end(self.state, forfeit_result(self.state, forfeit))
                 return
-            name = seat.kind[4:].split(":")[0].lower()
             seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay,
-                                       name in games.INSTANT_BOTS, seat.seat)
+                                       games.instant(self.row.game, seat.kind[4:]), seat.seat)
         self.task = asyncio.get_running_loop().create_task(
             play_match_async(self.state, seats, (TableListener(self),)))
         self.task.add_done_callback(self._ended)

@@ -21,12 +21,16 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from cardtable.engine import game_registry
+from cardtable.engine.description import GameDescription
 from cardtable.web import games, howto_pages, table_form
 from cardtable.web.record import record_text
 from cardtable.web.replay_steps import ReplayUnavailable, replay_steps
 
 PACKAGE = files("cardtable.web")
-GAME_TITLES = {"caravan": "Caravan", "obsession": "Obsession", "austerity": "Austerity"}
+GENERIC_PAGE = "generic.html"
+"""The board of a game without a page of its own (``GameDescription.web_page`` None): the
+seat's view laid out, whose turn it is, the last moves and the legal moves as buttons."""
 
 
 @cache
@@ -48,15 +52,37 @@ def page(title: str, name: str, body: str, scripts: tuple[str, ...] = ()) -> HTM
 
 
 def lobby_body(programs: games.Programs | None = None) -> str:
-    bots = {game: games.bot_names(game, programs) for game in table_form.GAMES}
+    catalogue = games.catalogue(programs)
+    titles = [entry["title"] for entry in catalogue]
+    listed = (", ".join(titles[:-1]) + " or " + titles[-1] if len(titles) > 1
+              else "".join(titles) or "card games")
     return _template("lobby.html").substitute(
-        game_options=table_form.options(table_form.GAMES),
-        caravan_presets=table_form.caravan_preset_options(),
-        caravan_fields=table_form.caravan_field_rows(),
-        kill_orders=table_form.kill_order_options(),
-        bot_names=script_json(bots),
-        seat_names=script_json(table_form.SEAT_NAMES),
+        game_titles=escape(listed),
+        game_options=table_form.game_options(catalogue),
+        game_fieldsets=table_form.fieldsets(catalogue),
+        games_json=script_json({entry["game"]: entry for entry in catalogue}),
     )
+
+
+def board_html(description: GameDescription) -> str:
+    """The board of a table or replay page of the game: its own page's template
+    (``web_page``, a template of this package), else the generic page's."""
+    name = description.web_page
+    if name is not None and "/" not in name and "\\" not in name:
+        try:
+            return _template(name).template
+        except FileNotFoundError:
+            pass
+    return _template(GENERIC_PAGE).template
+
+
+def game_page(name: str, table_id: str, game: str) -> str:
+    """The table or replay page (template ``name``) of a table of ``game``: the board, and
+    what the scripts need of the game (its name, title and presets, the default first)."""
+    description = game_registry.description(game)
+    return _template(name).substitute(
+        table=escape(table_id), game=escape(description.name), title=escape(description.title),
+        presets=escape(" ".join(description.presets)), board=board_html(description))
 
 
 def not_found(title: str, html: str) -> HTMLResponse:
@@ -72,7 +98,8 @@ def _howto_page(game: str, preset: str | None) -> HTMLResponse:
         howto = games.howto(game, preset)
     except games.TableError as error:
         return not_found("No such page", escape(str(error)))
-    title = GAME_TITLES[game] + (f" ({howto['preset']} rules)" if howto.get("preset") else "")
+    title = game_registry.description(howto["game"]).title + (
+        f" ({howto['preset']} rules)" if howto.get("preset") else "")
     return page(f"How to play {title}", "howto",
                 f'<article class="panel howto"><h1>How to play {escape(title)}</h1>'
                 f"{howto_pages.howto_html(howto)}"
@@ -87,18 +114,22 @@ def install(app: FastAPI) -> None:
     def lobby() -> HTMLResponse:
         return page("Lobby", "lobby", lobby_body(app.state.hub.programs), ("lobby.js",))
 
-    def missing(table_id: str) -> HTMLResponse | None:
-        """The "no such table" page, or None when the table exists. Called on the event
+    def game_of(table_id: str) -> str | None:
+        """The game of the table, or None when there is no such table. Called on the event
         loop, where the live tables are kept."""
-        if app.state.hub.get(table_id) is not None:
-            return None
+        live = app.state.hub.get(table_id)
+        return None if live is None else str(live.row.game)
+
+    def missing(table_id: str) -> HTMLResponse:
         return not_found("No such table", f"There is no table {escape(table_id)} here.")
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table(table_id: str) -> HTMLResponse:
-        body = _template("table.html").substitute(table=escape(table_id))
-        return missing(table_id) or page(f"Table {table_id}", "table", body,
-                                         ("cards.js", "table.js"))
+        game = game_of(table_id)
+        if game is None:
+            return missing(table_id)
+        return page(f"Table {table_id}", "table", game_page("table.html", table_id, game),
+                    ("cards.js", "table.js"))
 
     @app.get("/howto", response_class=HTMLResponse, include_in_schema=False)
     def howto_index() -> HTMLResponse:
@@ -110,14 +141,13 @@ def install(app: FastAPI) -> None:
     def howto_game(game: str) -> HTMLResponse:
         return _howto_page(game, None)
 
-    @app.get("/howto/caravan/{preset}", response_class=HTMLResponse, include_in_schema=False)
-    def howto_caravan(preset: str) -> HTMLResponse:
-        return _howto_page("caravan", preset)
+    @app.get("/howto/{game}/{preset}", response_class=HTMLResponse, include_in_schema=False)
+    def howto_preset(game: str, preset: str) -> HTMLResponse:
+        return _howto_page(game, preset)
 
     @app.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
     def leaderboard() -> HTMLResponse:
-        body = _template("leaderboard.html").substitute(
-            game_options=table_form.options(table_form.GAMES))
+        body = _template("leaderboard.html").substitute(game_options=table_form.game_options())
         return page("Leaderboard", "leaderboard", body, ("leaderboard.js",))
 
     @app.get("/replay/{table_id}/steps", include_in_schema=False)
@@ -145,6 +175,9 @@ def install(app: FastAPI) -> None:
 
     @app.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def replay(table_id: str) -> HTMLResponse:
-        body = _template("replay.html").substitute(table=escape(table_id))
-        return missing(table_id) or page(f"Replay of table {table_id}", "replay", body,
-                                         ("cards.js", "table.js", "replay.js"))
+        game = game_of(table_id)
+        if game is None:
+            return missing(table_id)
+        return page(f"Replay of table {table_id}", "replay",
+                    game_page("replay.html", table_id, game),
+                    ("cards.js", "table.js", "replay.js"))

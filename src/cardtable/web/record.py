@@ -1,12 +1,13 @@
 """The record of a web table, as the same JSON lines the terminal writes.
 
-One function, :func:`record_text`, makes every record: it rebuilds the game from its rules,
-seed and stored moves and plays them again through the engine's match loop with the game's own
-record listener (Caravan's ``GameRecorder``, Obsession's ``RecordListener``), exactly as
-``caravan --record`` and ``obsession --record`` do. ``caravan --replay FILE`` and
-``obsession --replay FILE`` replay the result. An Austerity table's record has the shape of
-``austerity --record`` (header, deck, actions, result), which ``read_hub_record`` and
-``replay_hub_record`` read back.
+One function, :func:`record_text`, makes every record: it deals the game again from its rules,
+seed and seat kinds and plays the stored moves through the engine's match loop with the
+game's own recorder (``GameDescription.table_recorder``: Caravan's ``GameRecorder``,
+Obsession's ``RecordListener``, Austerity's hub record), exactly as ``caravan --record``,
+``obsession --record`` and ``austerity --record`` write theirs, so that their replays read it.
+A game without a recorder of its own gets the one record format: a header (the rules of
+``GameDescription.record_rules``, else the table's parameters; the seed; the seats), an
+action line per move in notation and the result line.
 """
 
 from __future__ import annotations
@@ -18,9 +19,18 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cardtable.engine.errors import IllegalAction
+from cardtable.engine.game_registry import description
 from cardtable.engine.match import Forfeit, MatchAbandoned, MatchListener, play_match
-from cardtable.engine.record import RecordWriter, encode_line
-from cardtable.web.games import new_state
+from cardtable.engine.protocol import GameState, Result
+from cardtable.engine.record import (
+    ABANDONED,
+    RecordWriter,
+    SeatEntry,
+    action_line,
+    header_line,
+    result_line,
+)
+from cardtable.web.games import load, new_state
 
 
 class _Scripted:
@@ -34,6 +44,8 @@ class _Scripted:
         self.moves = moves
         self.seat = seat
         self.forfeit = forfeit
+        self.text: str | None = None
+        """The notation of the move last chosen, written before it is applied."""
 
     def choose(self, observation: Any) -> Any:
         move = next(self.moves, None)
@@ -41,10 +53,36 @@ class _Scripted:
             if self.forfeit is not None:
                 raise Forfeit(*self.forfeit)
             raise MatchAbandoned(self.seat, "server")
-        return self.state.parse_action(move)
+        action = self.state.parse_action(move)
+        self.text = self.state.action_text(action)
+        return action
 
     def rejected(self, error: IllegalAction) -> None:
         raise error
+
+
+class _OneFormat(MatchListener):
+    """The record of the one format for a game without a recorder of its own: the header
+    now, then an action line per move (in the notation the seat chose it by, which depends
+    on the state before the move) and the result line."""
+
+    def __init__(self, writer: RecordWriter, game: str, rules: dict[str, Any], seed: int,
+                 seats: dict[str, str], scripted: dict[str, _Scripted]) -> None:
+        self.writer = writer
+        self.scripted = scripted
+        writer.write(header_line(game, rules, seed,
+                                 [SeatEntry(seat, player) for seat, player in seats.items()]))
+
+    def on_action(self, state: GameState[Any, Any], seat: str, action: Any, event: Any) -> None:
+        text = self.scripted[seat].text
+        self.writer.write(action_line(seat, text if text is not None else "?"))
+
+    def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        self.writer.write(result_line(result.winners, result.reason, result.reason,
+                                      result.details))
+
+    def on_abandon(self, state: GameState[Any, Any], abandoned: MatchAbandoned) -> None:
+        self.writer.write(result_line((), ABANDONED, abandoned.cause, {}))
 
 
 def record_text(game: str, params: dict[str, Any], seed: int, kinds: Sequence[str],
@@ -52,52 +90,23 @@ def record_text(game: str, params: dict[str, Any], seed: int, kinds: Sequence[st
     """The record (JSON lines) of a game given by its rules, seed, seat kinds (``human`` or
     ``bot:SPEC``) and moves in notation; ``forfeit`` ``(seat, why)`` for a game that seat
     forfeited after the moves (the record ends as ``caravan --record`` ends it then)."""
+    described = description(game)
     state = new_state(game, params, seed, kinds)
     stream = io.StringIO()
-    listeners: tuple[MatchListener, ...]
-    if game == "caravan":
-        from cardtable.games.caravan.record import GameRecorder
-
-        players = {seat: kind for seat, kind in zip(state.seats, kinds, strict=True)}
-        recorder = GameRecorder(RecordWriter(stream, "web"), "web", players, ("random", "random"))
-        recorder.start(state)
-        listeners = (recorder,)
-    elif game == "obsession":
-        from cardtable.games.obsession.record import RecordListener, header
-
-        # A program keeps its name (``exec:NAME``): ``exec`` alone names no seat kind.
-        names = tuple("human" if kind == "human" else kind.removeprefix("bot:")
-                      if kind.startswith("bot:exec:")
-                      else kind.removeprefix("bot:").split(":")[0] for kind in kinds)
-        writer = RecordWriter(stream, "web")
-        listeners = (RecordListener(writer.write, header(state, seed, names)),)
-    else:
-        return _austerity_record(state, kinds, moves)
+    writer = RecordWriter(stream, "web")
     script = iter(moves)
     seats = {seat: _Scripted(state, script, seat, forfeit) for seat in state.seats}
+    recorder: MatchListener | None = described.table_recorder(state, writer, seed, list(kinds))
+    if recorder is None:
+        try:
+            rules = described.record_rules(load(game, params))
+        except NotImplementedError:  # the table's parameters load the same game
+            rules = dict(params)
+        recorder = _OneFormat(writer, game, rules, seed,
+                              dict(zip(state.seats, kinds, strict=True)), seats)
     with contextlib.suppress(MatchAbandoned):
-        play_match(state, seats, listeners)
+        play_match(state, seats, (recorder,))
     return stream.getvalue()
-
-
-def _austerity_record(state: Any, kinds: Sequence[str], moves: Sequence[str]) -> str:
-    from cardtable.engine.record import ABANDONED, action_line, result_line
-    from cardtable.games.austerity.record import start_lines
-
-    deck, tokens, points, _count = state.setup
-    lines = start_lines({"tokens": tokens, "points": points, "players": list(kinds),
-                         "deck": [card.text() for card in deck]})
-    for move in moves:
-        seat = state.to_move
-        action = state.parse_action(move)
-        lines.append(action_line(seat, state.action_text(action)))
-        state.apply(action)
-    result = state.result
-    if result is None:
-        lines.append(result_line((), ABANDONED, "server", {}))
-    else:
-        lines.append(result_line(result.winners, result.reason, result.reason, result.details))
-    return "".join(encode_line(line) for line in lines)
 
 
 def record_lines(text: str) -> list[dict[str, Any]]:

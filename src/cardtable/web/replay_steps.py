@@ -1,24 +1,28 @@
 """A finished table's record as the replay page's steps, with every hand shown.
 
 The record is the one the table downloads (the JSON lines the terminal writes), replayed by
-the game's own replay code, which checks every line as ``caravan --replay`` and
-``obsession --replay`` do (Caravan's ``load_replay``, Obsession's ``check_replay``, Austerity's
-``replay_hub_record``); a game a program forfeited ends with its record's forfeit line. Each
-step is the public view the table page draws plus every seat's hand (``hands``): a finished
-game hides nothing (its record holds every card), and the terminal's replays show every hand
-too.
+the game's own replay code (``GameDescription.replay_views``), which checks every line as
+``caravan --replay`` and ``obsession --replay`` do; a game a program forfeited ends with its
+record's forfeit line. Each step is the public view the table page draws plus every seat's
+hand (``hands``): a finished game hides nothing (its record holds every card), and the
+terminal's replays show every hand too.
+
+A game without a replay of its own is replayed here from the one record format: its rules
+(``load_recorded``), seed and seats deal the game again, each action line is parsed and
+applied in turn (a seat playing out of turn or a refused action stops the replay), and each
+step carries every seat's own view (``views``) beside the public one.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from typing import Any
 
-from cardtable.engine.errors import GameError
-from cardtable.engine.match import Forfeit, forfeit_result
-from cardtable.engine.record import recorded_forfeit
-from cardtable.web.serialize import austerity_view, caravan_view, obsession_view, result_json
+from cardtable.engine.description import GameDescription
+from cardtable.engine.errors import GameError, GameParamsError
+from cardtable.engine.game_registry import description
+from cardtable.engine.protocol import Result
+from cardtable.engine.record import read_record
+from cardtable.web.serialize import result_json
 
 Json = dict[str, Any]
 
@@ -27,90 +31,51 @@ class ReplayUnavailable(Exception):
     """The record does not replay; the message says why, in one line."""
 
 
-def _caravan(text: str) -> tuple[list[Json], list[Json], Json | None]:
-    from cardtable.games.caravan.cards import SEATS
-    from cardtable.games.caravan.record import load_replay
-
-    handle, path = tempfile.mkstemp(suffix=".jsonl", prefix="cardtable-replay-")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        replay = load_replay(path)
-    finally:
-        os.unlink(path)
-    game = replay.start()
+def _one_format(described: GameDescription, record: str
+                ) -> tuple[list[Json], list[Json], Result | None]:
+    read = read_record("record", record.splitlines(), described.name)
+    header = read.header
+    game = described.load_recorded(header.rules)
+    people = [entry.player == "human" for entry in header.seats]
+    state = described.table_state(game, 0 if header.seed is None else header.seed, people)
+    if tuple(state.seats) != header.seat_names:
+        raise ValueError(f"the header's seats {', '.join(header.seat_names)} are not the "
+                         f"game's ({', '.join(state.seats)})")
 
     def view() -> Json:
-        shown = caravan_view(game.observation(0), game.observation(1))
-        shown["hands"] = {SEATS[seat]: caravan_view(game.observation(seat))["hand"]
-                          for seat in (0, 1)}
+        shown = dict(described.public_view(state))
+        shown["views"] = {seat: described.seat_view(state, seat) for seat in state.seats}
         return shown
 
     frames, moves = [view()], []
-    for step in replay.moves:
-        replay.apply(game, step)
-        moves.append({"seat": SEATS[step.move.seat], "move": step.move.notation})
+    for entry in read.actions:
+        if state.to_move != entry.seat:
+            raise ValueError(f"line {entry.line}: {entry.seat} moves, but it is "
+                             f"{state.to_move or 'nobody'}'s turn")
+        state.apply(state.parse_action(entry.text))
+        moves.append({"seat": entry.seat, "move": entry.text})
         frames.append(view())
-    replay.finish(game)  # an abandoned or forfeited game's end is on the record's last line
-    return frames, moves, result_json(game.result)
-
-
-def _obsession(text: str) -> tuple[list[Json], list[Json], Json | None]:
-    from cardtable.games.obsession.checked_replay import check_replay
-    from cardtable.games.obsession.record import load
-
-    checked = check_replay(load(text.splitlines(), "record"))
-    game = checked.start()
-
-    def view() -> Json:
-        shown = obsession_view(game.observation(0), public=True)
-        shown["hands"] = {seat: obsession_view(game.observation(seat))["hand"]
-                          for seat in game.seats}
-        return shown
-
-    frames, moves = [view()], []
-    for action in checked.actions:
-        seat = game.to_move
-        moves.append({"seat": seat, "move": game.action_text(action)})
-        game.apply(action)
-        frames.append(view())
-    result = game.result
-    forfeit = recorded_forfeit(checked.loaded.lines[-1][1]) if checked.loaded.lines else None
-    if result is None and forfeit is not None:
-        # The game stopped at a forfeit; ``check_replay`` matched the record's forfeit line.
-        result = forfeit_result(game, Forfeit(*forfeit))
-    return frames, moves, result_json(result)
-
-
-def _austerity(text: str) -> tuple[list[Json], list[Json], Json | None]:
-    from cardtable.games.austerity.record import read_hub_record, replay_hub_record
-    from cardtable.games.austerity.state import AusterityState
-
-    try:
-        record = read_hub_record("record", text.splitlines())
-        replay_hub_record(record)  # every line checked, as for the other games
-    except GameError as error:
-        raise ReplayUnavailable(error.message) from None
-    state = AusterityState(list(record.deck), record.tokens, record.points, len(record.players))
-    frames, moves = [austerity_view(state.observation(0), public=True)], []
-    for _line, seat, action in record.actions:
-        moves.append({"seat": seat, "move": action})
-        state.apply(state.parse_action(action))
-        frames.append(austerity_view(state.observation(0), public=True))
-    return frames, moves, result_json(state.result)
+    result: Result | None = state.result
+    ended = read.result
+    if result is None and ended is not None:  # stopped short: a forfeit, an abandoned game
+        result = Result(tuple(ended.obj["winners"]), ended.obj["reason"],
+                        dict(ended.obj["details"]))
+    return frames, moves, result
 
 
 def replay_steps(game: str, record: str) -> Json:
     """``{"game", "frames", "moves", "result"}`` for the record of a finished ``game`` (the
     first frame is the deal), or :class:`ReplayUnavailable`."""
-    makers = {"caravan": _caravan, "obsession": _obsession, "austerity": _austerity}
-    maker = makers.get(game)
-    if maker is None:
-        raise ReplayUnavailable(f"No replay for the game '{game[:20]}'.")
     try:
-        frames, moves, result = maker(record)
+        described = description(game)
+    except GameParamsError:
+        raise ReplayUnavailable(f"No replay for the game '{game[:20]}'.") from None
+    try:
+        found = described.replay_views(record)
+        frames, moves, result = found if found is not None else _one_format(described, record)
     except (GameError, ValueError, KeyError, TypeError) as error:
         message = getattr(error, "message", None) or str(error)
         raise ReplayUnavailable(f"The record does not replay: {message}") from None
-    frames[-1]["result"] = result  # the table page shows the result of the view it draws
-    return {"game": game, "frames": frames, "moves": moves, "result": result}
+    shown = result_json(result)
+    frames[-1]["result"] = shown  # the table page shows the result of the view it draws
+    return {"game": game, "frames": frames, "moves": moves, "result": shown}

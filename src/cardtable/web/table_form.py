@@ -1,80 +1,119 @@
-"""The lobby's "create a table" form, written from the games' own option lists.
+"""The lobby's "create a table" form, drawn from the catalogue (``games.catalogue``): each
+game's parameters as its description writes them (``Param.json()``), so a new parameter of a
+game, or a new game, appears in the form without an edit here.
 
-Caravan's rule fields come from the ``Rules`` dataclass (a choice list for a ``Literal`` or a
-``bool``, a text box for a number), so a new rule field appears in the form without an edit
-here. The browser sends what is filled in as the game's parameters (``rules``, ``abc.FIELD``,
-``def.FIELD``, ``FIELD`` for the fields both seats share), checked by the game's own code.
+Each game has a fieldset: the number of players (when the seats set it), then one input per
+parameter (a number box with the parameter's limits, a choice list, a text box), filled with
+the value a new table gets (``table_params``, else the parameter's default); then, folded
+away, the game's free rule fields (Caravan's), one input per seat or one for all seats, blank
+keeping the rule set's value. The browser sends what is filled in as the game's parameters,
+checked by the game's own code.
 """
 
 from __future__ import annotations
 
-import types
-from dataclasses import fields
+from collections.abc import Sequence
 from html import escape
-from typing import Literal, get_args, get_origin, get_type_hints
+from typing import Any
 
-from cardtable.games.caravan.rules import DEFAULT_PRESET, GLOBAL_FIELDS, PRESETS, Rules
-from cardtable.games.obsession.rules import KILL_ORDERS
+from cardtable.web.games import offered
 
-GAMES = ("caravan", "obsession", "austerity")
-SEAT_NAMES = {"caravan": ["ABC", "DEF"]}
-"""Fixed seat names; Obsession's (P1..Pn) and Austerity's (A, B, ...) follow the player count."""
+Json = dict[str, Any]
 
 
-def options(values: list[str] | tuple[str, ...], selected: str | None = None) -> str:
+def options(values: Sequence[str], selected: str | None = None,
+            labels: Sequence[str] | None = None) -> str:
     return "".join(
         f'<option value="{escape(value)}"{" selected" if value == selected else ""}>'
-        f"{escape(value)}</option>"
-        for value in values
+        f"{escape(label)}</option>"
+        for value, label in zip(values, labels if labels is not None else values, strict=True)
     )
 
 
-def field_choices(hint: object) -> tuple[list[str], bool] | None:
-    """The spelled choices of a field type (``None`` for a number) and whether it is nullable."""
-    args = get_args(hint)
-    nullable = isinstance(hint, types.UnionType) and type(None) in args
-    if nullable:
-        (hint,) = (arg for arg in args if arg is not type(None))
-    if hint is bool:
-        return ["yes", "no"], nullable
-    if get_origin(hint) is Literal:
-        return [str(arg) for arg in get_args(hint)], nullable
-    return None
+def game_options(catalogue: Sequence[Json] | None = None) -> str:
+    """Every game of ``catalogue`` (by default every game the server offers), by its title."""
+    if catalogue is None:
+        return options([one.name for one in offered()], labels=[one.title for one in offered()])
+    return options([entry["game"] for entry in catalogue],
+                   labels=[entry["title"] for entry in catalogue])
 
 
-def _input(name: str, hint: object, label: str) -> str:
-    choices = field_choices(hint)
-    if choices is None:
-        nullable = isinstance(hint, types.UnionType)
-        placeholder = "number or none" if nullable else "number"
-        return (f'<input name="{escape(name)}" size="6" aria-label="{escape(label)}" '
-                f'placeholder="{placeholder}">')
-    values, nullable = choices
-    listed = ["", *values, *(["none"] if nullable else [])]
-    return (f'<select name="{escape(name)}" aria-label="{escape(label)}">'
-            + "".join(f'<option value="{escape(v)}">{escape(v) or "(preset)"}</option>'
-                      for v in listed)
-            + "</select>")
+def _label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
 
 
-def caravan_field_rows() -> str:
-    """One row per rule field: an ABC and a DEF input, or one input for a shared field."""
-    hints = get_type_hints(Rules)
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def param_input(param: Json, value: object) -> str:
+    """One parameter as a form input holding ``value``."""
+    name, help_text = escape(param["name"]), escape(param["help"])
+    if param["kind"] == "choice":
+        choices = [str(choice) for choice in param["choices"]]
+        return (f'<select name="{name}" title="{help_text}">'
+                f"{options(choices, _text(value))}</select>")
+    if param["kind"] == "int":
+        limits = "".join(f' {key}="{param[bound]}"' for key, bound in
+                         (("min", "minimum"), ("max", "maximum")) if param[bound] is not None)
+        empty = ' placeholder="none"' if param.get("nullable") else ""
+        return (f'<input type="number" name="{name}"{limits} value="{escape(_text(value))}"'
+                f'{empty} title="{help_text}">')
+    return f'<input name="{name}" value="{escape(_text(value))}" title="{help_text}">'
+
+
+def field_input(param: Json) -> str:
+    """A free rule field's input: blank (the rule set's value) or a value of the field."""
+    name, label = escape(param["name"]), escape(param["help"])
+    if param["kind"] == "choice":
+        listed = ["", *(str(choice) for choice in param["choices"])]
+        return (f'<select name="{name}" aria-label="{label}">'
+                + "".join(f'<option value="{escape(v)}">{escape(v) or "(preset)"}</option>'
+                          for v in listed)
+                + "</select>")
+    placeholder = "number or none" if param.get("nullable") else "number"
+    return f'<input name="{name}" size="6" aria-label="{label}" placeholder="{placeholder}">'
+
+
+def _fields_table(entry: Json) -> str:
+    seats = entry["seat_names"][str(entry["seats"][0])]
     rows = []
-    for field in fields(Rules):
-        name, hint = field.name, hints[field.name]
-        if name in GLOBAL_FIELDS:
-            cells = f'<td colspan="2">{_input(name, hint, name + " (both seats)")}</td>'
+    for row in entry["fields"]:
+        params = row["params"]
+        if len(params) == 1:
+            cells = f'<td colspan="{len(seats)}">{field_input(params[0])}</td>'
         else:
-            cells = (f"<td>{_input('abc.' + name, hint, name + ' for ABC')}</td>"
-                     f"<td>{_input('def.' + name, hint, name + ' for DEF')}</td>")
-        rows.append(f"<tr><th scope=\"row\">{escape(name)}</th>{cells}</tr>")
-    return "".join(rows)
+            cells = "".join(f"<td>{field_input(param)}</td>" for param in params)
+        rows.append(f'<tr><th scope="row">{escape(row["field"])}</th>{cells}</tr>')
+    head = "".join(f"<th>{escape(seat)}</th>" for seat in seats)
+    return ("<details><summary>Change rule fields (per seat; blank keeps the preset)</summary>"
+            f'<table class="fields"><thead><tr><th>Field</th>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></details>")
 
 
-def caravan_preset_options() -> str:
-    return options(list(PRESETS), DEFAULT_PRESET)
+def fieldset(entry: Json, first: bool) -> str:
+    """The fieldset of one game of the catalogue (shown for the first game only)."""
+    name, title = escape(entry["game"]), escape(entry["title"])
+    parts = [f'<fieldset data-game="{name}"{"" if first else " hidden"}>',
+             f"<legend>{title} options</legend>"]
+    players = entry["players"]
+    low, high = entry["seats"]
+    if players is not None:
+        default = players["default"]
+        count = default if isinstance(default, int) and low <= default <= high else low
+        parts.append(f'<label>Players <input type="number" name="{escape(players["name"])}" '
+                     f'min="{low}" max="{high}" value="{count}"></label>')
+    for param in entry["params"]:
+        value = entry["table_params"].get(param["name"], param["default"])
+        parts.append(f"<label>{escape(_label(param['name']))} "
+                     f"{param_input(param, value)}</label>")
+    if entry["presets"]:
+        parts.append(f'<a href="/howto/{name}" class="small">what the presets mean</a>')
+    if entry["fields"]:
+        parts.append(_fields_table(entry))
+    parts.append("</fieldset>")
+    return "\n".join(parts)
 
 
-def kill_order_options() -> str:
-    return options(KILL_ORDERS)
+def fieldsets(catalogue: Sequence[Json]) -> str:
+    return "\n".join(fieldset(entry, index == 0) for index, entry in enumerate(catalogue))

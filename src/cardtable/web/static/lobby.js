@@ -1,8 +1,8 @@
 // The lobby: open tables (refreshed every few seconds), quick match, create a table.
 "use strict";
 
-const BOTS = JSON.parse(document.getElementById("bot-names").textContent);
-const FIXED_SEATS = JSON.parse(document.getElementById("seat-names").textContent);
+// Every game the server offers (GET /api/games): title, seats and their names, bots, params.
+const GAMES = JSON.parse(document.getElementById("games-data").textContent);
 const form = document.getElementById("create-form");
 
 function showError(id, error) {
@@ -20,11 +20,13 @@ function freeSeats(table) {
 
 function rulesText(table) {
   const params = Object.assign({}, table.params || {});
-  if (table.game !== "caravan") delete params.players;
+  const game = GAMES[table.game] || {};
+  if (game.players) delete params[game.players.name];  // the seats say it
   const players = table.seats ? `${table.seats.length} seats: ` + table.seats.map((seat) =>
     seat.kind === "human" ? (seat.name || "person") : seat.kind.slice(4)).join(", ") : "";
   const rules = Object.entries(params).map(([key, value]) => `${key}=${value}`).join(", ");
-  return [rules || (table.game === "caravan" ? "rules=power" : "default options"), players]
+  const presets = game.presets || [];
+  return [rules || (presets.length ? `rules=${presets[0]}` : "default options"), players]
     .filter(Boolean).join(" · ");
 }
 
@@ -48,7 +50,7 @@ async function refreshTables() {
     const watching = table.spectators || {};
     return CT.el("tr", {dataset: {table: id}},
       CT.el("td", {}, CT.el("a", {href: `/tables/${encodeURIComponent(id)}`}, id)),
-      CT.el("td", {}, table.game),
+      CT.el("td", {}, (GAMES[table.game] || {}).title || table.game),
       CT.el("td", {class: "small"}, rulesText(table)),
       CT.el("td", {}, free.length ? free.join(" ") : "none"),
       CT.el("td", {}, watching.allowed === false ? "off" : String(watching.count || 0)),
@@ -74,13 +76,15 @@ async function joinTable(table, seat) {
 // ------------------------------------------------------------------ create a table
 
 function seatNames(game) {
-  if (FIXED_SEATS[game]) return FIXED_SEATS[game];
-  const count = Number(form.querySelector(`fieldset[data-game="${game}"] [name="players"]`).value) || 2;
-  const names = [];
-  for (let i = 0; i < Math.min(Math.max(count, 2), 26); i++) {
-    names.push(game === "obsession" ? `P${i + 1}` : String.fromCharCode(65 + i));
+  const entry = GAMES[game];
+  const [low, high] = entry.seats;
+  let count = low;
+  if (entry.players) {
+    const input = form.querySelector(
+      `fieldset[data-game="${game}"] [name="${CSS.escape(entry.players.name)}"]`);
+    count = Math.min(Math.max(Number(input && input.value) || low, low), high);
   }
-  return names;
+  return entry.seat_names[String(count)];
 }
 
 function drawSeatChoices() {
@@ -88,12 +92,16 @@ function drawSeatChoices() {
   const box = document.getElementById("seat-choices");
   const previous = {};
   for (const select of box.querySelectorAll("select")) previous[select.name] = select.value;
-  CT.replace(box, seatNames(game).map((seat, index) => {
+  const names = seatNames(game);
+  CT.replace(box, names.map((seat, index) => {
     const name = `seat-${seat}`;
     const select = CT.el("select", {name, "aria-label": `Seat ${seat}`},
       CT.el("option", {value: "human"}, index === 0 ? "me" : "a person"),
-      BOTS[game].map((bot) => CT.el("option", {value: `bot:${bot}`}, `bot: ${bot}`)));
-    const fallback = game === "caravan" || index === 0 ? "human" : `bot:${BOTS[game][0]}`;
+      GAMES[game].bots.map((bot) => CT.el("option", {value: `bot:${bot}`}, `bot: ${bot}`)));
+    // A table of a fixed size: people by default; one of a chosen size: me and bots.
+    const bots = GAMES[game].bots;
+    const fallback = !GAMES[game].players || index === 0 || !bots.length
+      ? "human" : `bot:${bots[0]}`;
     select.value = previous[name] || fallback;
     return CT.el("label", {class: "seat-choice"}, `${seat} `, select);
   }));
@@ -111,9 +119,16 @@ function createBody() {
   const game = form.elements.game.value;
   const params = {};
   const fieldset = form.querySelector(`fieldset[data-game="${game}"]`);
+  // A parameter left at the game's default is not sent: the table's rules list what differs.
+  const defaults = {};
+  for (const param of GAMES[game].params) {
+    if (param.default !== null && param.default !== undefined) {
+      defaults[param.name] = String(param.default);
+    }
+  }
   for (const input of fieldset.querySelectorAll("input, select")) {
     const value = input.value.trim();
-    if (value === "") continue;
+    if (value === "" || defaults[input.name] === value) continue;
     const number = input.type === "number" ? Number(value) : null;
     params[input.name] = number !== null && Number.isFinite(number) ? number : value;
   }
@@ -146,8 +161,11 @@ form.addEventListener("submit", async (event) => {
   }
 });
 form.elements.game.addEventListener("change", showGameFields);
-for (const input of form.querySelectorAll('[name="players"]')) {
-  input.addEventListener("change", drawSeatChoices);
+for (const [game, entry] of Object.entries(GAMES)) {
+  if (!entry.players) continue;
+  const input = form.querySelector(
+    `fieldset[data-game="${game}"] [name="${CSS.escape(entry.players.name)}"]`);
+  if (input) input.addEventListener("change", drawSeatChoices);
 }
 
 // ------------------------------------------------------------------ quick match

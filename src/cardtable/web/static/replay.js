@@ -20,19 +20,36 @@
   let position = 0;
   let timer = null;
   slider.max = String(Math.max(frames.length - 1, 0));
-  const ctx = {seat: null, legal: [], interactive: false,
+  const ctx = {seat: null, legal: [], interactive: false, toMove: null, result: null,
                selection: {hand: null, cards: new Set()}, send: () => {}, redraw: () => {}};
+  const render = boardOf(root);
+
+  // Each seat's hand (a game's own board), or each seat's whole view (the generic board).
+  function seatsNode(view) {
+    const hands = view.hands || {};
+    if (Object.keys(hands).length) {
+      return Object.entries(hands).map(([seat, cards]) => CT.el("div", {class: "row", dataset: {seat}},
+        CT.el("b", {}, seat), cards.length ? cardRow(cards, {classes: "mini"}) : "no cards"));
+    }
+    const views = view.views || {};
+    if (Object.keys(views).length) {
+      document.getElementById("hands-title").textContent = "Every seat's view";
+      return Object.entries(views).map(([seat, seen]) => CT.el("div", {class: "seat-view", dataset: {seat}},
+        CT.el("b", {}, seat), valueNode(seen, 0)));
+    }
+    return CT.el("p", {}, "Nothing is hidden in this game: the table shows it all.");
+  }
 
   function draw() {
     const frame = frames[position];
     if (!frame) return;
     const view = frame.view;
-    CT.replace(document.getElementById("board"), Boards[view.game](view, ctx));
-    const hands = view.hands || {};
-    CT.replace(document.getElementById("hands"), Object.keys(hands).length
-      ? Object.entries(hands).map(([seat, cards]) => CT.el("div", {class: "row", dataset: {seat}},
-          CT.el("b", {}, seat), cards.length ? cardRow(cards, {classes: "mini"}) : "no cards"))
-      : CT.el("p", {}, "Nothing is hidden in this game: the table shows it all."));
+    ctx.toMove = position + 1 < frames.length ? frames[position + 1].seat : null;
+    ctx.result = view.result || null;
+    const shown = Object.assign({}, view);
+    delete shown.views;
+    CT.replace(document.getElementById("board"), render(render === Boards.generic ? shown : view, ctx));
+    CT.replace(document.getElementById("hands"), seatsNode(view));
     const total = frames.length - 1;
     const result = view.result ? ` · ${resultText(view, view.result)}` : "";
     document.getElementById("replay-position").textContent = position === 0

@@ -1,9 +1,10 @@
-// A table: one WebSocket per page (the seat's token, or none for a spectator), a board per game.
+// A table: one WebSocket per page (the seat's token, or none for a spectator), and a board: the
+// game's own (its page template names it: data-board) or the generic one for any other game.
 // Everything shown comes from the frames of this page's own socket; moves go back as notation,
 // and the server answers a refused move with the terminal's message.
 "use strict";
 
-const Boards = {};  // game name -> render(view, ctx) returning a node
+const Boards = {};  // board name (the page's data-board) -> render(view, ctx) returning a node
 
 // ------------------------------------------------------------------ Caravan
 
@@ -273,6 +274,75 @@ Boards.austerity = function renderAusterity(view, ctx) {
     players);
 };
 
+// ------------------------------------------------------------------ any other game
+
+// The generic board draws a view as it comes: keys and values, lists, cards as their text.
+function words(key) { return String(key).replace(/_/g, " "); }
+
+function isCard(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    && typeof value.card === "string";
+}
+
+// A value in one short line of text (a history entry, a list of cards).
+function plainText(value) {
+  if (value === null || value === undefined) return "\u2014";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value !== "object") return String(value);
+  if (isCard(value)) return value.card;
+  if (Array.isArray(value)) return value.map(plainText).join(" ");
+  return Object.entries(value).map(([key, item]) => `${words(key)} ${plainText(item)}`).join(", ");
+}
+
+function valueNode(value, depth) {
+  if (value === null || value === undefined) return CT.el("span", {class: "none"}, "\u2014");
+  if (typeof value !== "object") return CT.el("span", {}, plainText(value));
+  if (isCard(value)) return CT.el("span", {class: "card-text", title: "card"}, value.card);
+  if (depth > 8) return CT.el("span", {}, plainText(value));
+  if (Array.isArray(value)) {
+    if (!value.length) return CT.el("span", {class: "none"}, "none");
+    if (value.every((item) => item === null || typeof item !== "object" || isCard(item))) {
+      return CT.el("span", {class: "inline-list"},
+                   value.flatMap((item, index) => [index ? " " : "", valueNode(item, depth + 1)]));
+    }
+    return CT.el("ol", {class: "view-list"},
+                 value.map((item) => CT.el("li", {}, valueNode(item, depth + 1))));
+  }
+  const entries = Object.entries(value);
+  if (!entries.length) return CT.el("span", {class: "none"}, "nothing");
+  return CT.el("dl", {class: "view"}, entries.flatMap(([key, item]) => [
+    CT.el("dt", {}, words(key)), CT.el("dd", {dataset: {key}}, valueNode(item, depth + 1))]));
+}
+
+Boards.generic = function renderGeneric(view, ctx) {
+  const legal = ctx.legal || [];
+  const myTurn = ctx.interactive && legal.length > 0;
+  const turn = ctx.result ? "The game is over."
+    : ctx.toMove ? `${ctx.toMove}${ctx.toMove === ctx.seat ? " (you)" : ""} to move.` : "";
+  // The history is in the Last moves panel; everything else the view holds is drawn here.
+  const shown = Object.assign({}, view);
+  delete shown.history;
+  return CT.el("div", {class: "generic-board"},
+    CT.el("p", {class: "turn"}, turn),
+    myTurn ? CT.el("div", {class: "row legal-moves", role: "group", "aria-label": "your moves"},
+      CT.el("b", {}, "Your moves:"),
+      legal.map((move) => CT.el("button", {type: "button", class: "move", dataset: {move},
+                                           onclick: () => ctx.send(move)}, move))) : null,
+    valueNode(shown, 0));
+};
+
+Boards.generic.historyLine = (entry) => {
+  if (entry && typeof entry === "object" && !Array.isArray(entry) && "seat" in entry
+      && "move" in entry) return `${entry.seat}: ${plainText(entry.move)}`;
+  return plainText(entry);
+};
+
+function boardOf(root) {
+  const board = root.querySelector("#board");
+  const name = board && board.dataset.board;
+  return Boards[name] || Boards.generic;
+}
+
 // ------------------------------------------------------------------ the page
 
 function resultText(view, result) {
@@ -288,14 +358,18 @@ function resultText(view, result) {
   return `Game over: ${who} (${result.reason}).`;
 }
 
-const PLACEHOLDERS = {caravan: "e.g. P2B", obsession: "e.g. play 9C 9H", austerity: "e.g. wild"};
-
 const TablePage = {
   table: null, ws: null, frame: null, seat: null, token: null, retry: 500, closed: false,
-  ctx: null, timerEnd: null, game: null,
+  ctx: null, timerEnd: null, game: null, title: null, presets: [], render: null,
 
   start(root) {
     this.table = root.dataset.table;
+    this.game = root.dataset.game;
+    this.title = root.dataset.title || this.game;
+    this.presets = (root.dataset.presets || "").split(" ").filter(Boolean);
+    this.render = boardOf(root);
+    document.getElementById("move-input").placeholder =
+      document.getElementById("board").dataset.placeholder || "";
     const stored = CT.loadSeat(this.table);
     if (stored && stored.token) { this.seat = stored.seat; this.token = stored.token; }
     this.ctx = {seat: this.seat, legal: [], interactive: !!this.token,
@@ -380,13 +454,10 @@ const TablePage = {
     if (frame.type === "state") {
       const before = this.frame;
       this.frame = frame;
-      if (this.game !== frame.observation.game) {
-        document.getElementById("move-input").placeholder =
-          PLACEHOLDERS[frame.observation.game] || "";
-      }
-      this.game = frame.observation.game;
       if (frame.seat && this.token) { this.seat = frame.seat; this.ctx.seat = frame.seat; }
       this.ctx.legal = frame.legal || [];
+      this.ctx.toMove = frame.to_move;
+      this.ctx.result = frame.result || frame.observation.result || null;
       if (!before || before.ply !== frame.ply || before.to_move !== frame.to_move) {
         // A move was made (or the turn passed): a half-made selection no longer applies.
         this.ctx.selection.hand = null;
@@ -427,11 +498,11 @@ const TablePage = {
     const frame = this.frame;
     if (!frame) return;
     const view = frame.observation;
-    const render = Boards[view.game];
-    CT.replace(document.getElementById("board"), render ? render(view, this.ctx) : null);
+    const render = this.render;
+    CT.replace(document.getElementById("board"), render(view, this.ctx));
     const result = resultText(view, frame.result || view.result);
     const mine = !result && this.token && frame.to_move === this.seat;
-    document.title = `${mine ? "\u25cf Your move \u00b7 " : ""}${this.game} \u00b7 cardtable`;
+    document.title = `${mine ? "\u25cf Your move \u00b7 " : ""}${this.title} \u00b7 cardtable`;
     if (result) this.setStatus(result);
     else if (frame.status === "open") this.setStatus("Waiting for players to sit down.");
     else if (frame.to_move === this.seat && this.token) this.setStatus("Your move.");
@@ -442,7 +513,7 @@ const TablePage = {
     document.getElementById("legal").textContent = (frame.legal || []).join("  ") || "none now";
     document.getElementById("move-panel").hidden = !this.token;
     const moves = document.getElementById("last-moves");
-    const line = (render && render.historyLine) || ((entry) => JSON.stringify(entry));
+    const line = render.historyLine || Boards.generic.historyLine;
     CT.replace(moves, view.history
       ? view.history.slice(-12).map((entry) => CT.el("li", {}, line(entry)))
       : CT.el("li", {class: "hint"}, "The table above is the whole story in this game."));
@@ -452,13 +523,16 @@ const TablePage = {
   drawHead() {
     const info = this.info || {};
     const game = this.game || info.game || "";
-    document.getElementById("table-title").textContent =
-      `${game ? game[0].toUpperCase() + game.slice(1) : "Table"} · table ${this.table}`;
+    document.getElementById("table-title").textContent = `${this.title} · table ${this.table}`;
     document.getElementById("seat-line").textContent = this.token
       ? `You are ${this.seat}.` : "You are watching.";
-    const preset = game === "caravan" && info.params && info.params.rules;
-    document.getElementById("howto-link").href =
-      game ? `/howto/${game}${preset ? "/" + encodeURIComponent(preset) : ""}` : "/howto";
+    // The rules in play: the preset the table names (parameter "rules"), else the default.
+    const named = info.params && info.params.rules;
+    const preset = this.presets.length
+      ? (this.presets.includes(named) ? named : this.presets[0]) : null;
+    document.getElementById("howto-link").href = game
+      ? `/howto/${encodeURIComponent(game)}${preset ? "/" + encodeURIComponent(preset) : ""}`
+      : "/howto";
     CT.replace(document.getElementById("players-line"), (info.seats || []).map((seat, index) =>
       CT.el("span", {class: "player-name", dataset: {seat: seat.seat}}, index ? " · " : "",
             CT.el("b", {}, seat.seat), " ",

@@ -1,0 +1,25 @@
+"""Whether the server and its database answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from cardtable import __version__
+from cardtable.web.routes.state import Web
+
+router = APIRouter(prefix="/api", tags=["health"])
+
+
+@router.get("/health")
+async def health(web: Web) -> dict[str, Any]:
+    """``ok``, or ``degraded`` when the database does not answer; the live tables' count."""
+    try:
+        web.store.ping()
+        database = "ok"
+    except Exception:
+        database = "unavailable"
+    return {"status": "ok" if database == "ok" else "degraded", "version": __version__,
+            "database": database, "backend": web.store.engine.dialect.name,
+            "tables": sum(1 for t in web.hub.tables.values() if t.row.status != "finished")}

@@ -1,0 +1,168 @@
+"""The live table's WebSocket: a seat's moves and chat in, every frame of the table out.
+
+docs/web.md lists the frames. Each connection has its own queue of frames (``OUTBOX_LIMIT``):
+a client that stops reading is dropped instead of holding up the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import time
+import unicodedata
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from cardtable.web.live import OUTBOX_LIMIT, Connection, Flood, LiveTable, error_frame
+from cardtable.web.routes.state import Web, WebState
+
+router = APIRouter(prefix="/api")
+
+MAX_MESSAGE_BYTES = 4096
+CHAT_LIMIT = 300
+
+
+@router.websocket("/tables/{table_id}/ws")
+async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
+    await websocket.accept()
+    live = web.hub.get(table_id)
+    if live is None:
+        await websocket.send_json(error_frame("No such table."))
+        await websocket.close(code=4404)
+        return
+    token = websocket.query_params.get("token")
+    seat: str | None = None
+    if token:
+        seat = live.seat_of_token(token)
+        if seat is None:
+            await websocket.send_json(error_frame("Unknown token for this table."))
+            await websocket.close(code=4401)
+            return
+    elif not live.row.spectators:
+        await websocket.send_json(error_frame("This table has no spectators."))
+        await websocket.close(code=4403)
+        return
+    name = next((row.name for row in live.seats if row.seat == seat), None)
+    outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def send(frame: dict[str, Any]) -> None:
+        if connection.closed:
+            return
+        if outbox.qsize() >= OUTBOX_LIMIT:
+            connection.closed = True
+            outbox.put_nowait(None)
+            return
+        outbox.put_nowait(frame)
+
+    connection = Connection(seat, name, send)
+
+    async def sender() -> None:
+        while True:
+            frame = await outbox.get()
+            if frame is None:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1008)
+                return
+            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+
+    live.connections.append(connection)
+    sending = asyncio.get_running_loop().create_task(sender())
+    try:
+        send(live.table_frame())
+        send({"type": "chat_history", "lines": [chat_line(line)
+                                                for line in web.store.chat(live.id)]})
+        send(live.state_frame(seat))
+        live.broadcast_table()
+        await _receive(websocket, web, live, connection)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.closed = True
+        with contextlib.suppress(ValueError):
+            live.connections.remove(connection)
+        # Let queued frames (a last error) go out before the socket closes.
+        outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sending, 2)
+        sending.cancel()
+        live.broadcast_table()
+
+
+async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
+                   connection: Connection) -> None:
+    flood_limit = web.settings.flood_limit
+    flood = Flood(flood_limit)
+    send = connection.send
+    while not connection.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if flood.hit(time.monotonic()):
+            send(error_frame(f"Too many messages (more than {flood_limit} a second)."))
+            connection.closed = True
+            return
+        text = message.get("text")
+        if text is None:
+            send(error_frame("Messages are JSON text frames."))
+            continue
+        if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "replace")) \
+                > MAX_MESSAGE_BYTES:
+            send(error_frame(f"Message over {MAX_MESSAGE_BYTES} bytes."))
+            continue
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            send(error_frame("Malformed JSON."))
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            send(error_frame("A message is a JSON object with a \"type\"."))
+            continue
+        kind = data["type"]
+        if kind == "move":
+            move = data.get("move")
+            if connection.seat is None:
+                send(error_frame("Spectators cannot move."))
+            elif not isinstance(move, str) or not move.strip():
+                send(error_frame("A move is a non-empty string in the game's notation."))
+            else:
+                refusal = live.submit(connection.seat, move.strip())
+                if refusal is not None:
+                    send(error_frame(refusal))
+        elif kind == "chat":
+            _chat(web, live, connection, data.get("text"))
+        elif kind == "ping":
+            send({"type": "pong"})
+        else:
+            send(error_frame(f"Unknown message type '{kind[:20]}'."))
+
+
+def _chat(web: WebState, live: LiveTable, connection: Connection, text: object) -> None:
+    send = connection.send
+    if not isinstance(text, str):
+        send(error_frame("A chat line is a string."))
+        return
+    cleaned = clean_chat(text)
+    if not cleaned:
+        send(error_frame("A chat line cannot be empty."))
+    elif len(cleaned) > CHAT_LIMIT:
+        send(error_frame(f"A chat line has at most {CHAT_LIMIT} characters."))
+    elif connection.seat is None:
+        send(error_frame("Spectators cannot chat."))
+    else:
+        at = time.time()
+        web.store.add_chat(live.id, connection.seat, connection.name, cleaned, at)
+        live.send_all(chat_line({"seat": connection.seat, "name": connection.name,
+                                 "text": cleaned, "at": at}))
+
+
+def clean_chat(text: str) -> str:
+    """Control characters removed, spaces collapsed at the ends."""
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ").strip()
+
+
+def chat_line(line: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
+            "html": html.escape(line["text"]), "at": line["at"]}

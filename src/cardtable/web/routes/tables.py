@@ -1,0 +1,136 @@
+"""The lobby's routes: create a table, list the open ones, look at one, join it, the quick
+match and the rematch."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse
+
+from cardtable.web import games
+from cardtable.web.live import LiveTable
+from cardtable.web.routes import bodies
+from cardtable.web.routes.json_body import JsonBodyRoute
+from cardtable.web.routes.refusals import ERROR_RESPONSES, Refused
+from cardtable.web.routes.state import Web
+
+router = APIRouter(prefix="/api", tags=["tables"], route_class=JsonBodyRoute,
+                   responses=ERROR_RESPONSES)
+
+
+def seat_of(live: LiveTable, request: Request, token: str | None) -> str:
+    """The seat whose token came in the body or as ``Authorization: Bearer TOKEN``."""
+    header = request.headers.get("authorization", "")
+    if not token and header.lower().startswith("bearer "):
+        token = header[7:].strip()
+    if not token:
+        raise Refused(401, "A seat's token is needed.")
+    seat = live.seat_of_token(token)
+    if seat is None:
+        raise Refused(403, "Unknown token for this table.")
+    return seat
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: bodies.NewTable, request: Request, web: Web) -> JSONResponse:
+    """A new table; the tokens of its claimed human seats (each a secret given once)."""
+    try:
+        params, kinds = games.check_table(body.game, body.params, body.seats,
+                                          web.settings.programs)
+    except games.TableError as error:
+        raise Refused(400, str(error)) from None
+    claim = body.claim
+    seat_names = list(games.new_state(body.game, params, 0, kinds).seats)
+    if claim is not None and (any(seat not in seat_names for seat in claim)
+                              or any(kinds[seat_names.index(seat)] != "human"
+                                     for seat in claim)):
+        raise Refused(400, bodies.CLAIM_MESSAGE)
+    names = {claim[0]: body.name} if body.name is not None and claim else None
+    live, tokens = web.hub.create(body.game, params, kinds, claim=claim,
+                                  player=web.player(request), private=body.private,
+                                  spectators=body.spectators, turn_seconds=body.turn_seconds,
+                                  names=names)
+    return JSONResponse({"table": live.id, "tokens": tokens}, status_code=201)
+
+
+@router.get("/tables")
+async def open_tables(web: Web, game: str | None = None,
+                      status: str | None = None) -> dict[str, Any]:
+    """The public tables not finished, oldest first (``status``: ``open`` or ``playing``)."""
+    if game is not None:
+        bodies.known_game(game)
+    if status not in (None, "open", "playing"):
+        raise Refused(400, "'status' is open or playing.")
+    return {"tables": [live.summary() for live in web.hub.open_tables(game)
+                       if status is None or live.row.status == status]}
+
+
+@router.get("/tables/{table_id}")
+async def table_view(table_id: str, web: Web) -> dict[str, Any]:
+    """A table's summary, its public view and its turn's deadline."""
+    live = web.table(table_id)
+    frame = live.state_frame(None)
+    return {**live.summary(), "observation": frame["observation"], "deadline": live.deadline}
+
+
+@router.post("/tables/{table_id}/join")
+async def join(table_id: str, request: Request, web: Web,
+               body: Annotated[bodies.JoinTable, Body(default_factory=bodies.JoinTable)]
+               ) -> dict[str, Any]:
+    """A free seat of the table and its token."""
+    live = web.table(table_id)
+    outcome = web.hub.join(live, body.seat, web.player(request), body.name)
+    if isinstance(outcome, str):
+        raise Refused(409, outcome)
+    return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
+
+
+@router.post("/quick")
+async def quick(body: bodies.QuickMatch, request: Request, web: Web) -> dict[str, Any]:
+    """Join the oldest open table of a game (public, people only waiting) or create one."""
+    hub, game, name = web.hub, body.game, body.name
+    player = web.player(request)
+    for live in hub.open_tables(game):
+        if live.row.rematch_of is None and live.free_seats and not any(
+                seat.player_id is not None and player is not None
+                and seat.player_id == player[0] for seat in live.seats):
+            outcome = hub.join(live, None, player, name)
+            if not isinstance(outcome, str):
+                return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
+    params, kinds = games.check_table(game, games.quick_params(game), games.quick_seats(game))
+    seat_names = list(games.new_state(game, params, 0, kinds).seats)
+    live, tokens = hub.create(game, params, kinds, claim=[seat_names[0]], player=player,
+                              private=False, spectators=True, turn_seconds=None,
+                              names=None if name is None else {seat_names[0]: name})
+    return {"table": live.id, "seat": seat_names[0], "token": tokens[seat_names[0]]}
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(table_id: str, request: Request, web: Web,
+                  body: Annotated[bodies.Rematch, Body(default_factory=bodies.Rematch)]
+                  ) -> dict[str, Any]:
+    """A new table with the same game, rules and seats; each player who asks takes their
+    own seat in it (the first one creates it)."""
+    hub = web.hub
+    live = web.table(table_id)
+    seat = seat_of(live, request, body.token)
+    if live.result is None:
+        raise Refused(409, "The game is not over yet.")
+    seat_row = next(row for row in live.seats if row.seat == seat)
+    player = (seat_row.player_id, seat_row.name or "") if seat_row.player_id else None
+    if live.row.rematch is None:
+        new, _tokens = hub.create(live.row.game, live.row.params, live.kinds, claim=[],
+                                  player=None, private=live.row.private,
+                                  spectators=live.row.spectators,
+                                  turn_seconds=live.row.turn_seconds, rematch_of=live.id)
+        if web.store.set_rematch(live.id, new.id):
+            live.row.rematch = new.id
+            live.send_all({"type": "rematch", "table": new.id})
+            live.broadcast_table()
+    assert live.row.rematch is not None
+    target = web.table(live.row.rematch)
+    outcome = hub.join(target, seat, player, None if player is not None else seat_row.name)
+    if isinstance(outcome, str):
+        raise Refused(409, outcome)
+    return {"table": target.id, "seat": outcome[0], "token": outcome[1]}
