@@ -14,6 +14,7 @@ import pytest
 from cardtable.engine.bounded_read import FileTooLarge, read_bounded, read_bounded_lines
 from cardtable.engine.errors import PositionError
 from cardtable.engine.one_line import one_line, shortened
+from cardtable.engine.option_refusals import shown
 from cardtable.games.austerity import codec
 from cardtable.games.caravan.errors import MoveSyntaxError
 from cardtable.games.caravan.notation import parse_move
@@ -137,7 +138,8 @@ def test_obsession_numbers_with_thousands_of_digits(option: str) -> None:
 def test_caravan_seed_with_thousands_of_digits() -> None:
     done = run("caravan", "--plain", "--seed", DIGITS)
     assert done.returncode == 1
-    assert one_error_line(done, "caravan").startswith("argument --seed: seed must be")
+    assert one_error_line(done, "caravan") == (
+        f"--seed must be an integer >= 0 (got '{shown(DIGITS)}')")
 
 
 @pytest.mark.parametrize("args", [["--tokens", DIGITS], ["--max-turns", DIGITS]])
@@ -165,7 +167,7 @@ def test_caravan_refuses_a_delay_past_one_day(delay: str, tmp_path: Path) -> Non
         done = run("caravan", "--plain", "--bvb", "--seed", "1", "--delay", delay, *extra)
         assert done.returncode == 1
         assert one_error_line(done, "caravan") == (
-            f"argument -d/--delay: delay must be at most 86400 seconds (one day), not '{delay}'")
+            f"--delay must be a number of seconds from 0 to 86400 (got '{shown(delay)}')")
 
 
 @pytest.mark.parametrize("delay", ["1e300", "86401", DIGITS])
@@ -174,7 +176,7 @@ def test_obsession_refuses_a_delay_past_one_day(delay: str, tmp_path: Path) -> N
         done = run("obsession", "--plain", "--humans", "0", "--delay", delay, *extra)
         assert done.returncode == 1
         assert one_error_line(done, "obsession") == (
-            f"--delay must be at most 86400 seconds (one day) (got '{delay}')")
+            f"--delay must be a number of seconds from 0 to 86400 (got '{shown(delay)}')")
 
 
 def test_a_delay_of_one_day_is_accepted() -> None:
@@ -328,9 +330,10 @@ def test_option_values_are_echoed_on_one_line(program: str, args: list[str]) -> 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--rules", "vegas"], "Unknown rules preset 'vegas' (allowed: power, nv, foxon, karavane)."),
-    (["--seed", "x"], "argument --seed: seed must be an integer >= 0, not 'x'"),
+    (["--seed", "x"], "--seed must be an integer >= 0 (got 'x')"),
     (["--pvp", "--bvb"], "Game cannot be both Player vs Player and Bot vs Bot."),
-    (["-b", "nope"], "Unknown bot name 'nope'."),
+    (["-b", "nope"],
+     "Unknown bot 'nope' for caravan (bots: random, normal, friendly, expert, ismcts, exec)."),
 ])
 def test_every_caravan_error_line_starts_with_its_name(args: list[str], message: str) -> None:
     for program in (["caravan"], ["cardtable", "caravan"]):

@@ -36,3 +36,30 @@ def test_a_search_budget_that_never_ends_is_refused_before_playing(spec: str) ->
     assert done.returncode == 1
     assert done.stdout == b""
     assert "(expected " in one_error_line(done, "cardtable tournament")
+
+
+def test_a_game_without_a_benchmark_says_so_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.cli.bench import main
+    from generic_table.nim import registered
+
+    with registered():
+        assert main(["test_nim"]) == 1
+        assert capsys.readouterr().err == (
+            "cardtable bench: the game 'test_nim' has no benchmark (benchmarks: caravan, "
+            "obsession, austerity, ismcts, env, web).\n")
+        assert main(["--help"]) == 0
+        assert "test_nim" not in capsys.readouterr().out
+
+
+def test_a_games_benchmark_is_the_one_its_description_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.cli.bench import main
+    from generic_table.nim import NIM, registered
+
+    ran: list[list[str]] = []
+    monkeypatch.setattr(NIM, "bench", f"{__name__}:fake_bench", raising=False)
+    monkeypatch.setitem(globals(), "fake_bench", lambda argv: ran.append(argv) or 0)
+    with registered():
+        assert main(["test_nim", "--games", "2"]) == 0
+    assert ran == [["--games", "2"]]

@@ -13,8 +13,8 @@ from .helpers import one_error_line, run
 
 PROGRAM_ARGS = {"caravan": ["--plain", "--bvb", "--delay", "0"],
                 "obsession": ["--plain", "--humans", "0", "--players", "2", "--quiet"]}
-# Each game's own form for an option value it refuses.
-MESSAGES = {"caravan": "argument --seed: seed must be an integer >= 0, not '{}'",
+# One wording for both (cardtable.engine.option_refusals).
+MESSAGES = {"caravan": "--seed must be an integer >= 0 (got '{}')",
             "obsession": "--seed must be an integer >= 0 (got '{}')"}
 
 REFUSED = ["-5", "-1", "-0", "+3", "1_000", "1.5", "abc", "0x10", "", " ", "1e3", "٣"]

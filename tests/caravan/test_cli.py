@@ -46,6 +46,7 @@ def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+BOTS = "(bots: random, normal, friendly, expert, ismcts, exec)."
 STARTUP_ERRORS = [
     (["--rules", "xx"], "Unknown rules preset 'xx' (allowed: power, nv, foxon, karavane)."),
     (["--rule", "nonsense"], "Invalid rule override 'nonsense' (expected FIELD=VALUE)."),
@@ -66,9 +67,11 @@ STARTUP_ERRORS = [
     (["-s", "x"], "Number of caravan deck samples must be between 1 and 3 (inclusive)."),
     (["--rule", "def.deck_size=20"],
      "DEF: Caravan decks must have between 30 and 162 cards (inclusive)."),
-    (["-d", "-1"], "Bot delay cannot be a negative number."),
-    (["-b", "Clever"], "Unknown bot name 'clever'."),
-    (["--bvb", "--bot-def", "NOPE"], "Unknown bot name 'nope'."),
+    (["-d", "-1"], "--delay must be a number of seconds from 0 to 86400 (got '-1')"),
+    (["-d", "soon"], "--delay must be a number of seconds from 0 to 86400 (got 'soon')"),
+    (["--seed", "x"], "--seed must be an integer >= 0 (got 'x')"),
+    (["-b", "Clever"], f"Unknown bot 'Clever' for caravan {BOTS}"),
+    (["--bvb", "--bot-def", "NOPE"], f"Unknown bot 'NOPE' for caravan {BOTS}"),
     (["--deck", "/nonexistent/deck.txt"],
      "Cannot read deck file '/nonexistent/deck.txt': No such file or directory."),
     (["-c", "60", "-s", "1"], "There are insufficient cards to sample for the caravan deck."),
@@ -92,8 +95,8 @@ ORDER = [
     (["-f", "3", "-c", "20"], "First player must be"),
     (["-c", "20", "-s", "9"], "Caravan decks must have"),
     (["-s", "9", "-d", "-1"], "Number of caravan deck samples"),
-    (["-d", "-1", "-b", "nope"], "Bot delay cannot"),
-    (["-b", "nope", "--deck", "/nonexistent"], "Unknown bot name"),
+    (["-d", "-1", "-b", "nope"], "--delay must be"),
+    (["-b", "nope", "--deck", "/nonexistent"], "Unknown bot 'nope'"),
     (["--deck-abc", "/nonexistent", "-c", "60", "-s", "1"], "Cannot read deck file"),
     (["-c", "60", "-s", "1", "--record", "/nonexistent/x"], "There are insufficient cards"),
 ]

@@ -77,7 +77,7 @@ def test_random_fast_path_makes_the_same_choices_as_the_observation_path() -> No
     for seed in range(40):
         players = 2 + seed % 9
         game = ObsessionState.new(Rules(players=players), [False] * players, seed)
-        bots = [make_bot("random", seed, s) for s in range(players)]
+        bots = [make_bot("random", s, seed) for s in range(players)]
         twins = [bot_random(seed, s) for s in range(players)]
         while not game.over:
             seat = game.current
@@ -155,7 +155,7 @@ def test_obsessed_prefers_its_lowest_legal_face() -> None:
     lowest = decisions = 0
     for seed in range(60):
         game = ObsessionState.new(Rules(players=4), [False] * 4, 1000 + seed)
-        bots = [make_bot("obsessed", seed, s) for s in range(4)]
+        bots = [make_bot("obsessed", s, seed) for s in range(4)]
         while not game.over:
             seat = game.current
             observation = game.observe(seat)

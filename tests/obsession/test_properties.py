@@ -152,7 +152,7 @@ def test_every_legal_action_applies_and_others_are_refused(
     rules = Rules(rules.players, rules.run_kill, rules.kill_order, min(rules.max_plays, 250),
                   rules.repeat_limit)
     game = ObsessionState.new(rules, [False] * rules.players, seed)
-    players = [make_bot(bots[seat], seed, seat) for seat in range(rules.players)]
+    players = [make_bot(bots[seat], seat, seed) for seat in range(rules.players)]
     rng = random.Random(seed)
     step = 0
     while not game.over:
@@ -190,7 +190,7 @@ def test_replay_reproduces_the_game(rules: Rules, seed: int, bots: list[str]) ->
     kinds = bots[:rules.players]
     game = ObsessionState.new(rules, [False] * rules.players, seed)
     lines: list[str] = []
-    seats = {seat_name(s): make_bot(kinds[s], seed, s) for s in range(rules.players)}
+    seats = {seat_name(s): make_bot(kinds[s], s, seed) for s in range(rules.players)}
     import json
 
     listener = RecordListener(lambda obj: lines.append(json.dumps(obj)),

@@ -41,8 +41,8 @@ def test_form_builds_a_caravan_choice() -> None:
 
     choice = asyncio.run(scenario())
     assert choice is not None and choice.game == "caravan" and choice.seed == 12
-    assert choice.caravan_players == ("human", "bot:random")
-    assert choice.caravan_rules is not None and choice.caravan_rules.abc.max_numerals is None
+    assert choice.table.players == ("human", "bot:random")
+    assert choice.table.rules.abc.max_numerals is None
 
 
 def test_form_reports_bad_values_and_esc_leaves() -> None:
@@ -51,10 +51,11 @@ def test_form_reports_bad_values_and_esc_leaves() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             app.query_one("#game").value = "obsession"
+            await pilot.pause()  # the form shows the game's column
             app.query_one("#players").value = "12"
             await click_play(app, pilot)
             await pilot.pause()
-            assert "Players must be from 2 to 10." in screen_text(app)
+            assert "Players must be an integer from 2 to 10 (got '12')" in screen_text(app)
             await pilot.press("escape")
             await pilot.pause()
         return app.return_value
@@ -65,8 +66,8 @@ def test_form_reports_bad_values_and_esc_leaves() -> None:
 def test_build_choice_for_obsession() -> None:
     choice = build_choice({"game": "obsession", "seed": "", "delay": "0", "players": "5",
                            "humans": "2", "bot": "random", "run_kill": "3"})
-    assert choice.obsession_seats == ("human", "human", "random", "random", "random")
-    assert choice.obsession_rules is not None and choice.obsession_rules.run_kill == 3
+    assert choice.table.seats == ("human", "human", "random", "random", "random")
+    assert choice.table.rules.run_kill == 3
     with pytest.raises(ValueError, match="Unknown rules preset"):
         build_choice({"game": "caravan", "preset": "nope", "abc": "human",
                       "def": "bot:normal"})
@@ -113,8 +114,8 @@ def test_build_choice_checks_record_and_deck_files(tmp_path) -> None:  # type: i
              ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
     deck.write_text("\n".join(cards) + "\n", encoding="utf-8")
     choice = build_choice({**base, "deck": str(deck), "record": str(tmp_path / "g.jsonl")})
-    assert choice.caravan_decks is not None
-    assert [len(cards) for cards in choice.caravan_decks if cards is not None] == [52, 52]
+    assert choice.table.decks is not None
+    assert [len(cards) for cards in choice.table.decks if cards is not None] == [52, 52]
     assert choice.record == str(tmp_path / "g.jsonl")
     obsession = build_choice({"game": "obsession", "seed": "", "delay": "0", "players": "3",
                               "humans": "0", "bot": "random", "run_kill": "4",
@@ -134,19 +135,28 @@ def disabled(app: LauncherApp, *ids: str) -> list[bool]:
     return [app.query_one(f"#{name}", Widget).disabled for name in ids]
 
 
-def test_fields_of_the_games_not_chosen_are_disabled() -> None:
+def shown(app: LauncherApp, *ids: str) -> list[bool]:
+    return [app.query_one(f"#{name}", Widget).display for name in ids]
+
+
+def test_only_the_chosen_games_column_shows_and_the_others_fields_are_off() -> None:
     async def scenario() -> None:
         app = LauncherApp()
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
+            columns = ("column-g-caravan", "column-g-obsession", "column-g-austerity")
+            assert shown(app, *columns, "programs") == [True, False, False, True]
             assert disabled(app, "abc", "preset", "deck") == [False] * 3
             assert disabled(app, "players", "humans", "lineup", "tokens") == [True] * 4
             app.query_one("#game").value = "obsession"
             await pilot.pause()
+            assert shown(app, *columns, "programs") == [False, True, False, True]
             assert disabled(app, "abc", "preset", "lineup", "points") == [True] * 4
             assert disabled(app, "players", "humans", "bot", "seed", "record") == [False] * 5
+            assert "Run-kill" in screen_text(app) and "Rules preset" not in screen_text(app)
             app.query_one("#game").value = "austerity"
             await pilot.pause()
+            assert shown(app, *columns, "programs") == [False, False, True, False]
             assert disabled(app, "abc", "players", "seed", "record") == [True] * 4
             assert disabled(app, "lineup", "austerity_deck", "tokens", "delay") == [False] * 4
             assert "Austerity" in screen_text(app)
@@ -158,17 +168,16 @@ def test_build_choice_for_austerity(tmp_path: Path) -> None:
     base = {"game": "austerity", "delay": "0", "lineup": "shenzi, banzai,ed",
             "austerity_deck": "", "tokens": "5", "points": "15"}
     choice = build_choice(base)
-    assert choice.austerity is not None
-    assert choice.austerity.lineup == ("shenzi", "banzai", "ed")
-    assert choice.austerity.deck_name == "medium.deck" and len(choice.austerity.deck) == 20
-    assert choice.next_game().austerity is not None
-    assert choice.next_game().austerity.lineup == ("banzai", "ed", "shenzi")  # type: ignore[union-attr]
-    assert len(build_choice({**base, "lineup": ",".join(["ed"] * 26)}).austerity.lineup) == 26  # type: ignore[union-attr]
+    assert choice.table.lineup == ("shenzi", "banzai", "ed")
+    assert choice.table.deck_name == "medium.deck" and len(choice.table.deck) == 20
+    assert choice.next_game().table.lineup == ("banzai", "ed", "shenzi")
+    assert len(build_choice({**base, "lineup": ",".join(["ed"] * 26)}).table.lineup) == 26
     for lineup in ("ed", ",".join(["ed"] * 27)):
         with pytest.raises(ValueError, match="Austerity needs 2 to 26 players"):
             build_choice({**base, "lineup": lineup})
-    with pytest.raises(ValueError, match="Unknown Austerity player 'bob'"):
+    with pytest.raises(ValueError) as refused:
         build_choice({**base, "lineup": "shenzi,bob"})
+    assert str(refused.value) == "Unknown bot 'bob' for austerity (bots: shenzi, banzai, ed)."
     with pytest.raises(ValueError, match=r"Cannot access deck file: '.*none\.deck'"):
         build_choice({**base, "austerity_deck": str(tmp_path / "none.deck")})
     bad = tmp_path / "bad.deck"
@@ -179,8 +188,8 @@ def test_build_choice_for_austerity(tmp_path: Path) -> None:
         build_choice({**base, "tokens": "99999999999"})
     deck = tmp_path / "two.deck"
     deck.write_text("B:1:1,0,0,0\nY:0:0,3,0,2\n", encoding="utf-8")
-    table = build_choice({**base, "austerity_deck": str(deck), "points": "1"}).austerity
-    assert table is not None and len(table.deck) == 2 and table.points == 1
+    table = build_choice({**base, "austerity_deck": str(deck), "points": "1"}).table
+    assert len(table.deck) == 2 and table.points == 1
 
 
 def test_austerity_screen_plays_the_hubs_game_and_counts_wins() -> None:
@@ -247,9 +256,8 @@ def test_the_tally_is_kept_across_games_and_shown_on_the_launcher(
 
     def fake_play(picked: Choice, game: int = 1,
                   tally: WinTally | None = None) -> tuple[int, bool]:
-        assert picked.austerity is not None
-        lineups.append(picked.austerity.lineup)
-        app = AusterityApp(picked.austerity, 0.0)
+        lineups.append(picked.table.lineup)
+        app = AusterityApp(picked.table, 0.0)
         app.game.finished = True  # as if played: the seat A program wins (0 points each)
         TableApp.last_closed = app
         return 0, len(lineups) < 3
@@ -289,6 +297,7 @@ def test_back_on_the_launcher_every_field_is_as_the_player_left_it() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             app.query_one("#game").value = "obsession"
+            await pilot.pause()  # the form shows the game's column
             app.query_one("#players").value = "6"
             app.query_one("#humans").value = "2"
             app.query_one("#bot").value = "random"
@@ -299,7 +308,7 @@ def test_back_on_the_launcher_every_field_is_as_the_player_left_it() -> None:
         return app.return_value
 
     choice = asyncio.run(choose())
-    assert choice is not None and len(choice.obsession_seats) == 6
+    assert choice is not None and len(choice.table.seats) == 6
 
     async def come_back(last: Choice) -> dict[str, object]:
         app = LauncherApp(last)
@@ -328,13 +337,17 @@ def test_austerity_keys_line_uses_the_separator_of_the_other_screens() -> None:
     assert "Esc quit, ?/F1 help, Ctrl+R again" in asyncio.run(scenario(True))
 
 
+LONG = "1" * 40 + "..."
+
+
 @pytest.mark.parametrize(("field", "value", "message"), [
-    ("seed", "1" * 5000, "Seed must be an integer >= 0 (or empty for a random seed)."),
-    ("delay", "100000", "Bot delay must be at most 86400 seconds (one day)."),
-    ("delay", "9" * 400, "Bot delay must be at most 86400 seconds (one day)."),
-    ("players", "1" * 5000, "Players must be from 2 to 10."),
-    ("humans", "1" * 5000, "Humans must be from 0 to 4."),
-    ("run_kill", "1" * 5000, "Run-kill must be from 2 to 8."),
+    ("seed", "1" * 5000, f"Seed must be an integer >= 0 (got '{LONG}')"),
+    ("delay", "100000", "Bot delay must be a number of seconds from 0 to 86400 (got '100000')"),
+    ("delay", "9" * 400, f"Bot delay must be a number of seconds from 0 to 86400 "
+                         f"(got '{'9' * 40}...')"),
+    ("players", "1" * 5000, f"Players must be an integer from 2 to 10 (got '{LONG}')"),
+    ("humans", "1" * 5000, f"Humans must be an integer from 0 to 4 (got '{LONG}')"),
+    ("run_kill", "1" * 5000, f"Run-kill must be an integer from 2 to 8 (got '{LONG}')"),
 ])
 def test_launcher_refuses_seeds_and_delays_as_the_commands_do(field: str, value: str,
                                                               message: str) -> None:
@@ -444,29 +457,24 @@ def test_the_focused_field_stands_out() -> None:
 
 
 def test_the_wins_line_names_the_bots() -> None:
-    from types import SimpleNamespace
-
     from cardtable.engine.match import play_match
     from cardtable.games.caravan.bots import make_bot
     from cardtable.games.caravan.rules import SeatRules
     from cardtable.games.caravan.state import CaravanState as CaravanGame
-    from cardtable.ui.tui.result_lines import tally_entry
+    from cardtable.ui.tui.caravan_app import caravan_tally
 
     game = CaravanGame.new(SeatRules.preset("power"), seed=5)
     play_match(game, {"ABC": make_bot("normal", 0, 5), "DEF": make_bot("random", 1, 5)})
     assert game.result is not None
-    app = SimpleNamespace(game=game, players=("bot:normal", "bot:random"),
-                          names=("BOT1", "BOT2"))
-    entry = tally_entry(app)
+    entry = caravan_tally(game, ("bot:normal", "bot:random"), ("BOT1", "BOT2"))
     assert entry is not None and entry[0] == ["normal", "random"]
     tally = WinTally()
     tally.add(*entry)
     assert "normal" in tally.line() and "random" in tally.line() and "BOT" not in tally.line()
-    same = SimpleNamespace(game=game, players=("bot:normal", "bot:normal"),
-                           names=("BOT1", "BOT2"))
-    assert tally_entry(same)[0] == ["BOT1 normal", "BOT2 normal"]  # type: ignore[index]
-    person = SimpleNamespace(game=game, players=("human", "bot:expert"), names=("YOU", "BOT"))
-    assert tally_entry(person)[0] == ["YOU", "expert"]  # type: ignore[index]
+    same = caravan_tally(game, ("bot:normal", "bot:normal"), ("BOT1", "BOT2"))
+    assert same is not None and same[0] == ["BOT1 normal", "BOT2 normal"]
+    person = caravan_tally(game, ("human", "bot:expert"), ("YOU", "BOT"))
+    assert person is not None and person[0] == ["YOU", "expert"]
 
 
 def test_the_launcher_refuses_a_caravan_program_for_obsession_seats() -> None:
@@ -477,6 +485,7 @@ def test_the_launcher_refuses_a_caravan_program_for_obsession_seats() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             app.query_one("#game", Select).value = "obsession"
+            await pilot.pause()  # the form shows the game's column
             app.query_one("#bot", Select).value = "exec"
             app.query_one("#program", Input).value = shlex.join(
                 [sys.executable, str(examples / program)])
@@ -492,7 +501,7 @@ def test_the_launcher_refuses_a_caravan_program_for_obsession_seats() -> None:
     assert refused is None
     assert "The program plays caravan, not Obsession: choose an Obsession program." in text
     accepted, _ = asyncio.run(scenario("obsession_random.py"))
-    assert accepted is not None and accepted.obsession_seats[1].startswith("exec:")
+    assert accepted is not None and accepted.table.seats[1].startswith("exec:")
 
 
 def test_the_launcher_refuses_an_obsession_program_for_a_caravan_seat() -> None:

@@ -26,11 +26,11 @@ OBSESSION = {"game": "obsession", "seed": "4", "delay": "0", "players": "3", "hu
 def test_a_program_seat_takes_the_command_of_the_program_box() -> None:
     program = shlex.join(command(EXAMPLES / "caravan_random.py", 3))
     choice = build_choice({**CARAVAN, "program": f"  {program} "})
-    assert choice.caravan_players == ("bot:normal", f"bot:exec:{program}")
+    assert choice.table.players == ("bot:normal", f"bot:exec:{program}")
     both = build_choice({**CARAVAN, "abc": "exec", "program": program})
-    assert both.caravan_players == (f"bot:exec:{program}",) * 2
+    assert both.table.players == (f"bot:exec:{program}",) * 2
     seats = build_choice({**OBSESSION, "humans": "1", "program": "./mybot --Fast"})
-    assert seats.obsession_seats == ("human", "exec:./mybot --Fast", "exec:./mybot --Fast")
+    assert seats.table.seats == ("human", "exec:./mybot --Fast", "exec:./mybot --Fast")
 
 
 @pytest.mark.parametrize(("values", "message"), [
@@ -64,7 +64,7 @@ def test_the_form_offers_programs_and_says_what_is_missing() -> None:
 
     choice = asyncio.run(scenario())
     assert choice is not None
-    assert choice.caravan_players == ("human", "bot:exec:python3 examples/bots/caravan_random.py")
+    assert choice.table.players == ("human", "bot:exec:python3 examples/bots/caravan_random.py")
 
 
 def test_the_program_box_is_disabled_for_austerity() -> None:

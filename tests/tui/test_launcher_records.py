@@ -38,6 +38,7 @@ def test_launcher_asks_before_replacing_a_record(tmp_path: Path,
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             _fill(app, record)
+            await pilot.pause()  # the form shows the game's column
             await click_play(app, pilot)
             await pilot.pause()
             assert isinstance(app.screen, ConfirmOverwrite)
@@ -75,6 +76,7 @@ def test_launcher_asks_about_the_numbered_records_of_later_games(
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             _fill(app, record)
+            await pilot.pause()  # the form shows the game's column
             await click_play(app, pilot)
             await pilot.pause()
             assert isinstance(app.screen, ConfirmOverwrite)
@@ -89,6 +91,7 @@ def test_a_new_record_starts_without_a_question(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             _fill(app, tmp_path / "new.jsonl")
+            await pilot.pause()  # the form shows the game's column
             await click_play(app, pilot)
             await pilot.pause()
         return app.return_value

@@ -62,7 +62,7 @@ def test_digit_keys_toggle_cards() -> None:
 
 async def play_out(app: ObsessionApp, pilot, snap_mid: str | None = None,  # type: ignore[no-untyped-def]
                    limit: int = 3000) -> None:
-    helpers = {seat: make_bot("obsessed", 5, seat) for seat in range(app.game.players)}
+    helpers = {seat: make_bot("obsessed", seat, 5) for seat in range(app.game.players)}
     decisions = 0
     while not app.game.over:
         await settle(app, pilot)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from cardtable.cli.error_line import print_error
 from cardtable.cli.streams import silence_stdout
+from cardtable.engine.error_line import print_error
+from cardtable.engine.option_refusals import unknown_bot_message
 from cardtable.games.austerity.codec import parse_argument
 from cardtable.games.austerity.deck import DeckError, load_deck
 from cardtable.games.austerity.rules import Card
@@ -47,6 +48,16 @@ HINT = f"see '{PROG} --help'"
 
 class OptionError(Exception):
     """A bad simulate option; the message names the option and the problem."""
+
+    hint = True
+    """Whether the message sends to the help (not when it says what is allowed already)."""
+
+
+class UnknownPlayer(OptionError):
+    """A player of ``--players`` that is no strategy: the unknown bot's refusal of every
+    program."""
+
+    hint = False
 
 
 def parse_list(option: str, text: str) -> list[range]:
@@ -96,8 +107,8 @@ def parse_simulate(argv: list[str]) -> dict[str, object]:
             names = value.split(",")
             unknown = [name for name in names if name not in STRATEGIES]
             if unknown:
-                raise OptionError(f"--players: unknown player '{unknown[0]}' "
-                                  f"(allowed: {', '.join(STRATEGIES)})")
+                raise UnknownPlayer(unknown_bot_message(unknown[0], "austerity",
+                                                             list(STRATEGIES)))
             if not 2 <= len(names) <= 26:
                 raise OptionError("--players: 2 to 26 players are needed")
             options["players"] = names
@@ -129,7 +140,7 @@ def simulate(argv: list[str]) -> int:
     try:
         options = parse_simulate(argv)
     except OptionError as error:
-        print_error(SIMULATE, f"{error} ({HINT})")
+        print_error(SIMULATE, f"{error} ({HINT})" if error.hint else str(error))
         return EXIT_OPTIONS
     paths = options["decks"]
     tokens = options["tokens"]

@@ -12,38 +12,43 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import math
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from cardtable import __version__
+from cardtable import __version__, load_game
 from cardtable.agents.external_cli import ForfeitNotice, bot_spec, external_seat, is_exec
-from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
-from cardtable.cli.error_line import print_error
+from cardtable.agents.registry import make_seat
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
-from cardtable.engine.errors import GameError, RecordError
+from cardtable.engine.error_line import print_error
+from cardtable.engine.errors import GameError, GameParamsError, RecordError
+from cardtable.engine.game_registry import description
 from cardtable.engine.match import Seat
+from cardtable.engine.option_refusals import (
+    delay_refusal,
+    delay_seconds,
+    seed_refusal,
+    seed_value,
+)
 from cardtable.engine.record import RecordWriteError, RecordWriter, open_error_message
 from cardtable.engine.record_target import check_record_target
-from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
-from cardtable.games.caravan.bots import BOTS, known_bot, make_bot
+from cardtable.games.caravan.bots import BOTS, as_caravan_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.deck import (
     check_deck_size,
     check_samples,
     read_deck_file,
 )
-from cardtable.games.caravan.errors import DeckError, RulesError
-from cardtable.games.caravan.game import CaravanGame
+from cardtable.games.caravan.errors import DeckError
 from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import PRESETS, SeatRules
-from cardtable.games.caravan.rules_assembly import assemble_rules, check_random_decks
-from cardtable.games.caravan.stalemate import table_rules
+from cardtable.games.caravan.rules_assembly import check_random_decks
 from cardtable.games.caravan.state import CaravanState
 from cardtable.ui.plain.caravan import PlainCaravan
 from cardtable.ui.plain.console import Console
+from cardtable.ui.seat_kinds import bot_refusal
 from cardtable.ui.stop_signals import say_stopped, stop_cause, stop_signals, stop_status
 
 PROG = "caravan"
@@ -80,22 +85,26 @@ class StartupError(Exception):
 
 
 def _seed(text: str) -> int:
+    # Raised through argparse (which only catches its own errors, TypeError and ValueError),
+    # so that the message is the one every program gives, at the moment argparse reads it.
     value = seed_value(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"seed must be {SEED_ALLOWED}, not '{text}'")
+        raise StartupError(seed_refusal("--seed", text))
     return value
 
 
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if math.isnan(value) or value == -math.inf:
-        raise argparse.ArgumentTypeError(f"delay must be a number of seconds, not '{text}'")
-    if value > MAX_DELAY_SECONDS:  # also "inf" and numbers too long for a float
-        raise argparse.ArgumentTypeError(f"delay must be {too_long_text()}, not '{text}'")
-    return value
+class _Delay(argparse.Action):
+    """``--delay``: what is not a number of seconds is refused as argparse reads it; a
+    negative number later, in its place among the checks (§8), with the same message kept in
+    ``delay_text``."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        text = str(values)
+        value = delay_seconds(text)
+        if value is None:
+            raise StartupError(delay_refusal("--delay", text))
+        namespace.delay, namespace.delay_text = value, text
 
 
 def build_parser() -> CaravanArgumentParser:
@@ -117,7 +126,7 @@ def build_parser() -> CaravanArgumentParser:
     players.add_argument("--bot-abc", metavar="NAME", help="ABC's bot in --bvb (default: --bot)")
     players.add_argument("--bot-def", metavar="NAME",
                          help="DEF's bot in --bvb and human vs bot (default: --bot)")
-    players.add_argument("-d", "--delay", metavar="SECONDS", type=_delay, default=None,
+    players.add_argument("-d", "--delay", metavar="SECONDS", action=_Delay, default=None,
                          help="pause before each bot move and between replayed moves "
                               "(default: 1 on the full screen, 0 in line mode)")
     players.add_argument("-f", "--first", metavar="1|2", default="1",
@@ -166,6 +175,11 @@ def _integer(text: str | None) -> int | None:
         return None
 
 
+def _negative_delay(options: argparse.Namespace) -> None:
+    if options.delay is not None and options.delay < 0:
+        raise StartupError(delay_refusal("--delay", options.delay_text))
+
+
 def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
     """The deck-size or samples message for a ``-c``/``-s`` value that is not an integer."""
     if field == "deck_size":
@@ -174,10 +188,10 @@ def _invalid_number_message(rules: SeatRules, field: str) -> str | None:
     return check_samples(SeatRules(replace(rules.abc, samples=0), replace(rules.def_, samples=0)))
 
 
-def _bot_names(options: argparse.Namespace) -> tuple[str, str]:
+def _bot_names(options: argparse.Namespace, game: Any) -> tuple[str, str]:
     for name in (options.bot, options.bot_abc, options.bot_def):
-        # An exec: spec is not tried here: trying it would start the program.
-        refusal = None if name is None or is_exec(name) else known_bot(name)
+        # The rule bots, and any registry spec (``ismcts:iters=500``), its options checked.
+        refusal = None if name is None or name.lower() in BOTS else bot_refusal(game, name)
         if refusal is not None:
             raise StartupError(refusal)
     default = options.bot or DEFAULT_BOT
@@ -193,9 +207,8 @@ def _common_checks(options: argparse.Namespace) -> None:
 
 def _run_replay(options: argparse.Namespace, console: Console) -> int:
     _common_checks(options)
-    if options.delay is not None and options.delay < 0:
-        raise StartupError("Bot delay cannot be a negative number.")
-    _bot_names(options)
+    _negative_delay(options)
+    _bot_names(options, load_game("caravan"))
     if options.record is not None:
         raise StartupError("Options --replay and --record cannot be combined.")
     try:
@@ -217,14 +230,34 @@ def _run_replay(options: argparse.Namespace, console: Console) -> int:
         return stop_status(stopped)
 
 
+def _load(options: argparse.Namespace, cards: int | None, samples: int | None) -> Any:
+    """The game of the options, through ``load_game`` (the game's description): its rules
+    (preset, rules file, -c, -s, -i, then --rule), first seat and, between two bots, the
+    length cap games between bots get. The random decks are checked later, in their place
+    among the checks (§8), as the deck files decide which seats deal one."""
+    params: dict[str, Any] = {"rules": options.rules, "rules_file": options.rules_file,
+                              "rule": list(options.rule), "random_decks": ()}
+    if cards is not None:
+        params["deck_size"] = cards
+    if samples is not None:
+        params["samples"] = samples
+    if options.imbalanced:
+        params["sampling"] = "imbalanced"
+    if options.first.strip() in ("1", "2"):  # anything else is refused after --pvp --bvb
+        params["first"] = int(options.first.strip()) - 1
+    if options.bvb:
+        params.update(description("caravan").bot_params)
+    try:
+        return load_game("caravan", **params)
+    except GameParamsError as error:
+        raise StartupError(error.message) from None
+
+
 def _run_game(options: argparse.Namespace, console: Console) -> int:
     cards = _integer(options.cards)
     samples = _integer(options.samples)
-    try:
-        rules = assemble_rules(options.rules, options.rules_file, options.rule, cards, samples,
-                               options.imbalanced)
-    except RulesError as error:
-        raise StartupError(error.message) from None
+    loaded = _load(options, cards, samples)
+    rules: SeatRules = loaded.rules
     _common_checks(options)
     deck_paths = (options.deck_abc or options.deck, options.deck_def or options.deck)
     random_seats = [seat for seat in (0, 1) if deck_paths[seat] is None]
@@ -239,9 +272,8 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             message = check_samples(rules, random_seats)
     if message is not None:
         raise StartupError(message)
-    if options.delay is not None and options.delay < 0:
-        raise StartupError("Bot delay cannot be a negative number.")
-    bot_names = _bot_names(options)
+    _negative_delay(options)
+    bot_names = _bot_names(options, loaded)
     decks: list[list[int] | None] = []
     for seat in (0, 1):
         path = deck_paths[seat]
@@ -261,7 +293,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             raise StartupError(message)
 
     humans = (not options.bvb, options.pvp)
-    first = int(options.first.strip()) - 1
+    first: int = loaded.first
     if _full_screen(options):
         from cardtable.ui.tui.caravan_app import run_caravan
 
@@ -272,7 +304,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
                                (decks[0], decks[1]), options.record, options.ascii)
         except GameError as error:  # a program that cannot start, before the screen opens
             raise StartupError(error.message) from None
-    game = CaravanState.new(table_rules(rules, humans), options.seed, first, decks)
+    game = CaravanState.new(rules, options.seed, first, decks)
     shell = PlainCaravan(console, humans, options.delay or 0.0)
     seats: dict[str, Seat] = {}
     players: dict[str, str] = {}
@@ -282,14 +314,14 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
             players[SEATS[seat]] = "human"
         elif is_exec(bot_names[seat]):
             try:
-                seats[SEATS[seat]] = external_seat(CaravanGame(rules, first), bot_names[seat],
+                seats[SEATS[seat]] = external_seat(loaded, bot_names[seat],
                                                    SEATS[seat], game.seed, options.record)
             except GameError as error:
                 raise StartupError(error.message) from None
             players[SEATS[seat]] = f"bot:{bot_names[seat]}"
         else:
-            seats[SEATS[seat]] = shell.bot(make_bot(bot_names[seat], seat, game.seed,
-                                                         CaravanGame(rules, first)))
+            made = make_seat(loaded, bot_names[seat], SEATS[seat], game.seed)
+            seats[SEATS[seat]] = shell.bot(as_caravan_bot(seat, made, bot_names[seat]))
             players[SEATS[seat]] = f"bot:{bot_names[seat]}"
 
     recorder: GameRecorder | None = None
@@ -360,6 +392,12 @@ def main(argv: list[str] | None = None) -> int:
         # The reader of our output went away (e.g. piped into head): nothing more to say.
         silence_stdout()
         return EXIT_BAD_START
+
+
+def replay_main(argv: list[str]) -> int:
+    """``cardtable replay FILE [OPTIONS]`` of a Caravan record: ``caravan --replay FILE
+    [OPTIONS]`` (the description's ``replay_app``)."""
+    return main(["--replay", *argv])
 
 
 if __name__ == "__main__":

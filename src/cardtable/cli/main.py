@@ -19,21 +19,33 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "austerity": ("cardtable.cli.austerity", "main",
                   "Austerity tools: cardtable austerity simulate ..."),
     "serve": ("cardtable.cli.serve", "main", "the web server: play in the browser"),
+    "play": ("cardtable.cli.play", "main", "play any game in the terminal: cardtable play GAME"),
+    "replay": ("cardtable.cli.records", "replay_main",
+               "replay any game's record, checking every line: cardtable replay FILE"),
+    "records": ("cardtable.cli.records", "main",
+                "records of the former formats: cardtable records upgrade FILE ..."),
 }
 
 USAGE = "usage: cardtable COMMAND [ARGS ...]"
 
 
 def help_text() -> str:
+    from textwrap import wrap
+
+    from cardtable.engine.game_registry import descriptions
+
     width = max(len(name) for name in COMMANDS)
     lines = [USAGE, "       cardtable            (no arguments: the launcher)", "",
              "commands:"]
     lines += [f"  {name:<{width}}  {info[2]}" for name, info in COMMANDS.items()]
-    lines += ["", "Run 'cardtable COMMAND --help' for the options of a command.",
-              "'cardtable' with no arguments on a terminal opens the full-screen launcher:",
-              "choose Caravan or Obsession and their seats to play, or watch an Austerity",
-              "table of shenzi, banzai and ed (the full-screen extra, Textual, is needed;",
-              "elsewhere it prints this help)."]
+    games = descriptions()
+    lines += ["", "games: " + ", ".join(described.name for described in games)]
+    lines += ["", "Run 'cardtable COMMAND --help' for the options of a command."]
+    titles = ", ".join(described.title for described in games)
+    lines += wrap("'cardtable' with no arguments on a terminal opens the full-screen launcher: "
+                  f"choose a game ({titles}) and its table, then play it (the full-screen "
+                  "extra, Textual, is needed; elsewhere it prints this help).", 88,
+                  break_on_hyphens=False)
     return "\n".join(lines)
 
 
@@ -65,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         return say(__version__)
     entry = COMMANDS.get(args[0])
     if entry is None:
-        from cardtable.cli.error_line import print_error
+        from cardtable.engine.error_line import print_error
 
         print_error("cardtable", f"unknown command '{args[0]}' (allowed: {', '.join(COMMANDS)}).")
         return 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,12 +17,12 @@ from typing import Any, NoReturn
 
 from cardtable import __version__
 from cardtable.agents.external_cli import bot_spec, external_seat, is_exec
-from cardtable.agents.registry import UnknownBot, bot_names, make_seat
-from cardtable.cli.delay import MAX_DELAY_SECONDS, too_long_text
-from cardtable.cli.error_line import print_error
+from cardtable.agents.registry import known_spec, make_seat
+from cardtable.cli.game_options import add_param_options
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
+from cardtable.engine.error_line import print_error
 from cardtable.engine.errors import GameError, GameParamsError, RecordError
 from cardtable.engine.match import (
     BotPause,
@@ -32,6 +31,12 @@ from cardtable.engine.match import (
     Seat,
     forfeit_message,
     play_match,
+)
+from cardtable.engine.option_refusals import (
+    delay_refusal,
+    delay_seconds,
+    seed_refusal,
+    seed_value,
 )
 from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import (
@@ -43,9 +48,9 @@ from cardtable.engine.record import (
     read_lines,
 )
 from cardtable.engine.record_target import check_record_target
-from cardtable.engine.seed_option import SEED_ALLOWED, seed_value
 from cardtable.games.obsession.bots import BOT_NAMES, make_bot
-from cardtable.games.obsession.game import ObsessionGame, integer_option, kill_order_option
+from cardtable.games.obsession.game import ObsessionGame
+from cardtable.games.obsession.params import PARAMS, humans_param
 from cardtable.games.obsession.record import (
     SEAT_KINDS,
     Checker,
@@ -55,7 +60,6 @@ from cardtable.games.obsession.record import (
     ReplayMismatch,
     Script,
     header,
-    known_seat_kind,
     load,
     not_a_record,
 )
@@ -70,6 +74,7 @@ from cardtable.ui.plain.obsession import (
     ReplaySeat,
     Table,
 )
+from cardtable.ui.seat_kinds import bot_refusal
 from cardtable.ui.stop_signals import Stopped, say_stopped, stop_cause, stop_signals, stop_status
 
 PROG = "obsession"
@@ -111,41 +116,25 @@ class _Parser(argparse.ArgumentParser):
         raise _Exit(status)
 
 
-def _check_registry_bot(spec: str) -> None:
-    """Refuse a ``--bot`` that is neither a built-in policy nor a valid registry spec (the
-    search bots: ``ismcts:iters=500``)."""
-    try:
-        make_seat(ObsessionGame.load(players=2), spec, "P1", 0)
-    except UnknownBot as error:
-        if spec.partition(":")[0].strip().lower() in bot_names("obsession", calibration=True):
-            raise UsageError(error.message) from None
-        raise UsageError(f"--bot must be {' or '.join(BOT_NAMES)} (got '{spec}')") from None
+CLI_DEFAULTS = {"humans": 1}
+"""Where the command line's default differs from ``load_game``'s: a person plays unless told
+otherwise (humans take the first seats, bots the rest)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add = parser.add_argument
-    add("--players", metavar="N", default="4", help="number of seats, 2..10 (default 4)")
-    add("--humans", metavar="K", default="1",
-        help="human seats, 0..N; humans take seats 1..K, bots the rest (default 1)")
+    # --players, --humans, --run-kill, ...: the game's parameters, with their limits and
+    # messages (games/obsession/params.py).
+    add_param_options(parser, PARAMS, CLI_DEFAULTS)
     add("--bot", metavar="NAME", default="obsessed",
         help=f"policy of the bot seats: {' or '.join(BOT_NAMES)}, a search bot "
         "(ismcts, ismcts:iters=N, ismcts:time=SECONDS), or exec:COMMAND for a program "
         "(docs/bots.md) (default obsessed)")
     add("--seats", metavar="LIST",
-        help="explicit comma list such as human,obsessed,random; overrides the three above")
-    add("--run-kill", metavar="L", default="4",
-        help="a run of L identical faces kills the pile, 2..8 (default 4; 3 = the original "
-             "two-player setting)")
-    add("--kill-order", metavar="ORDER", default="effect-first",
-        help="effect-first (default: a joker run reverses and kills) or kill-first "
-             "(a run kill skips the face effect)")
-    add("--max-plays", metavar="M", default="5000",
-        help="end the game as a stalemate after M plays (default 5000)")
-    add("--repeat-limit", metavar="R", default="3",
-        help="bots-only games: end as a stalemate when a position repeats R times; 0 = off "
-             "(default 3)")
+        help="explicit comma list such as human,obsessed,random; overrides --players, "
+             "--humans and --bot")
     add("--seed", metavar="S",
         help="integer >= 0 seeding the shuffle and the bots (default: random)")
     add("--plain", action="store_true",
@@ -178,9 +167,13 @@ class Options:
     overwrite: bool = False
 
 
-def _integer(option: str, text: str, low: int, high: int | None) -> int:
+def _param(args: argparse.Namespace, name: str) -> Any:
+    """The option of the game's parameter ``name`` checked by the parameter (its message)."""
+    param = next(param for param in PARAMS if param.name == name)
+    if name == "humans":
+        param = humans_param(_param(args, "players"))
     try:
-        return integer_option(option, text, low, high)
+        return param.check(getattr(args, name))
     except GameParamsError as error:
         raise UsageError(error.message) from None
 
@@ -192,41 +185,33 @@ def parse_options(argv: Sequence[str]) -> Options | None:
         return None
     if args.seats is not None:
         kinds = tuple(bot_spec(kind.strip()) for kind in args.seats.split(","))
-        if not all(map(known_seat_kind, kinds)):
+        if not all(kind in SEAT_KINDS or known_spec("obsession", kind) for kind in kinds):
             raise UsageError(f"--seats must list {', '.join(SEAT_KINDS)} separated by commas "
                              f"(got '{args.seats}')")
         if not 2 <= len(kinds) <= 10:
             raise UsageError(f"--seats must name 2 to 10 seats (got {len(kinds)})")
         players = len(kinds)
     else:
-        players = _integer("--players", args.players, 2, 10)
-        humans = _integer("--humans", args.humans, 0, players)
+        players = _param(args, "players")
+        humans = _param(args, "humans")
         if args.bot not in BOT_NAMES and not is_exec(args.bot):
-            _check_registry_bot(args.bot)
+            # A search bot of the registry (``ismcts:iters=500``): its options checked too.
+            refusal = bot_refusal(ObsessionGame.load(players=2), args.bot)
+            if refusal is not None:
+                raise UsageError(refusal)
         bot = bot_spec(args.bot) if is_exec(args.bot) else args.bot
         kinds = ("human",) * humans + (bot,) * (players - humans)
-    try:
-        kill_order_option(args.kill_order)
-    except GameParamsError as error:
-        raise UsageError(error.message) from None
-    rules = Rules(players=players,
-                  run_kill=_integer("--run-kill", args.run_kill, 2, 8),
-                  kill_order=args.kill_order,
-                  max_plays=_integer("--max-plays", args.max_plays, 1, None),
-                  repeat_limit=_integer("--repeat-limit", args.repeat_limit, 0, None))
+    kill_order = _param(args, "kill_order")
+    rules = Rules(players=players, run_kill=_param(args, "run_kill"), kill_order=kill_order,
+                  max_plays=_param(args, "max_plays"), repeat_limit=_param(args, "repeat_limit"))
     seed = fresh_seed() if args.seed is None else seed_value(args.seed)
     if seed is None:
-        raise UsageError(f"--seed must be {SEED_ALLOWED} (got '{args.seed}')")
+        raise UsageError(seed_refusal("--seed", args.seed))
     delay = None
     if args.delay is not None:
-        try:
-            delay = float(args.delay)
-        except ValueError:
-            delay = -1.0
-        if math.isnan(delay) or delay < 0:
-            raise UsageError(f"--delay must be a number of seconds >= 0 (got '{args.delay}')")
-        if delay > MAX_DELAY_SECONDS:  # also "inf" and numbers too long for a float
-            raise UsageError(f"--delay must be {too_long_text()} (got '{args.delay}')")
+        delay = delay_seconds(args.delay)
+        if delay is None or delay < 0:
+            raise UsageError(delay_refusal("--delay", args.delay))
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
     return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay,
@@ -330,7 +315,7 @@ def play(options: Options) -> int:
                 return _fail(error.message)
         else:
             seats[seat_name(index)] = (
-                make_bot(kind, options.seed, index) if kind in BOT_NAMES else
+                make_bot(kind, index, options.seed) if kind in BOT_NAMES else
                 make_seat(ObsessionGame(options.rules, sum(humans)), kind, seat_name(index),
                           options.seed))
     try:
@@ -481,3 +466,9 @@ def replay_full_screen(loaded: LoadedRecord, options: Options) -> int | None:
         return EXIT_MISMATCH
     return run_obsession_replay(checked, 1.0 if options.delay is None else options.delay,
                                 options.ascii_only)
+
+
+def replay_main(argv: list[str]) -> int:
+    """``cardtable replay FILE [OPTIONS]`` of an Obsession record: ``obsession --replay FILE
+    [OPTIONS]`` (the description's ``replay_app``)."""
+    return main(["--replay", *argv])

@@ -16,7 +16,7 @@ import signal
 import socket
 import sys
 
-from cardtable.cli.error_line import OneLineArgumentParser, print_error
+from cardtable.engine.error_line import OneLineArgumentParser, print_error
 
 PROG = "cardtable serve"
 EXIT_USAGE, EXIT_DATABASE, EXIT_LISTEN = 1, 2, 3

@@ -14,8 +14,9 @@ from cardtable.engine.match import MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState
 from cardtable.games.obsession import explain, render, selection
 from cardtable.games.obsession.actions import Action
-from cardtable.games.obsession.cards import FACE_NAMES, TEXT
+from cardtable.games.obsession.cards import TEXT
 from cardtable.games.obsession.events import Ended, TurnStarted
+from cardtable.games.obsession.howto import HELP
 from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Script
 from cardtable.games.obsession.rules import Rules
@@ -28,21 +29,7 @@ QUIT_COMMANDS = ("quit", "exit")
 HELP_COMMANDS = ("help", "?")
 
 HELP_LINES = (
-    "+++ How to play: play out your hand, then your visible cards, then your hidden",
-    "+++   cards; the last player left holding cards loses.",
-    "+++ Type the numbers of the cards to play (1 3 or 4,5); cards played together",
-    "+++   must share one face. At the deal pick the 3 cards that lie face up; with",
-    "+++   hand and visible cards gone, pick 1 hidden card blind. When nothing you",
-    "+++   hold may be played, the pile is picked up for you;",
-    f"+++   {explain.THREES_RULE} (a lone 3 gives 0 cards).",
-    # What goes on which face is read from the legality table, as in the game's messages.
-    f"+++ On {explain.words(explain.ANYTHING_FACES)} or an empty pile anything goes;",
-    f"+++   plain faces climb ({' < '.join(FACE_NAMES[face] for face in explain.CLIMB)}),",
-    f"+++   so on a 9: {explain.allowed(9)};",
-    f"+++   on a 3 only {explain.allowed(3)}; on a 7 only {explain.allowed(7)};",
-    "+++   a joker (R) is see-through: the face under it counts.",
-    "+++ 8 plays again, 10 kills the pile and plays again, R reverses the direction;",
-    "+++   a run of equal faces on top (run-kill) kills the pile too.",
+    *(f"+++ {line}" for line in HELP),  # the rules, written in the game package
     "+++ Commands: moves lists your legal moves, help (or ?) this text, quit (or exit)",
     "+++   leaves the game.",
 )

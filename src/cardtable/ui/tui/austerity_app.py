@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib.resources import files
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
 from cardtable.engine.errors import IllegalAction
+from cardtable.engine.option_refusals import unknown_bot_message
 from cardtable.games.austerity.codec import action_line, newcard_line, winners_text
 from cardtable.games.austerity.deck import DeckError, load_deck, parse_deck
 from cardtable.games.austerity.rules import COLOURS, INT_MAX, Card, letter
@@ -49,6 +51,22 @@ class AusterityTable:
         lineup = self.lineup[1:] + self.lineup[:1]
         return AusterityTable(lineup, self.deck, self.deck_name, self.tokens, self.points)
 
+    # The launcher's table (``cardtable.ui.tui.launch.LaunchTable``): no program plays, no
+    # chance to seed, no record; Ctrl+R plays the seats rotated.
+
+    def programs(self) -> dict[str, str]:
+        return {}
+
+    def hello(self, seat: str) -> dict[str, Any]:
+        return {}
+
+    def play(self, seed: int, delay: float, record: str | None, ascii_only: bool,
+             tally: WinTally | None) -> tuple[int, bool]:
+        return play_austerity(self, delay, ascii_only, offer_again=True, tally=tally)
+
+    def next_table(self) -> AusterityTable:
+        return self.rotated()
+
 
 def bundled_deck() -> list[Card]:
     data = (files("cardtable.games.austerity") / "decks" / BUNDLED_DECK).read_bytes()
@@ -62,8 +80,7 @@ def parse_lineup(text: str) -> tuple[str, ...]:
     names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
     for name in names:
         if name not in STRATEGIES:
-            raise ValueError(f"Unknown Austerity player '{name}' "
-                             f"(allowed: {', '.join(STRATEGIES)}).")
+            raise ValueError(unknown_bot_message(name, "austerity", list(STRATEGIES)))
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise ValueError(f"Austerity needs {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          "e.g. shenzi,banzai,ed.")
@@ -285,6 +302,18 @@ class AusterityApp(TableApp):
 
     def _quit(self) -> None:
         self.exit(0)
+
+    def closing_lines(self, interrupted: bool) -> tuple[list[str], list[str]]:
+        """The hub's ``Winner(s) A,C`` line; "Interrupted." after Ctrl+C; else "Game
+        abandoned."."""
+        if self.game.finished:
+            return [f"Winner(s) {winners_text(self.game.table.winners())}"], []
+        return ([], ["Interrupted."]) if interrupted else (["Game abandoned."], [])
+
+    def tally_entry(self) -> tuple[list[str], list[str]] | None:
+        if not self.game.finished:
+            return None
+        return list(self.table.lineup), list(self.winners())
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

@@ -26,6 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, RichLog, Static
 
 from cardtable.agents.external_cli import bot_spec, is_exec
+from cardtable.agents.registry import make_seat
 from cardtable.engine.errors import IllegalAction, RecordError
 from cardtable.engine.match import (
     AsyncSeat,
@@ -37,7 +38,7 @@ from cardtable.engine.match import (
 from cardtable.engine.protocol import GameState, Result
 from cardtable.engine.randomness import fresh_seed
 from cardtable.games.caravan.board import CARAVAN_NAMES, Caravan
-from cardtable.games.caravan.bots import make_bot
+from cardtable.games.caravan.bots import as_caravan_bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.errors import MoveSyntaxError
 from cardtable.games.caravan.events import MoveEvent
@@ -45,7 +46,7 @@ from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.howto import howto_lines, preset_label, preset_short
 from cardtable.games.caravan.notation import Move, parse_move
 from cardtable.games.caravan.observation import Observation
-from cardtable.games.caravan.render import legal_moves_lines, message_seat
+from cardtable.games.caravan.render import legal_moves_lines, message_seat, result_line
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.stalemate import is_stalemate, stalemate_message, table_rules
 from cardtable.games.caravan.state import CaravanState
@@ -231,6 +232,8 @@ class HandPanel(Widget):
 
 
 QUIT_WORDS = ("quit", "exit")
+ABANDONED = "Game abandoned."
+INTERRUPTED = "caravan: Game interrupted."
 HELP_WORDS = ("help",)
 MOVES_WORD = "moves"
 
@@ -241,6 +244,7 @@ class CaravanApp(TableApp):
     start raises ``UnknownBot`` (a ``GameError``) with the line mode's message."""
 
     TITLE = "Caravan"
+    program = "caravan"
     CSS = """
     Screen { layout: vertical; }
     #main { height: 1fr; }
@@ -301,7 +305,8 @@ class CaravanApp(TableApp):
             CaravanGame(rules, first),
             {seat: kind.split(":", 1)[1] for seat, kind in enumerate(players) if kind != HUMAN},
             SEATS.__getitem__, seed, record,
-            lambda seat, spec: make_bot(spec, seat, seed, CaravanGame(rules, first)))
+            lambda seat, spec: as_caravan_bot(
+                seat, make_seat(CaravanGame(rules, first), spec, SEATS[seat], seed), spec))
 
     # ------------------------------------------------------------------ layout
 
@@ -697,6 +702,12 @@ class CaravanApp(TableApp):
         close_bots(self.bots)
         self.exit(0)
 
+    def closing_lines(self, interrupted: bool) -> tuple[list[str], list[str]]:
+        return caravan_lines(self.game, tuple(self.names), interrupted)
+
+    def tally_entry(self) -> tuple[list[str], list[str]] | None:
+        return caravan_tally(self.game, self.players, self.names)
+
 
 
 
@@ -725,10 +736,43 @@ class CaravanScreen(MatchListener):
         app.finish()
 
 
+def caravan_lines(game: CaravanState, names: tuple[str, ...],
+                  interrupted: bool) -> tuple[list[str], list[str]]:
+    """What the screen leaves on the terminal: the line mode's result line (and a forfeit's
+    notice), "Game abandoned." or, after Ctrl+C, the line mode's interruption."""
+    result = game.result
+    if result is None:
+        return [], []  # a replay cut short or an error screen: the screen said why
+    if result.reason == "quit":
+        cause = result.details.get("cause")
+        if interrupted or cause == "interrupt":
+            return [], [INTERRUPTED]
+        return ([ABANDONED] if cause == "quit" else []), []
+    line = result_line(result, (names[0], names[1]))
+    forfeited = forfeit_message(result)
+    if forfeited is not None:  # as the line mode says it: who forfeited and why, then the winner
+        return [forfeited, *([] if line is None else [line])], []
+    return ([] if line is None else [line]), []
+
+
+def caravan_tally(game: CaravanState, players: Sequence[str],
+                  names: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """(every player, the winners) of a finished game, for the launcher's tally: each bot by
+    its name, people by their seat's name (see ``result_lines.tally_names``)."""
+    from cardtable.ui.tui.result_lines import tally_names
+
+    result = game.result
+    if result is None or result.reason == "quit":
+        return None
+    named = tally_names(players, names)
+    return named, [named[SEATS.index(seat)] for seat in result.winners]
+
+
 def parse_players(players: tuple[str, str]) -> tuple[str, str]:
     """Check ``human`` / ``bot:NAME`` seat kinds (lower-cased, but for the command of
     ``bot:exec:COMMAND``, which is not started here); raises ValueError otherwise."""
-    from cardtable.games.caravan.bots import BOTS, known_bot
+    from cardtable.games.caravan.bots import BOTS
+    from cardtable.ui.seat_kinds import bot_refusal
 
     checked = []
     for kind in players:
@@ -743,7 +787,7 @@ def parse_players(players: tuple[str, str]) -> tuple[str, str]:
         if kind != HUMAN:
             head, _, name = kind.partition(":")
             # Besides the rule bots, any registry spec (``bot:ismcts:iters=500``).
-            if head != "bot" or known_bot(name) is not None:
+            if head != "bot" or bot_refusal(CaravanGame.load(), name) is not None:
                 raise ValueError(f"Unknown player '{kind}' (allowed: human, "
                                  f"{', '.join('bot:' + bot for bot in BOTS)}).")
         checked.append(kind)

@@ -8,6 +8,7 @@ mode's replay; moves follow each other ``delay`` seconds apart, and the keys of
 
 from __future__ import annotations
 
+from cardtable.engine.record import not_finished_message
 from cardtable.games.caravan.record import Replay
 from cardtable.ui.stop_signals import Stopped, say_stopped, stop_signals_for_app, stop_status
 from cardtable.ui.tui.caravan_app import CaravanApp
@@ -76,6 +77,17 @@ class CaravanReplayApp(ReplayControls, CaravanApp):
 
     def replay_redraw(self) -> None:
         self.refresh_board()
+
+    def replay_closing(self) -> tuple[list[str], list[str]] | None:
+        """A record without its result line: its error; a game that was not finished: the
+        line mode's "The recorded game was not finished (CAUSE)."."""
+        missing = self.replay.missing_result()
+        if missing is not None:
+            return [], [f"caravan: {missing.message}"]
+        result = self.game.result
+        if result is not None and result.reason == "quit":
+            return [not_finished_message(result.details.get("cause", "quit"))], []
+        return None
 
 
 def run_caravan_replay(replay: Replay, delay: float, ascii_only: bool) -> int:

@@ -241,6 +241,8 @@ class TableApp(App[int]):
 
     last_closed: ClassVar[TableApp | None] = None
     """The game screen that closed last (the launcher counts its wins)."""
+    program: ClassVar[str] = "cardtable"
+    """The program whose name starts the error lines left on the terminal."""
 
     messages: list[str]
     match: ScreenMatch | None
@@ -268,6 +270,17 @@ class TableApp(App[int]):
     def _quit(self) -> None:
         """Leave the screen, closing an unfinished game's record first."""
         raise NotImplementedError
+
+    def closing_lines(self, interrupted: bool) -> tuple[list[str], list[str]]:
+        """(standard output lines, standard error lines) the terminal keeps once the screen
+        has closed: the line mode's result text (``interrupted``: left by a confirmed
+        Ctrl+C). See :mod:`cardtable.ui.tui.result_lines`."""
+        return [], []
+
+    def tally_entry(self) -> tuple[list[str], list[str]] | None:
+        """(every player, the winners) of the finished game, named as the screen names them,
+        for the launcher's tally; None for a game that did not finish."""
+        return None
 
     def action_leave_key(self, cause: str) -> None:
         """Ctrl+Q (``quit``) and Ctrl+C (``interrupt``): what Esc does, except that at the

@@ -74,6 +74,8 @@ from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, Screen
 from cardtable.ui.tui.theme import Theme, make_theme
 
 HUMAN = "human"
+ABANDONED = "Game abandoned."
+INTERRUPTED = "!!! Interrupted"
 MOVES_COMMAND = "moves"
 QUIT_COMMANDS = ("quit", "exit")
 HELP_COMMAND = "help"
@@ -199,6 +201,7 @@ class ObsessionApp(TableApp):
     """The Obsession screen. ``seats`` lists ``human``, ``obsessed`` or ``random`` per seat."""
 
     TITLE = "Obsession"
+    program = "obsession"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "moves", "Moves"),
         Binding("f", "fast_forward", "Fast-forward"),
@@ -242,7 +245,7 @@ class ObsessionApp(TableApp):
         self.bots: dict[int, Seat] = make_bots(
             loaded, {seat: kind for seat, kind in enumerate(self.kinds) if kind != HUMAN},
             seat_name, seed, record,
-            lambda seat, kind: make_bot(kind, seed, seat) if kind in BOT_NAMES else
+            lambda seat, kind: make_bot(kind, seat, seed) if kind in BOT_NAMES else
             make_seat(loaded, kind, seat_name(seat), seed))
         self.forfeit: Result | None = None
         """The result of a game a program forfeited (the game itself is not over)."""
@@ -709,6 +712,32 @@ class ObsessionApp(TableApp):
         self.workers.cancel_group(self, "bot")
         close_bots(self.bots)
         self.exit(0)
+
+    def closing_lines(self, interrupted: bool) -> tuple[list[str], list[str]]:
+        """The line mode's ending: the placings block (a forfeit's notice and places), "Game
+        abandoned." or, after Ctrl+C, the line mode's interruption."""
+        forfeited = None if self.forfeit is None else forfeit_message(self.forfeit)
+        if forfeited is not None and self.forfeit is not None:
+            # As the line mode ends a forfeited game, places included.
+            return [f"!!! {forfeited}", *render.forfeit_places(self.game, self.forfeit)], []
+        if self.ended is not None:
+            return render.placings_block(self.ended), []
+        if interrupted:
+            return [], [INTERRUPTED]
+        if self.game.over:
+            return [], []
+        return [ABANDONED], []
+
+    def tally_entry(self) -> tuple[list[str], list[str]] | None:
+        """Each bot by its name, people by their seat's label; the first out wins."""
+        from cardtable.ui.tui.result_lines import tally_names
+
+        if self.ended is None:
+            return None
+        labels = [seat_label(seat, self.kinds, self.humans) for seat in range(len(self.kinds))]
+        names = tally_names(self.kinds, labels)
+        placings = self.ended.placings
+        return names, [names[placings[0]]] if self.ended.finished and placings else []
 
     def abandon(self, cause: str | None = None) -> None:
         """Close the record of an unfinished game with an ``abandoned`` line (``cause``, or

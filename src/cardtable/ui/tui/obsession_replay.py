@@ -139,6 +139,15 @@ class ObsessionReplayApp(ReplayControls, ObsessionApp):
         for hands in self.query(HandsPanel):
             hands.refresh()
 
+    def replay_closing(self) -> tuple[list[str], list[str]] | None:
+        """The line mode's closing of a record that has no end line: a ``!!!`` line on
+        standard output, or its error on standard error."""
+        if self.closing is None:
+            return None
+        if self.closing.startswith("!!! "):
+            return [self.closing], []
+        return [], [f"obsession: {self.closing}"]
+
 
 def run_obsession_replay(checked: CheckedReplay, delay: float, ascii_only: bool) -> int:
     """Show ``checked`` on the full screen and return the exit status: that of the recorded

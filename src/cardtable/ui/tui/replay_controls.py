@@ -95,6 +95,19 @@ class ReplayControls(TableApp):
     playing: bool
     ascii_replay: bool
 
+    def closing_lines(self, interrupted: bool) -> tuple[list[str], list[str]]:
+        """Nothing when the replay was left before the end of its record (nothing was
+        abandoned); at the end, :meth:`replay_closing`, else the game's own result text."""
+        if self.position < self.replay_length():
+            return [], []
+        closing = self.replay_closing()
+        return super().closing_lines(interrupted) if closing is None else closing
+
+    def replay_closing(self) -> tuple[list[str], list[str]] | None:
+        """What the end of the record leaves on the terminal when it is not the game's result
+        (a record cut short, a game that was not finished), as the line mode says it."""
+        return None
+
     def replay_setup(self, delay: float, ascii_only: bool, exit_status: int) -> None:
         """Call from ``__init__``: the pause between moves and the status for leaving."""
         self.delay = delay
