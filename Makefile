@@ -9,12 +9,14 @@ STAMP  := $(VENV)/.installed
 # The last step writes the sources' bytecode: an editable install writes none, and where
 # PYTHONDONTWRITEBYTECODE is set Python never does, so every start of a program (the Austerity
 # hub, say) would compile its modules again.
-$(STAMP): pyproject.toml setup.py $(wildcard src/cardtable/games/*/_core.c) \
+$(STAMP): pyproject.toml setup.py examples/plugins/kuhn_poker/pyproject.toml \
+          $(wildcard src/cardtable/games/*/_core.c) \
           $(wildcard src/cardtable/games/*/_*.h) \
           src/cardtable/engine/xoshiro.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,tournament,dist,rl]'
+	$(BIN)/python -m pip install --quiet -e examples/plugins/kuhn_poker
 	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
@@ -36,10 +38,11 @@ serve: $(STAMP)
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests examples/plugins
 
 typecheck: $(STAMP) $(TRAINING)
 	$(BIN)/mypy --strict src/cardtable
+	$(BIN)/mypy --strict examples/plugins/kuhn_poker/src
 
 # The tests run on WORKERS processes (pytest-xdist), one per core of the machine the suite is
 # kept fast on (two); WORKERS=0 runs them in this process.

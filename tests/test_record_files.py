@@ -252,5 +252,5 @@ def test_each_replay_names_the_game_of_a_foreign_record(tmp_path: Path) -> None:
                          encoding="utf-8")
     for game in ("caravan", "obsession"):
         done = run(game, "--plain", "--replay", str(austerity))
-        assert one_line(done) == (f"Replay '{austerity}': this is an Austerity hub record, "
-                                  f"which cannot be replayed")
+        assert one_line(done) == (f"Replay '{austerity}': this is an Austerity record; "
+                                  f"replay it with: cardtable replay {austerity}")

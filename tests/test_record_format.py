@@ -1,5 +1,6 @@
-"""The one record format: every game writes it, every replay reads it (and the former
-dialects), a record of another game is named, and a wrong line is refused with its number.
+"""The one record format: every game writes it, every replay reads it (the former dialects
+upgraded in memory), a record of another game is named, and a wrong line is refused with its
+number.
 
 Round trips run in process over many seeds (hypothesis); the command lines are run as real
 programs for the messages and exit statuses people see.
@@ -30,9 +31,9 @@ from cardtable.engine.record import (
     RecordWriter,
     read_lines,
     read_record,
-    record_format,
     record_game,
 )
+from cardtable.engine.record_upgrade import dialect_of
 
 BIN = Path(sys.executable).parent
 LEGACY = Path(__file__).parent / "records" / "legacy"
@@ -86,7 +87,7 @@ def obsession_record(path: Path, seed: int, **rules: Any) -> Any:
     table = Rules(**rules)
     kinds = [("obsessed", "random")[(seed + seat) % 2] for seat in range(table.players)]
     game = ObsessionState.new(table, [False] * table.players, seed)
-    seats = {seat_name(seat): make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)}
+    seats = {seat_name(seat): make_bot(kind, seat, seed) for seat, kind in enumerate(kinds)}
     with RecordWriter(path) as writer:
         play_match(game, seats, (RecordListener(writer.write, header(game, seed, kinds)),))
     return game
@@ -265,9 +266,9 @@ def test_current_records_replay() -> None:
 def test_former_caravan_records_replay(path: Path) -> None:
     from cardtable.games.caravan.record import load_replay
 
-    assert record_format(read_lines(path)) == 1
+    assert dialect_of(read_lines(path)) is not None
     replay = load_replay(path)
-    assert replay.format == 1 and replay.missing_result() is None
+    assert replay.missing_result() is None
     done = run("caravan", "--plain", "--replay", str(path), "--delay", "0")
     assert (done.returncode, done.stderr) == (0, "")
     last = objects(path)[-1]
@@ -283,8 +284,8 @@ def test_former_obsession_records_replay(path: Path) -> None:
     from cardtable.games.obsession.checked_replay import check_replay
     from cardtable.games.obsession.record import load
 
+    assert dialect_of(read_lines(path)) is not None
     loaded = load(read_lines(path), str(path))
-    assert loaded.legacy
     last = objects(path)[-1]
     checked = check_replay(loaded)
     assert checked.ending == ("over" if last["t"] == "end" else "abandoned")
@@ -307,7 +308,8 @@ def test_former_hub_records_are_read(name: str) -> None:
 
 
 def test_a_changed_former_caravan_record_still_gets_its_reasons(tmp_path: Path) -> None:
-    """The former dialect keeps its own checks: card identities and ply numbers."""
+    """The former dialect keeps its own checks (card identities, ply numbers), at the file's
+    line numbers."""
     from cardtable.games.caravan.record import load_replay
 
     lines = (LEGACY / "caravan-power-normal-normal.jsonl").read_text().splitlines()
@@ -352,7 +354,7 @@ def named(path: Path, game: str) -> str:
     if game == "obsession":
         return (f"Replay '{path}': this is an Obsession record; "
                 f"replay it with: obsession --replay {path}")
-    return f"Replay '{path}': this is an Austerity hub record, which cannot be replayed"
+    return f"Replay '{path}': this is an Austerity record; replay it with: cardtable replay {path}"
 
 
 @pytest.mark.parametrize("replayer", ["caravan", "obsession"])

@@ -17,6 +17,8 @@ import pytest
 
 from cardtable.games.austerity import game as austerity_game
 from cardtable.games.austerity import rules as austerity_rules
+from cardtable.games.austerity.howto import HOWTO as AUSTERITY
+from cardtable.games.caravan.description import CARAVAN
 from cardtable.games.caravan.howto import howto_lines
 from cardtable.games.caravan.notation import Move
 from cardtable.games.caravan.rules import FIELD_NAMES, POWER, PRESETS, Rules, SeatRules
@@ -26,11 +28,10 @@ from cardtable.games.caravan.stalemate import STUCK_PLIES
 from cardtable.games.obsession import explain
 from cardtable.games.obsession import rules as obsession_rules
 from cardtable.games.obsession.cards import FACE_NAMES
+from cardtable.games.obsession.description import OBSESSION
 from cardtable.games.obsession.legality import matrix_rows
 from cardtable.games.obsession.state import START_ORDER
 from cardtable.ui.plain.obsession import HELP_LINES
-from cardtable.web.howto_pages import SITE_NOTES
-from cardtable.web.howto_text import AUSTERITY
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -140,7 +141,7 @@ def test_the_caravan_numbers_are_the_rules() -> None:
 
 def test_the_help_texts_move_forms_are_in_the_caravan_rules() -> None:
     text = page("caravan.md")
-    helps = [SITE_NOTES["caravan"],
+    helps = [CARAVAN.web_notes,
              *("\n".join(howto_lines(SeatRules.preset(name))) for name in PRESETS)]
     forms = set()
     for help_text in helps:
@@ -239,7 +240,7 @@ def test_the_obsession_help_texts_move_forms_are_in_the_rules() -> None:
     for command in ("moves", "help", "?", "quit", "exit"):
         assert re.search(rf"(^|[ (]){re.escape(command)}([ ),]|$)", help_text), command
         assert f"`{command}`" in text, command
-    notes = SITE_NOTES["obsession"] + " " + " ".join(obsession_lines_text())
+    notes = OBSESSION.web_notes + " " + " ".join(obsession_lines_text())
     forms = re.findall(r"\b((?:play|swap|blind) [0-9A-Z][0-9A-Z ]*?)(?=[,).])", notes)
     assert {form.split()[0] for form in forms} == {"play", "swap", "blind"}
     for form in forms:
@@ -247,9 +248,9 @@ def test_the_obsession_help_texts_move_forms_are_in_the_rules() -> None:
 
 
 def obsession_lines_text() -> list[str]:
-    from cardtable.web.howto_text import obsession_lines
+    from cardtable.games.obsession.howto import howto_lines
 
-    return obsession_lines()
+    return howto_lines()
 
 
 # ----------------------------------------------------------------------------- austerity

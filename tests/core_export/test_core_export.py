@@ -86,7 +86,7 @@ def test_caravan_round_trip_through_the_export(preset: str, seed: int, plies: in
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**32), turns=st.integers(0, 60))
 def test_obsession_round_trip_through_the_export(players: int, seed: int, turns: int) -> None:
     game = ObsessionState.new(Rules(players=players), (False,) * players, seed, log=False)
-    bots = [make_bot("random", seed, seat) for seat in range(players)]
+    bots = [make_bot("random", seat, seed) for seat in range(players)]
     while game.phase != OVER and (game.phase == SWAP or game.turns < turns):
         seat = game.current
         game.apply(bots[seat].choose(game.observe(seat)))
