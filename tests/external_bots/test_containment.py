@@ -177,13 +177,16 @@ def test_end_descendants_finds_orphans_given_to_a_subreaper(tmp_path: Path) -> N
             f"        os.rename({str(pidfile)!r} + '.part', {str(pidfile)!r})\n"
             "        time.sleep(600)\n"
             "    os._exit(0)\n"
-            "deadline = time.monotonic() + 60\n"
-            f"while not os.path.exists({str(pidfile)!r}) and time.monotonic() < deadline:\n"
-            "    time.sleep(0.01)\n"
+            # The program waits for each condition (polling), and says so if it never comes.
+            "def until(condition, what):\n"
+            "    deadline = time.monotonic() + 60\n"
+            "    while not condition():\n"
+            "        if time.monotonic() > deadline:\n"
+            "            sys.exit('timed out waiting for ' + what)\n"
+            "        time.sleep(0.01)\n"
+            f"until(lambda: os.path.exists({str(pidfile)!r}), 'the grandchild pid file')\n"
             "pid = int(open(" + repr(str(pidfile)) + ").read())\n"
-            "deadline = time.monotonic() + 60\n"
-            "while pid not in contain.descendants(os.getpid()) and time.monotonic() < deadline:\n"
-            "    time.sleep(0.01)\n"
+            "until(lambda: pid in contain.descendants(os.getpid()), 'the orphan under us')\n"
             "contain.end_descendants()\n"
             "print(contain.descendants(os.getpid()))\n")
     with killed_afterwards(pidfile):
