@@ -10,9 +10,10 @@ the worlds, Python or compiled, deal hands that keep them.
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cardtable.games.obsession import fast
@@ -30,7 +31,7 @@ from cardtable.games.obsession.inference import (
     swap_mask,
 )
 from cardtable.games.obsession.state import ObsessionState
-from cardtable.games.obsession.worlds import sample_world
+from cardtable.games.obsession.worlds import honour_lacks, sample_world
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -131,6 +132,7 @@ def decision(case: Case) -> tuple[ObsessionState, int]:
 
 @SETTINGS
 @given(cases)
+@example((8257, 94, 0, 2))  # greedy swaps used up the only cards seat 2's places allow
 def test_python_worlds_keep_the_facts(case: Case) -> None:
     state, seat = decision(case)
     obs = state.observe(seat)
@@ -146,6 +148,7 @@ def test_python_worlds_keep_the_facts(case: Case) -> None:
                     reason="the compiled core is not built (or CARDTABLE_PURE=1)")
 @SETTINGS
 @given(cases)
+@example((8257, 94, 0, 2))
 def test_compiled_worlds_keep_the_facts(case: Case) -> None:
     state, seat = decision(case)
     if state.result is not None:
@@ -174,3 +177,15 @@ def test_the_compiled_sampler_refuses_bad_facts_clearly() -> None:
     with pytest.raises(OverflowError):
         core.sample_world(0, 1, [(-1,)])
     assert list(core.sample_world(0, 7, ()).export()["hands"][0]) == state.hands[0]
+
+
+def test_places_are_matched_when_greedy_swaps_use_up_the_allowed_cards() -> None:
+    eight, nine, five = suited(8, 0, 0), suited(9, 0, 0), suited(5, 0, 0)
+    only_eights = mask_of(face for face in range(2, 16) if face != 8)
+    eights_or_nines = mask_of(face for face in range(2, 16) if face not in (8, 9))
+    for seed in range(40):
+        cards = [five, five, five, eight, nine, suited(8, 1, 0)]
+        lacking = [(0, eights_or_nines), (1, only_eights), (2, only_eights)]
+        honour_lacks(cards, lacking, random.Random(seed))
+        assert [FACE[card] for card in cards[:3]] == [9, 8, 8], seed
+        assert sorted(cards) == sorted([five, five, five, eight, nine, suited(8, 1, 0)])

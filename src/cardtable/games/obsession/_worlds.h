@@ -15,7 +15,8 @@
  * per seat, a faces-bit mask for each of some of its dealt cards, strictest first) is
  * honoured after each shuffle as worlds.honour_lacks does: a dealt card its mask rules out
  * is swapped with one drawn uniformly among the cards the mask allows at places not settled
- * yet (none: it stays). Hands stay sorted. The repetition guard's record of
+ * yet, then places still breaking their masks are matched to cards by augmenting paths (as
+ * many as any deal allows). Hands stay sorted. The repetition guard's record of
  * positions, which holds hidden cards, starts afresh in the world. Obsession draws nothing
  * at random during play, so the seed only deals.
  */
@@ -44,8 +45,64 @@ typedef struct {
     uint32_t mask[MAX_CARDS];
 } LackingPlaces;
 
+/* Kuhn's augmenting path for place `index` of `lacking` (see match_lacks). */
+static int augment_lack(const uint16_t *pool, int n, const LackingPlaces *lacking, int index,
+                        int *matched, int *owner, uint8_t *visited)
+{
+    for (int q = 0; q < n; q++) {
+        if (visited[q] || lacking->mask[index] >> FACE[pool[q]] & 1)
+            continue;
+        visited[q] = 1;
+        if (owner[q] < 0 || augment_lack(pool, n, lacking, owner[q], matched, owner, visited)) {
+            matched[index] = q;
+            owner[q] = index;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* worlds.match_lacks: rearranges `pool` so that as many places of `lacking` as can be hold a
+ * card their mask allows (augmenting paths from the places that already keep theirs); the
+ * cards moved away fill, in order, the places whose cards were taken. */
+static void match_lacks(uint16_t *pool, int n, const LackingPlaces *lacking)
+{
+    int matched[MAX_CARDS], owner[MAX_CARDS];
+    uint8_t visited[MAX_CARDS], receiving[MAX_CARDS] = {0}, taken[MAX_CARDS] = {0};
+    uint16_t before[MAX_CARDS];
+    for (int q = 0; q < n; q++)
+        owner[q] = -1;
+    for (int i = 0; i < lacking->n; i++) {
+        int place = lacking->place[i];
+        matched[i] = lacking->mask[i] >> FACE[pool[place]] & 1 ? -1 : place;
+        if (matched[i] >= 0)
+            owner[place] = i;
+    }
+    for (int i = 0; i < lacking->n; i++)
+        if (matched[i] < 0) {
+            memset(visited, 0, (size_t)n);
+            augment_lack(pool, n, lacking, i, matched, owner, visited);
+        }
+    memcpy(before, pool, (size_t)n * sizeof *pool);
+    for (int i = 0; i < lacking->n; i++)
+        if (matched[i] >= 0) {
+            receiving[lacking->place[i]] = 1;
+            taken[matched[i]] = 1;
+            pool[lacking->place[i]] = before[matched[i]];
+        }
+    int fill = 0;
+    for (int q = 0; q < n; q++) {
+        if (!receiving[q] || taken[q])
+            continue;  /* q's card stays, or went to a place of `lacking` */
+        while (!taken[fill] || receiving[fill])
+            fill++;
+        pool[fill++] = before[q];
+    }
+}
+
 /* worlds.honour_lacks: each card of `pool` at a place of `lacking` that its mask rules out
- * is swapped with one drawn uniformly among the allowed cards at places not settled yet. */
+ * is swapped with one drawn uniformly among the allowed cards at places not settled yet;
+ * places still breaking their masks are then matched (match_lacks). */
 static void honour_lacks(uint16_t *pool, int n, const LackingPlaces *lacking, Xoshiro *rng)
 {
     uint8_t settled[MAX_CARDS] = {0};
@@ -70,6 +127,11 @@ static void honour_lacks(uint16_t *pool, int n, const LackingPlaces *lacking, Xo
         }
         settled[place] = 1;
     }
+    for (int i = 0; i < lacking->n; i++)
+        if (lacking->mask[i] >> FACE[pool[lacking->place[i]]] & 1) {
+            match_lacks(pool, n, lacking);
+            return;
+        }
 }
 
 /* The mask of `place` in `lacking` (0: any face). */

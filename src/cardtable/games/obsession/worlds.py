@@ -19,8 +19,11 @@ world deals them there first and the rest of that hand from the unseen cards.
 
 The seats' choices show more (``Observation.lacks``, see ``inference``): faces that some of
 the dealt cards of a hand are not. After the shuffle, each such card that breaks its mask is
-swapped with a card drawn uniformly among those that keep it, from the places not settled yet
-(when none does, the card stays: the facts are a preference, not a proof). Obsession draws no
+swapped with a card drawn uniformly among those that keep it, from the places not settled yet.
+Those greedy swaps can use up the only cards a later place allows; places still breaking
+their masks are then matched to cards by augmenting paths, so every mask is kept whenever
+some deal keeps them all (when none does, as many as can be: the facts are a preference,
+not a proof). Obsession draws no
 random numbers during play, so the world needs no generator; the repetition guard's record of
 positions (which holds hidden cards) starts afresh in the world.
 """
@@ -133,6 +136,48 @@ def honour_lacks(cards: list[int], lacking: Sequence[tuple[int, int]],
                 other = options[rng.randrange(len(options))]
                 cards[place], cards[other] = cards[other], cards[place]
         settled.add(place)
+    if any(mask >> FACE[cards[place]] & 1 for place, mask in lacking):
+        match_lacks(cards, lacking)
+
+
+def match_lacks(cards: list[int], lacking: Sequence[tuple[int, int]]) -> None:
+    """Rearranges ``cards`` so that as many places of ``lacking`` as can be hold a card
+    their mask allows: the greedy swaps of ``honour_lacks`` can use up the only allowed cards
+    of a later place, so the places are matched to cards by augmenting paths (Kuhn), starting
+    from the places that already keep their mask. Places that keep their card keep it; the
+    cards moved away fill, in order, the places whose cards were taken."""
+    places = [place for place, _ in lacking]
+    masks = [mask for _, mask in lacking]
+    matched: list[int | None] = [place if not mask >> FACE[cards[place]] & 1 else None
+                                 for place, mask in lacking]
+    owner: dict[int, int] = {place: index for index, place in enumerate(matched)
+                             if place is not None}
+
+    def augment(index: int, visited: set[int]) -> bool:
+        for other, card in enumerate(cards):
+            if other in visited or masks[index] >> FACE[card] & 1:
+                continue
+            visited.add(other)
+            holder = owner.get(other)
+            if holder is None or augment(holder, visited):
+                matched[index] = other
+                owner[other] = index
+                return True
+        return False
+
+    for index, place in enumerate(matched):
+        if place is None:
+            augment(index, set())
+    chosen = {index: position for index, position in enumerate(matched) if position is not None}
+    taken = set(chosen.values())
+    receiving = {places[index] for index in chosen}
+    moved_away = [cards[position] for position in sorted(receiving - taken)]
+    to_fill = sorted(taken - receiving)
+    before = list(cards)
+    for index, position in chosen.items():
+        cards[places[index]] = before[position]
+    for position, card in zip(to_fill, moved_away, strict=True):
+        cards[position] = card
 
 
 def give_a_legal_card(cards: list[int], start: int, end: int, legal: Sequence[int],
