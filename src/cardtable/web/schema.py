@@ -14,6 +14,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -33,6 +34,9 @@ tables = Table(
     Column("result", Text, nullable=True),           # JSON object once finished
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("activity", Float, nullable=True),        # last move, join or start (the lobby's order)
+    Column("bot_delay", Float, nullable=True),       # seconds before each bot move (None: server's)
+    Column("quick", Boolean, nullable=False, server_default=false()),  # made by quick match
 )
 
 seats = Table(
@@ -70,6 +74,26 @@ players = Table(
     Column("id", String(64), primary_key=True),      # sha256 of the cookie's secret
     Column("name", String(40), nullable=False, unique=True),
     Column("created", Float, nullable=False),
+    Column("password_hash", String(200), nullable=True),  # Argon2; None for a guest
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id", String(64), primary_key=True),      # sha256 of the session cookie's secret
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
 )
 
 ratings = Table(
