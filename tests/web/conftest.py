@@ -52,9 +52,16 @@ class Cluster:
             self.prefix = [runuser, "-u", "postgres", "--"]
         self.run("initdb", "-D", str(self.data), "-A", "trust", "-U", "cardtable", "--no-sync",
                  "-E", "UTF8")
+        self.start()
+        self.counter = itertools.count()
+
+    def start(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-w", "-t", "60",
                  "-o", f"-p {self.port} -k {self.dir} -h 127.0.0.1 -F -c fsync=off", "start")
-        self.counter = itertools.count()
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would (it recovers when started again)."""
+        self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
 
     def run(self, program: str, *args: str) -> None:
         subprocess.run([*self.prefix, str(self.bindir / program), *args], check=True,
@@ -81,6 +88,16 @@ class Cluster:
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[Cluster]:
+    cluster = Cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_own_cluster() -> Iterator[Cluster]:
+    """A cluster of the test's own, which it may ``halt`` and ``start`` again."""
     cluster = Cluster()
     try:
         yield cluster

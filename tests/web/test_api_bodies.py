@@ -143,7 +143,7 @@ def test_every_post_endpoint_refuses_malformed_bodies(sqlite_server: Server) -> 
     assert checked > 150
     # Nothing was made by a refused body: the one table, no player.
     assert [entry["table"] for entry in client.get("/api/tables").json()["tables"]] == [table]
-    assert client.get("/api/players/me").status_code == 404
+    assert client.get("/api/players/me").json() == {"name": None, "account": False}
     too_large = client.post("/api/players", content=json.dumps({"name": "x" * 20000}),
                             headers={"content-type": "application/json"})
     assert too_large.status_code == 413
@@ -177,19 +177,29 @@ def test_refusals_say_what_is_wrong(sqlite_server: Server, path: str, body: dict
     assert sqlite_server.client.get(f"/api/tables/{table}").json()["free_seats"] == ["DEF"]
 
 
-def test_a_body_is_json_whatever_its_content_type(sqlite_server: Server) -> None:
+def test_a_body_is_json_and_says_so(sqlite_server: Server) -> None:
     client = sqlite_server.client
     body = json.dumps({"game": "caravan", "seats": ["human", "bot:random"]}).encode()
     for headers in ({}, {"content-type": "text/plain"},
                     {"content-type": "application/x-www-form-urlencoded"}):
-        response = client.post("/api/tables", content=body, headers=headers)
-        assert response.status_code == 201, (headers, response.text)
+        refused = client.post("/api/tables", content=body, headers=headers)
+        assert refused.status_code == 415, (headers, refused.text)
+        assert refused.json() == {"error": "The request body must be JSON, sent with "
+                                           "Content-Type: application/json."}
+    assert client.get("/api/tables").json()["tables"] == []
+    response = client.post("/api/tables", content=body,
+                           headers={"content-type": "application/json; charset=utf-8"})
+    assert response.status_code == 201, response.text
     table = response.json()["table"]
-    # An empty body (or only spaces) is the empty object.
+    # An empty body (or only spaces) is the empty object; no body needs no Content-Type.
+    assert client.post(f"/api/tables/{table}/rematch").json() == {
+        "error": "A seat's token is needed."}
     for empty in (b"", b"  \n"):
-        answer = client.post(f"/api/tables/{table}/rematch", content=empty)
+        answer = client.post(f"/api/tables/{table}/rematch", content=empty,
+                             headers={"content-type": "application/json"})
         assert answer.json() == {"error": "A seat's token is needed."}
-        assert client.post("/api/players", content=empty).json() == {
+        assert client.post("/api/players", content=empty,
+                           headers={"content-type": "application/json"}).json() == {
             "error": "A name is needed."}
 
 

@@ -21,6 +21,7 @@ from webplay import (
     LeakChecker,
     Server,
     Viewer,
+    connect,
     keys_in,
     play_through,
     random_chooser,
@@ -35,6 +36,7 @@ from cardtable.web import games, serialize
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from external_bots.helpers import EXAMPLES, SCRIPTS, command, pids_in, wait_gone
 from external_bots.test_no_leak import Expected
+from waiting import wait_until
 
 
 def program(*args: object) -> str:
@@ -300,12 +302,13 @@ def test_a_forfeited_game_has_its_replay_page_and_json(sqlite_url: str, tmp_path
 def test_a_program_that_cannot_start_forfeits_at_once(
         sqlite_url: str, programs: dict[str, str], game: str, seats: list[str],
         forfeiter: str, winners: list[str]) -> None:
-    """Whether or not its seat is to move, the program forfeits before any move, and the
-    record, the replay page and the JSON replay all end with that forfeit."""
+    """Whether or not its seat is to move, the program forfeits before any move (it starts
+    when the table's person is here), and the record, the replay page and the JSON replay all
+    end with that forfeit."""
     with Server(sqlite_url, programs=programs) as server:
-        table, _tokens = server.create(game, seats, {"players": 3} if game == "obsession" else {})
-        view = server.client.get(f"/api/tables/{table}").json()
-        assert view["status"] == "finished"
+        table, tokens = server.create(game, seats, {"players": 3} if game == "obsession" else {})
+        with connect(server.client, table, next(iter(tokens.values()))):
+            view = wait_until(lambda: finished_view(server, table), "the forfeit")
         assert view["result"] == {"winners": winners, "reason": "forfeit", "details": {
             "seat": forfeiter,
             "why": "Cannot start '/nonexistent/cardtable-bot' for "
@@ -323,10 +326,16 @@ def test_a_program_that_cannot_start_forfeits_at_once(
 def test_the_server_ends_the_programs_of_tables_still_playing(sqlite_url: str, tmp_path: Path,
                                                               programs: dict[str, str]) -> None:
     with Server(sqlite_url, programs=programs) as server:
-        table, _tokens = server.create("caravan", ["human", "bot:exec:spy"])  # ABC to move
-        pids = pids_in(tmp_path / "spy.pids", 1)
+        table, tokens = server.create("caravan", ["human", "bot:exec:spy"])  # ABC to move
+        with connect(server.client, table, tokens["ABC"]):  # (its program starts now)
+            pids = pids_in(tmp_path / "spy.pids", 1)
         assert server.client.get(f"/api/tables/{table}").json()["status"] == "playing"
     assert wait_gone(pids) == []
+
+
+def finished_view(server: Server, table: str) -> dict[str, Any] | None:
+    view: dict[str, Any] = server.client.get(f"/api/tables/{table}").json()
+    return view if view["status"] == "finished" else None
 
 
 class contextlib_sockets:
@@ -380,8 +389,10 @@ def test_serve_names_each_program_once() -> None:
 
 def test_a_real_server_offers_its_programs_and_ends_them_when_it_stops(tmp_path: Path) -> None:
     """``cardtable serve --allow-exec`` as a process: a bots-only game with a program is
-    played to its end, a program waiting at another table is ended by SIGTERM."""
+    played to its end, a program waiting at another table (started when its person came) is
+    ended by SIGTERM."""
     import httpx
+    import websockets.sync.client as ws_client
     from webplay import free_port
 
     port = free_port()
@@ -405,7 +416,10 @@ def test_a_real_server_offers_its_programs_and_ends_them_when_it_stops(tmp_path:
         waiting = httpx.post(f"{base}/api/tables", json={
             "game": "caravan", "seats": ["human", "bot:exec:spy"]})
         assert waiting.status_code == 201, waiting.text
-        pids = pids_in(tmp_path / "spy.pids", 2)  # the program and a child it started
+        person = waiting.json()
+        with ws_client.connect(f"ws://127.0.0.1:{port}/api/tables/{person['table']}/ws"
+                               f"?token={person['tokens']['ABC']}"):
+            pids = pids_in(tmp_path / "spy.pids", 2)  # the program and a child it started
         for _ in range(600):
             view = httpx.get(f"{base}/api/tables/{played['table']}").json()
             if view["result"] is not None:

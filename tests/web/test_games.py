@@ -65,6 +65,7 @@ def test_austerity_table_of_bots_watched(sqlite_server: Server) -> None:
                                   {"points": 5})
     assert tokens == {}
     with server.client.websocket_connect(f"/api/tables/{table}/ws") as socket:
+        socket.send_json({"type": "hello"})  # (a spectator)
         viewer = Viewer(socket, LeakChecker(server.store, table, None, tokens))
         frame = viewer.until_state(lambda frame: frame["result"] is not None)
     assert frame["result"]["winners"]

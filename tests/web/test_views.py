@@ -14,7 +14,7 @@ import cardtable
 from cardtable.agents.external_games import adapter
 from cardtable.web import serialize
 
-PAGE_FIELDS = ("game", "seats", "rules", "lanes")
+PAGE_FIELDS = ("game", "seats", "rules", "lanes", "history_text", "last_move", "result_text")
 """What a page's view adds to the observation JSON (and ``sold`` and ``bust`` to a caravan)."""
 
 SIMULTANEOUS = ({"rules": "nv", "opening_mode": "simultaneous"}, {"rules": "foxon"})

@@ -94,6 +94,7 @@ def test_not_your_turn_and_spectators_cannot_act(server: Server) -> None:
         assert refused(viewer, {"type": "move", "move": "P1D"}) == "It is not your turn."
         assert_unchanged(server, table, viewer, 0)
     with server.client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        ws.send_json({"type": "hello"})  # (a spectator)
         viewer = Viewer(ws, LeakChecker(server.store, table, None, tokens))
         state = first_state(viewer)
         assert state["seat"] is None and state["legal"] == []
@@ -131,6 +132,7 @@ def test_unknown_table_and_spectators_off(server: Server) -> None:
         assert closed.value.code == 4404
     table, tokens = server.create("caravan", ["human", "bot:random"], spectators=False)
     with server.client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        ws.send_json({"type": "hello"})  # (a spectator's hello: no token)
         assert ws.receive_json()["message"] == "This table has no spectators."
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
@@ -166,6 +168,7 @@ def test_chat_is_stored_sent_to_all_and_escaped(server: Server) -> None:
     abc = f"/api/tables/{table}/ws?token={tokens['ABC']}"
     with server.client.websocket_connect(abc) as one, \
             server.client.websocket_connect(f"/api/tables/{table}/ws") as watcher:
+        watcher.send_json({"type": "hello"})  # (a spectator)
         me = Viewer(one, LeakChecker(server.store, table, "ABC", tokens))
         spectator = Viewer(watcher, LeakChecker(server.store, table, None, tokens))
         first_state(me)
@@ -176,6 +179,7 @@ def test_chat_is_stored_sent_to_all_and_escaped(server: Server) -> None:
         assert line["html"] == "&lt;b&gt;hi&lt;/b&gt; there"
         assert spectator.until("chat")["seat"] == "ABC"
     with server.client.websocket_connect(f"/api/tables/{table}/ws") as again:
+        again.send_json({"type": "hello"})  # (a spectator)
         history = Viewer(again, LeakChecker(server.store, table, None, tokens)).until(
             "chat_history")
         assert [line["text"] for line in history["lines"]] == ["<b>hi</b> there"]
@@ -186,6 +190,7 @@ def test_a_move_over_the_websocket_is_stored_and_broadcast(server: Server) -> No
     abc = f"/api/tables/{table}/ws?token={tokens['ABC']}"
     with server.client.websocket_connect(abc) as one, \
             server.client.websocket_connect(f"/api/tables/{table}/ws") as watcher:
+        watcher.send_json({"type": "hello"})  # (a spectator)
         me = Viewer(one, LeakChecker(server.store, table, "ABC", tokens))
         spectator = Viewer(watcher, LeakChecker(server.store, table, None, tokens))
         state = first_state(me)

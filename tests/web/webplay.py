@@ -8,6 +8,7 @@ to the frame's ply, independently of the server's serializer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -257,8 +258,17 @@ def play_through(viewers: dict[str | None, Viewer], humans: set[str],
 
 
 def connect(client: Any, table: str, token: str | None) -> Any:
-    path = f"/api/tables/{table}/ws" + ("" if token is None else f"?token={token}")
-    return client.websocket_connect(path)
+    """A seat's socket (its token in the URL, as older clients send it), or a spectator's
+    (which says hello, as the pages do)."""
+    path = f"/api/tables/{table}/ws" + ("?hello" if token is None else f"?token={token}")
+    return client.websocket_connect(path) if token is not None else _spectator(client, path)
+
+
+@contextlib.contextmanager
+def _spectator(client: Any, path: str) -> Iterator[Any]:
+    with client.websocket_connect(path) as socket:
+        socket.send_json({"type": "hello"})
+        yield socket
 
 
 def sockets(client: Any, store: Store, table: str, tokens: dict[str, str],
@@ -279,18 +289,22 @@ def free_port() -> int:
 
 class Server:
     """An app on a database, driven in-process through Starlette's test client. Test players
-    move faster than people: the flood limit is raised, except where a test sets it."""
+    move faster than people: the flood limit is raised and the rate limits are off, except
+    where a test sets them."""
 
     def __init__(self, url: str, flood_limit: int = 10_000,
-                 programs: dict[str, str] | None = None) -> None:
+                 programs: dict[str, str] | None = None,
+                 limits: Any = None) -> None:
         from fastapi.testclient import TestClient
 
         from cardtable.web.app import create_app
+        from cardtable.web.limits import Limits
         from cardtable.web.store import Store
 
         self.url = url
         self.store = Store(url)
-        self.app = create_app(self.store, flood_limit=flood_limit, programs=programs)
+        self.app = create_app(self.store, flood_limit=flood_limit, programs=programs,
+                              limits=Limits.off() if limits is None else limits)
         self.client = TestClient(self.app)
 
     def __enter__(self) -> Server:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,14 @@ class Recorder:
     def latest(self) -> Json | None:
         states = self.states()
         return states[-1] if states else None
+
+
+def say_my_name(page: Any) -> None:
+    """Fill in the lobby's "Your name" (a guest is asked for one before sitting down; a page
+    whose browser has a name already ignores it). Each call gives a new name."""
+    page.locator("#lobby-name").wait_for(state="attached")
+    name = f"Guest {secrets.token_hex(3)}"
+    page.eval_on_selector("#lobby-name", "(input, name) => { input.value = name; }", name)
 
 
 def wait_for(page: Any, condition: Callable[[], bool], what: str,
@@ -176,7 +185,8 @@ def click_caravan_move(page: Any, move: str) -> None:
     if match:
         if match.group(2):
             board.locator(f'.hand .card[data-index="{match.group(2)}"]').click()
-        board.locator(f'.caravan[data-caravan="{match.group(1)}"] .small-button').click()
+        board.locator(f'.clear-controls button[data-clear="{match.group(1)}"]').click()
+        board.locator("#confirm-clear").click()  # clearing asks to be confirmed
         return
     raise AssertionError(f"no click for the move {move!r}")
 

@@ -13,6 +13,7 @@ from .harness import (
     check_no_leak,
     click_caravan_move,
     play_turns,
+    say_my_name,
     wait_for,
 )
 
@@ -25,9 +26,11 @@ def seat_token(page: Any, table: str) -> tuple[str, str]:
 
 
 def choose_name(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/leaderboard")
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
+    # An account: games between accounts are rated (a guest's are not).
+    page.goto(base + "/account")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", "correct horse battery")
+    page.click("#sign-up-form button[type=submit]")
     page.locator("#me b").filter(has_text=name).wait_for()
 
 
@@ -48,6 +51,7 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     alice.select_option('select[name="rules"]', "power")
     alice.locator("#create-form details summary").click()
     alice.select_option('select[name="abc.king_mode"]', "add")
+    say_my_name(alice)
     alice.locator("#create-form button[type=submit]").click()
     alice.wait_for_url(re.compile(r"/tables/"))
     table = alice.url.rsplit("/", 1)[1]
@@ -114,10 +118,7 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
         alice.locator(f'.seat-box[data-seat="{seat}"]').filter(
             has_text=f"deck {view['deck_sizes'][seat]} · hand {view['hand_sizes'][seat]}",
         ).wait_for()
-    last = view["history"][-1]
-    alice.locator("#last-moves li").last.filter(
-        has_text=f"{last['seat']}: {last['move']}" if last["move"]
-        else f"{last['seat']} shows a hand").wait_for()
+    alice.locator("#last-moves li").last.filter(has_text=view["history_text"][-1]).wait_for()
     watcher.locator("#board .caravan").first.wait_for()
     made += play_turns(players, choose, click_caravan_move)
     assert made >= 6
@@ -152,7 +153,7 @@ def test_two_people_play_a_whole_caravan_game_by_clicking(server: Any, browser: 
     watcher.screenshot(path=str(shots / "web-replay.png"), full_page=True)
     assert check_no_leak(server.db_url, table, tokens, recorders["watcher"], None) > made / 2
 
-    # The ratings moved for both named players.
+    # The ratings moved for both accounts.
     watcher.goto(server.base + "/leaderboard")
     board = watcher.locator("#leaderboard tbody")
     board.locator("tr", has_text="Alice").wait_for()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server, running_server
-from .harness import Recorder, play_turns, wait_for
+from .harness import Recorder, play_turns, say_my_name, wait_for
 from .tiny_game import DECK, NAME, SEATS, TinyGame, hidden_ids
 
 SERVER_SCRIPT = Path(__file__).with_name("tiny_game_server.py")
@@ -73,6 +73,7 @@ def test_a_person_plays_the_generic_page_to_the_end(server: Server, browser: Any
     assert [label.split()[0] for label in
             page.locator("#seat-choices label").all_inner_texts()] == list(SEATS)
     choices.nth(1).select_option("bot:random")
+    say_my_name(page)
     page.locator("#create-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/tables/"))
     table = page.url.rsplit("/", 1)[1]

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .harness import Recorder, check_no_leak, click_obsession_move, play_turns
+from .harness import Recorder, check_no_leak, click_obsession_move, play_turns, say_my_name
 
 
 def obsession_choice(seat: str, frame: dict[str, Any]) -> str:
@@ -30,6 +30,7 @@ def test_a_person_plays_a_whole_obsession_game_against_bots(server: Any, browser
     assert seats.count() == 4
     for index in (1, 2, 3):
         seats.nth(index).select_option("bot:obsessed")
+    say_my_name(page)
     page.locator("#create-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/tables/"))
     table = page.url.rsplit("/", 1)[1]

@@ -12,7 +12,7 @@ import pytest
 from cardtable.games.caravan.rules import PRESETS
 from cardtable.web import games
 
-from .harness import Recorder, check_no_leak, play_turns, wait_for
+from .harness import Recorder, check_no_leak, play_turns, say_my_name, wait_for
 
 PHONE = {"width": 390, "height": 844}
 
@@ -47,6 +47,7 @@ def test_the_lobby_shows_the_servers_refusal(server: Any, browser: Any) -> None:
     page.goto(server.base + "/")
     page.locator("#create-form details summary").click()
     page.fill('input[name="abc.max_faces"]', "0")
+    say_my_name(page)
     page.locator("#create-form button[type=submit]").click()
     page.locator("#create-error").filter(
         has_text="Invalid value '0' for rule field 'max_faces'").wait_for()
@@ -86,6 +87,7 @@ def create_from_lobby(page: Any, base: str, game: str, seats: list[str]) -> str:
     assert choices.count() == len(seats)
     for index, kind in enumerate(seats):
         choices.nth(index).select_option(kind)
+    say_my_name(page)
     page.locator("#create-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/tables/"))
     return str(page.url.rsplit("/", 1)[1])
@@ -177,6 +179,7 @@ def test_a_turn_timer_counts_down_on_the_table(server: Any, browser: Any) -> Non
     page.goto(server.base + "/")
     page.select_option('select[name="turn_timer"]', "60")
     page.locator("#seat-choices select").nth(1).select_option("bot:random")
+    say_my_name(page)
     page.locator("#create-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/tables/"))
     timer = page.locator("#timer")
@@ -192,6 +195,7 @@ def test_a_private_table_without_spectators_is_joined_by_its_link(server: Any,
     alice.goto(server.base + "/")
     alice.uncheck('input[name="spectators"]')
     alice.check('input[name="private"]')
+    say_my_name(alice)
     alice.locator("#create-form button[type=submit]").click()
     alice.wait_for_url(re.compile(r"/tables/"))
     table = alice.url.rsplit("/", 1)[1]
@@ -208,6 +212,8 @@ def test_a_private_table_without_spectators_is_joined_by_its_link(server: Any,
     bob.locator("#status").filter(has_text="This table has no spectators.").wait_for()
     assert recorder.states() == []
     bob.locator(".take-seat", has_text="Take seat DEF").click()
+    bob.fill("#seat-name", "Bob")  # a guest is asked for a name when sitting down
+    bob.click("#seat-name-sit")
     bob.locator("#seat-line").filter(has_text="You are DEF").wait_for()
     for page in (alice, bob):
         page.locator("#status").filter(has_text=re.compile("move")).wait_for()

@@ -39,7 +39,11 @@ def test_the_lobby_offers_the_program_and_its_forfeit_is_shown(program_server: S
                          "seats": ["human", "bot:exec:crash"]}).encode(),
         headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=60) as answer:
-        table = json.loads(answer.read())["table"]
+        made = json.loads(answer.read())
+    table = made["table"]
+    # The page sits at ABC: the program starts once its table's person is here.
+    page.evaluate("([table, seat, token]) => CT.saveSeat(table, seat, token)",
+                  [table, "ABC", made["tokens"]["ABC"]])
     page.goto(f"{program_server.base}/tables/{table}")
     status = page.locator("#status")
     status.filter(has_text="forfeits").wait_for(timeout=60_000)

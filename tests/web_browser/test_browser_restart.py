@@ -13,6 +13,7 @@ from .harness import (
     check_no_leak,
     click_caravan_move,
     play_turns,
+    say_my_name,
     wait_for,
 )
 
@@ -20,6 +21,7 @@ from .harness import (
 def quick_match(page: Any, base: str, game: str) -> str:
     page.goto(base + "/")
     page.select_option("#quick-game", game)
+    say_my_name(page)
     page.click("#quick-match")
     page.wait_for_url(re.compile(r"/tables/"))
     return str(page.url.rsplit("/", 1)[1])

@@ -1,5 +1,8 @@
 """``cardtable serve [--host H] [--port P] [--db URL]``: the web server (lobby at ``/``).
 
+``--behind-proxy`` (with ``--forwarded-allow-ips``) trusts a reverse proxy's forwarded client
+address and scheme (docs/web.md has an nginx example). Seat tokens never reach the log.
+
 ``--allow-exec NAME=COMMAND`` (repeatable) offers a program at the server's tables
 (docs/web.md): web users pick it by its name, ``bot:exec:NAME``, and never type a command,
 since a program a web user could name is code run on the server. None is offered by default.
@@ -10,6 +13,8 @@ the database cannot be opened or migrated, 3 when the address cannot be listened
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import os
 import shutil
 import signal
@@ -44,6 +49,31 @@ def parser() -> OneLineArgumentParser:
                        "exec:NAME; repeatable. Web users choose it by name and never type a "
                        "command: only the operator decides what runs on the server (default: "
                        "no program)")
+    parse.add_argument("--rate-limits", default=None, metavar="SPEC",
+                       help="limits per client (a known player, else an address), "
+                       "comma-separated NAME=N/SECONDS: create (new tables, default 10/60), "
+                       "join (seats taken, 30/60), chat (lines, 5/5), signin (attempts, "
+                       "10/900), and sockets=N (WebSockets open at once, 20); a NAME=off "
+                       "lifts one, 'off' lifts them all (benchmarks)")
+    parse.add_argument("--behind-proxy", action="store_true",
+                       help="the server runs behind a reverse proxy (docs/web.md): trust its "
+                       "X-Forwarded-For (the client's address) and X-Forwarded-Proto (https: "
+                       "cookies are Secure) from the addresses of --forwarded-allow-ips")
+    parse.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                       help="comma-separated addresses or networks of the proxy, or '*' for "
+                       "any (default 127.0.0.1 and ::1; implies --behind-proxy)")
+    parse.add_argument("--abandon-before-start", type=float, default=600, metavar="SECONDS",
+                       help="close a table as abandoned when none of its people has been at it "
+                       "for SECONDS before its first move, a table still waiting for a person "
+                       "to join too (default 600)")
+    parse.add_argument("--abandon-after-start", type=float, default=1800, metavar="SECONDS",
+                       help="the same for a game under way (default 1800)")
+    parse.add_argument("--max-programs", type=int, default=16, metavar="N",
+                       help="at most N program seats (--allow-exec) at the server's unfinished "
+                       "tables; a new table over it is refused (default 16)")
+    parse.add_argument("--max-programs-per-client", type=int, default=2, metavar="N",
+                       help="at most N program seats at the unfinished tables of one client "
+                       "(a known player, else an address) (default 2)")
     parse.add_argument("--log-level", default="warning",
                        choices=("critical", "error", "warning", "info", "debug"))
     return parse
@@ -79,6 +109,41 @@ def programs_option(values: list[str]) -> dict[str, str]:
     return programs
 
 
+def proxy_option(value: str | None) -> list[str]:
+    """The proxy addresses of ``--forwarded-allow-ips`` (default: this machine's); raises
+    ValueError with the message for one that is no address or network."""
+    if value is None:
+        return ["127.0.0.1", "::1"]
+    allowed = [item.strip() for item in value.split(",") if item.strip()]
+    if not allowed:
+        raise ValueError("--forwarded-allow-ips needs an address, a network or '*'")
+    for item in allowed:
+        if item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"--forwarded-allow-ips: '{item[:60]}' is no address or "
+                                 "network") from None
+    return allowed
+
+
+def guard_logs(level: str) -> None:
+    """cardtable's log lines at ``level``, written as uvicorn writes its own, and no seat's
+    token in any line at any level (uvicorn's access log shows URLs)."""
+    from uvicorn.logging import DefaultFormatter
+
+    from cardtable.web.security import redact_logs
+
+    own = logging.getLogger("cardtable")
+    if not own.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s", use_colors=False))
+        own.addHandler(handler)
+        own.propagate = False
+    own.setLevel(level.upper())
+    redact_logs(("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "cardtable"))
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A listening socket; OSError when the address is taken or cannot be used."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -107,17 +172,29 @@ def main(argv: list[str]) -> int:
         return EXIT_USAGE
     try:
         programs = programs_option(options.allow_exec)
+        proxies = proxy_option(options.forwarded_allow_ips)
+        from cardtable.web.table_policy import from_options
+
+        policy = from_options(options.abandon_before_start, options.abandon_after_start,
+                              options.max_programs, options.max_programs_per_client)
     except ValueError as error:
         print_error(PROG, str(error))
         return EXIT_USAGE
+    behind_proxy = options.behind_proxy or options.forwarded_allow_ips is not None
     try:
         import uvicorn
 
         from cardtable.web.app import create_app
+        from cardtable.web.limits import Limits
         from cardtable.web.store import Store, StoreError, default_url
     except ImportError as error:
         print_error(PROG, f"the web extra is not installed ({error.name}): "
                           "pip install 'cardtable[web]'")
+        return EXIT_USAGE
+    try:
+        limits = Limits() if options.rate_limits is None else Limits.parse(options.rate_limits)
+    except ValueError as error:
+        print_error(PROG, f"--rate-limits: {error}")
         return EXIT_USAGE
     url = options.db or default_url()
     try:
@@ -140,10 +217,14 @@ def main(argv: list[str]) -> int:
         print(f"cardtable: programs offered at the tables: {', '.join(sorted(programs))}",
               flush=True)
     app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages,
-                     programs=programs)
+                     programs=programs, limits=limits, policy=policy)
+    # Forwarded headers are trusted only behind a proxy, and only from its addresses: else
+    # any local process could claim another client's address or HTTPS.
     config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
                             ws_per_message_deflate=False,
-                            timeout_graceful_shutdown=3)
+                            timeout_graceful_shutdown=3, proxy_headers=behind_proxy,
+                            forwarded_allow_ips=proxies)
+    guard_logs(options.log_level)  # (after uvicorn's Config, which sets up its loggers)
     server = uvicorn.Server(config)
     # uvicorn stops on SIGINT/SIGTERM and then raises the signal again for the handler that
     # was there before it: that handler ends the process normally (status 0).

@@ -2,6 +2,8 @@
 
 ``create_app(store)`` builds it; ``cardtable serve`` runs it on uvicorn. The routes live in
 ``cardtable.web.routes``, one module per part of the API; ``/openapi.json`` documents them.
+``cardtable.web.security.Guard`` wraps them all (security headers, requests from other sites
+refused, ``HEAD``).
 See docs/web.md for every route and message.
 """
 
@@ -11,11 +13,14 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from cardtable import __version__
 from cardtable.web import games
+from cardtable.web.limits import Limits
 from cardtable.web.live import Hub
 from cardtable.web.routes import (
+    accounts,
     catalogue,
     health,
     players,
@@ -25,36 +30,55 @@ from cardtable.web.routes import (
     tables,
 )
 from cardtable.web.routes.state import Settings, WebState
+from cardtable.web.security import Guard
 from cardtable.web.store import Store
+from cardtable.web.table_policy import TablePolicy
+
+
+class GuardedApp(FastAPI):
+    """The app with :class:`Guard` around everything, the server-error answer included: its
+    checks come before any other work, and its headers go on every answer."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Guard(super().build_middleware_stack())
+
 
 FLOOD_LIMIT = 20
 
 
 def create_app(store: Store, bot_delay: float = 0.0, flood_limit: int = FLOOD_LIMIT,
-               programs: games.Programs | None = None) -> FastAPI:
+               programs: games.Programs | None = None,
+               limits: Limits | None = None,
+               policy: TablePolicy | None = None) -> FastAPI:
     """The app on ``store``; ``bot_delay`` seconds pass before each bot move, and a connection
     sending more than ``flood_limit`` messages within a second is closed. ``programs`` are the
-    external programs the operator offers at its tables, name → command (none by default)."""
+    external programs the operator offers at its tables, name → command (none by default).
+    ``limits`` are the rate limits per client (``Limits()``, the defaults, when None;
+    ``Limits.off()`` for none). ``policy`` says when abandoned tables close, how quick
+    matches are timed and how many programs may run (``TablePolicy()`` when None)."""
     settings = Settings(bot_delay=bot_delay, flood_limit=flood_limit,
-                        programs=dict(programs or {}))
-    hub = Hub(store, settings.bot_delay, settings.programs)
+                        programs=dict(programs or {}),
+                        limits=Limits() if limits is None else limits)
+    hub = Hub(store, settings.bot_delay, settings.programs, policy)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.resume()
+        hub.start_sweeper()
         yield
         await hub.shutdown()
 
     # The OpenAPI document is served; its browsable pages are not (they load scripts from a
     # CDN, and a page of the server holds nothing it did not serve).
-    app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
+    app = GuardedApp(title="cardtable", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     app.state.web = WebState(settings, store, hub)
     app.state.hub = hub  # (the pages read these two)
     app.state.store = store
     refusals.install(app)
     for router in (health.router, catalogue.router, tables.router, records.router,
-                   players.router, table_socket.router):
+                   players.router, accounts.router, accounts.pages_router,
+                   table_socket.router):
         app.include_router(router)
 
     from cardtable.web import pages

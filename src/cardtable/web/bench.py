@@ -5,6 +5,10 @@ without delay), creates N tables of a person against a bot, and plays them all a
 WebSocket clients in this process. The move round trip is the time from sending a move to
 receiving the state frame that shows it; the report gives its p50/p95/p99 and the moves per
 second (the clients' moves, and every move the server applied, bots' included).
+
+The server runs with its rate limits on. Every table is made and played from this one client,
+so the limits on new tables and on WebSockets open at once are raised to the number of tables
+(``--rate-limits`` sets them all; the report's first line shows those in effect).
 """
 
 from __future__ import annotations
@@ -21,8 +25,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
 from cardtable.engine.error_line import OneLineArgumentParser, print_error
+
+if TYPE_CHECKING:
+    from cardtable.web.limits import Limits
 
 PROG = "cardtable bench web"
 
@@ -47,7 +55,28 @@ def parser() -> OneLineArgumentParser:
     parse.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
     parse.add_argument("--db", default=None, metavar="URL",
                        help="the server's database (default: a temporary SQLite file)")
+    parse.add_argument("--rate-limits", default=None, metavar="SPEC",
+                       help="the server's rate limits (cardtable serve --rate-limits; default: "
+                       "the server's, with create=N/60 and sockets=N for N tables made and "
+                       "played from this one client)")
     return parse
+
+
+def bench_limits(tables: int) -> Limits:
+    """The server's default limits, with room for ``tables`` new tables at once and as many
+    WebSockets open from the bench's one client."""
+    from dataclasses import replace
+
+    from cardtable.web.limits import Limits, Rate
+
+    defaults = Limits()
+    create = defaults.create
+    if create is not None and create.count < tables:
+        create = Rate(tables, create.seconds)
+    sockets = defaults.sockets
+    if sockets is not None and sockets < tables:
+        sockets = tables
+    return replace(defaults, create=create, sockets=sockets)
 
 
 def _free_port() -> int:
@@ -171,9 +200,17 @@ def main(argv: list[str]) -> int:
     try:
         import httpx  # noqa: F401
         import websockets  # noqa: F401
+
+        from cardtable.web.limits import Limits
     except ImportError as error:
         print_error(PROG, f"the web extra is not installed ({error.name}): "
                           "pip install 'cardtable[web]'")
+        return 1
+    try:
+        limits = (bench_limits(options.tables) if options.rate_limits is None
+                  else Limits.parse(options.rate_limits))
+    except ValueError as error:
+        print_error(PROG, f"--rate-limits: {error}")
         return 1
     import resource
 
@@ -187,7 +224,7 @@ def main(argv: list[str]) -> int:
         db = options.db or f"sqlite:///{os.path.join(directory, 'bench.sqlite3')}"
         command = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(port),
                    "--db", db, "--bot-delay", "0", "--max-messages", "100000",
-                   "--log-level", "error"]
+                   "--rate-limits", str(limits), "--log-level", "error"]
         log_path = os.path.join(directory, "server.log")
         with open(log_path, "wb") as log:
             process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
@@ -200,7 +237,8 @@ def main(argv: list[str]) -> int:
                 return 1
             print(f"{PROG}: {options.tables} tables of {options.game} (a WebSocket client "
                   f"against bot:{options.bot or 'random'}), {options.moves} client moves "
-                  f"each, think time {options.think:g} s, server pid {process.pid}", flush=True)
+                  f"each, think time {options.think:g} s, server pid {process.pid}, "
+                  f"rate limits {limits}", flush=True)
             totals, elapsed = asyncio.run(_run(base, options))
         finally:
             process.terminate()

@@ -1,9 +1,13 @@
 """Live tables: each one a game state driven by the engine's async match loop.
 
 The server owns every state and random source. People's seats wait for a move from their
-WebSocket; bots think on a worker thread. Every move is stored before anyone is told of it;
-a table is rebuilt after a restart from its rules, seed and stored moves (replayed with full
-validation), and its match loop goes on from there.
+WebSocket; bots think on a worker thread. Every move is stored before anyone is told of it
+(and before the state changes): a seat's choice is checked on a copy of the state, stored, and
+only then applied. When the database does not answer, a person's move is refused (they are
+asked again), while a bot's move, the turn timer's and a game's result wait for the database
+and the table goes on by itself once it is back. A table is rebuilt after a restart from its
+rules, seed and stored moves (replayed with full validation), and its match loop goes on from
+there.
 
 A seat may be a program the operator offers (``bot:exec:NAME``, docs/web.md): it is started
 with the match and answers on a worker thread like any bot, from its seat's observation only.
@@ -21,9 +25,10 @@ import secrets
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cardtable.engine.errors import GameError, IllegalAction
 from cardtable.engine.match import (
@@ -35,8 +40,13 @@ from cardtable.engine.match import (
     play_match_async,
 )
 from cardtable.engine.protocol import GameState, Result
+from cardtable.engine.record import ABANDONED
 from cardtable.web import games, serialize
-from cardtable.web.store import SeatRow, Store, TableRow, token_hash
+from cardtable.web.backoff import Backoff, retry_async
+from cardtable.web.presence import Presence, has_people, seats_here
+from cardtable.web.program_seats import ProgramSeat, cap_refusal, is_program
+from cardtable.web.store import SeatRow, Store, StoreUnavailable, TableRow, token_hash
+from cardtable.web.table_policy import TablePolicy
 
 log = logging.getLogger("cardtable.web")
 
@@ -46,6 +56,19 @@ FORGET_AFTER = 600.0
 asked for: its page, record or replay)."""
 OUTBOX_LIMIT = 200
 """Frames queued for one connection; a client that falls this far behind is dropped."""
+SAVE_FAILED = "The server could not save your move; try again."
+"""A person's move the database did not take: nothing happened, and it is still their turn."""
+KEEP_TRYING = Backoff(first=0.2, cap=5.0)
+"""How what nobody can take back (a bot's move, the turn timer's, a game's result) is stored
+while the database is away: tried again, at most 5 s apart, until it is stored."""
+
+STORE_THREADS = 4
+"""Store calls of the live tables at once (each one short transaction)."""
+
+T = TypeVar("T")
+Choice = tuple[Any, str, bool]
+"""A move for the match loop: the action, its notation, and whether it must be stored even if
+that takes retries (the turn timer's move) instead of being refused."""
 
 
 @dataclass
@@ -56,31 +79,50 @@ class Connection:
     name: str | None
     send: Callable[[Json], None]
     closed: bool = False
+    close_code: int = 1008
+    """The WebSocket's close code once ``closed`` (4401: a wrong token in a ``hello``)."""
 
 
 class HumanSeat:
-    """A person's seat: ``choose`` waits until a move arrives from their WebSocket."""
+    """A person's seat: ``choose`` waits until a move arrives from their WebSocket (or the turn
+    timer plays one), and hands it on once it is stored."""
 
     def __init__(self, live: LiveTable, seat: str) -> None:
         self.live = live
         self.seat = seat
-        self.waiter: asyncio.Future[Any] | None = None
+        self.waiter: asyncio.Future[Choice] | None = None
         self.early: tuple[Any, str] | None = None
         """A move that arrived before the match loop asked for it (the frame announcing the
         turn can reach the player before the loop gets there)."""
 
     async def choose(self, observation: Any) -> Any:
+        live = self.live
+        live.start_timer(self)
+        try:
+            while True:
+                action, text, forced = await self._next()
+                if await live.commit(self.seat, action, text, keep_trying=forced):
+                    return action
+                # Not stored, so nothing happened: the person is asked again, with a whole
+                # turn (the fault was the server's), and their page gets its moves back.
+                live.send_to_seat(self.seat, error_frame(SAVE_FAILED))
+                live.stop_timer()
+                live.start_timer(self)
+                if live.deadline is None:  # (a timer's start told everyone already)
+                    live.send_to_seat(self.seat, live.state_frame(self.seat))
+        finally:
+            live.stop_timer()
+
+    async def _next(self) -> Choice:
         if self.early is not None:
-            action, self.live.pending_text = self.early
+            action, text = self.early
             self.early = None
-            return action
+            return action, text, False
         self.waiter = asyncio.get_running_loop().create_future()
-        self.live.start_timer(self)
         try:
             return await self.waiter
         finally:
             self.waiter = None
-            self.live.stop_timer()
 
     def rejected(self, error: IllegalAction) -> None:
         self.live.send_to_seat(self.seat, error_frame(error.message))
@@ -97,7 +139,8 @@ class BotSeat(games.ThreadedBot):
 
     async def choose(self, observation: Any) -> Any:
         action = await super().choose(observation)
-        self.live.pending_text = self.live.state.action_text(action)
+        await self.live.commit(self.seat, action, self.live.state.action_text(action),
+                               keep_trying=True)
         return action
 
 
@@ -120,7 +163,13 @@ class LiveTable:
     timer: asyncio.TimerHandle | None = None
     last_move: float = field(default_factory=time.time)
     forfeit: Result | None = None
-    """The result of a game a program forfeited (the game's own state is not over)."""
+    """The result of a game a program forfeited, or of one the server closed as abandoned
+    (the game's own state is not over)."""
+    storing: bool = False
+    """A move is being stored (the mover cannot send another meanwhile)."""
+    background: set[asyncio.Task[Any]] = field(default_factory=set)
+    """Writes that wait for the database to come back (kept here: a task nobody holds may be
+    collected before it ends)."""
 
     @property
     def result(self) -> Result | None:
@@ -132,7 +181,7 @@ class LiveTable:
     def forfeited(self) -> tuple[str, str] | None:
         """``(seat, why)`` when a program's forfeit ended the game (the table's record ends
         with it), else None."""
-        if self.forfeit is None:
+        if self.forfeit is None or self.forfeit.reason != FORFEIT:
             return None
         return str(self.forfeit.details.get("seat")), str(self.forfeit.details.get("why"))
 
@@ -164,29 +213,42 @@ class LiveTable:
             return
         if self.row.status != "playing":
             self.row.status = "playing"
-            self.hub.store.set_status(self.id, "playing")
+            try:
+                self.hub.store.set_status(self.id, "playing")
+            except StoreUnavailable:  # the match may go on: its moves wait for the database
+                self.spawn(self.keep_trying("status", lambda: self.hub.store.set_status(
+                    self.id, "playing")))
         seats: dict[str, Any] = {}
         loaded = games.load(self.row.game, self.row.params)
+        delay = self.hub.bot_delay if self.row.bot_delay is None else self.row.bot_delay
         for seat in self.seats:
             if seat.kind == "human":
                 self.humans[seat.seat] = HumanSeat(self, seat.seat)
                 seats[seat.seat] = self.humans[seat.seat]
                 continue
+            if is_program(seat.kind):  # its process starts when the table's people are here
+                seats[seat.seat] = self.hub.program_seat(self, loaded, seat.seat, delay)
+                continue
             try:
                 bot = games.make_bot(loaded, seat.kind[4:], seat.seat, self.row.seed,
                                      self.hub.programs)
-            except GameError as error:  # a program that cannot start forfeits at once
+            except GameError as error:  # a bot that cannot be made forfeits at once
                 for other in seats.values():
-                    if isinstance(other, BotSeat):  # the programs already started end
+                    if isinstance(other, BotSeat):  # the bots already made end
                         other.match_over(self.state.observation(other.seat), None)
                 forfeit = Forfeit(seat.seat, error.message.rstrip("."))
-                TableListener(self).on_end(self.state, forfeit_result(self.state, forfeit))
+                self.forfeit = forfeit_result(self.state, forfeit)
+                self.finish_now(self.forfeit)
                 return
-            seats[seat.seat] = BotSeat(self, bot, self.hub.bot_delay,
+            seats[seat.seat] = BotSeat(self, bot, delay,
                                        games.instant(self.row.game, seat.kind[4:]), seat.seat)
-        self.task = asyncio.get_running_loop().create_task(
-            play_match_async(self.state, seats, (TableListener(self),)))
+        self.task = asyncio.get_running_loop().create_task(self._play(seats))
         self.task.add_done_callback(self._ended)
+        self.hub.launch_programs(self)
+
+    async def _play(self, seats: dict[str, Any]) -> None:
+        result = await play_match_async(self.state, seats, (TableListener(self),))
+        await self.finish(result)
 
     def _ended(self, task: asyncio.Task[Any]) -> None:
         if task.cancelled():
@@ -197,10 +259,95 @@ class LiveTable:
 
     async def stop(self) -> None:
         self.stop_timer()
-        if self.task is not None:
-            self.task.cancel()
+        for task in [*self.background, *([self.task] if self.task is not None else [])]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+                await task
+
+    # --- storing before telling -------------------------------------------------------------
+
+    async def commit(self, seat: str, action: Any, text: str, keep_trying: bool) -> bool:
+        """Store ``action`` (notation ``text``) as the next ply, before the match loop applies
+        it and anyone is told. True when stored, or when the game refuses the action (nothing
+        to store: the loop refuses it as ever); False when the database did not take it and
+        ``keep_trying`` is off (else it is tried again until it does)."""
+        try:
+            self.state.clone().apply(action)
+        except IllegalAction:
+            return True
+        ply, store = self.ply + 1, self.hub.store
+        self.storing = True
+        try:
+            if keep_trying:
+                await self.keep_trying(f"move {ply}",
+                                       lambda: store.add_move(self.id, ply, seat, text))
+            else:
+                await self.hub.in_store_thread(lambda: store.add_move(self.id, ply, seat, text))
+        except StoreUnavailable as error:
+            log.warning("table %s: move %d by %s refused, not stored: %s", self.id, ply, seat,
+                        error)
+            return False
+        finally:
+            self.storing = False
+        self.pending_text = text
+        return True
+
+    async def keep_trying(self, what: str, call: Callable[[], T]) -> T:
+        """``call()`` (a store call) on a worker thread, so that the event loop serves every
+        other table meanwhile, tried again while the database is away (``hub.retry``)."""
+
+        def retrying(error: BaseException, delay: float) -> None:
+            log.warning("table %s: %s not stored (%s); trying again in %.1f s", self.id, what,
+                        error, delay)
+
+        async def attempt() -> T:
+            return await self.hub.in_store_thread(call)
+
+        return await retry_async(attempt, self.hub.retry,
+                                 lambda error: isinstance(error, StoreUnavailable),
+                                 on_retry=retrying)
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        task.add_done_callback(self._ended)
+
+    # --- the end of the game ------------------------------------------------------------------
+
+    async def finish(self, result: Result) -> None:
+        """Store the result (tried again until it is), rate the game, then tell everyone."""
+        stored = serialize.result_json(result) or {}
+        await self.keep_trying("result", lambda: self.hub.store.finish(self.id, stored))
+        try:
+            await self.hub.in_store_thread(lambda: self.hub.rate(self, result))
+        except Exception as error:  # a game is over whether or not it could be rated
+            log.error("table %s: not rated: %s", self.id, error)
+        self.announce_end(stored)
+
+    def finish_now(self, result: Result) -> None:
+        """:meth:`finish` without waiting when the database answers at once (a game over before
+        its first move), else in the background."""
+        stored = serialize.result_json(result) or {}
+        try:
+            self.hub.store.finish(self.id, stored)
+        except StoreUnavailable:
+            self.spawn(self.finish(result))
+            return
+        try:
+            self.hub.rate(self, result)
+        except Exception as error:
+            log.error("table %s: not rated: %s", self.id, error)
+        self.announce_end(stored)
+
+    def announce_end(self, stored: Json) -> None:
+        """The game is over and its result ``stored`` is in the database: tell everyone."""
+        self.row.status = "finished"
+        self.row.finished = time.time()
+        self.row.result = stored
+        self.broadcast()
+        self.broadcast_table()
+        asyncio.get_running_loop().call_later(FORGET_AFTER, self.hub.forget, self.id)
 
     def submit(self, seat: str, text: str) -> str | None:
         """A person's move in notation; the refusal message, or None when it was handed to the
@@ -213,7 +360,7 @@ class LiveTable:
             return "It is not your turn."
         human = self.humans.get(seat)
         busy = "A move is already being played."
-        if human is None or human.early is not None or (
+        if human is None or human.early is not None or self.storing or (
                 human.waiter is not None and human.waiter.done()):
             return busy
         try:
@@ -225,8 +372,7 @@ class LiveTable:
         if human.waiter is None:
             human.early = (action, self.state.action_text(action))
             return None
-        self.pending_text = self.state.action_text(action)
-        human.waiter.set_result(action)
+        human.waiter.set_result((action, self.state.action_text(action), False))
         return None
 
     # --- turn timer ---------------------------------------------------------------------------
@@ -247,14 +393,15 @@ class LiveTable:
 
     def _time_up(self, human: HumanSeat) -> None:
         """The turn timer ran out: the server plays a legal move chosen at random (from a
-        generator seeded by the table's seed and the ply, so resumes stay reproducible)."""
+        generator seeded by the table's seed and the ply, so resumes stay reproducible). It is
+        stored however long the database takes. While the person's own move is being stored
+        there is nothing to do: it is played, or, not stored, they get a new turn."""
         if human.waiter is None or human.waiter.done():
             return
         legal = self.state.legal_actions()
         chooser = random.Random(f"{self.row.seed}:timer:{self.ply}")
         action = legal[chooser.randrange(len(legal))]
-        self.pending_text = self.state.action_text(action)
-        human.waiter.set_result(action)
+        human.waiter.set_result((action, self.state.action_text(action), True))
         self.send_to_seat(human.seat, error_frame("Time is up: a move was played for you."))
 
     # --- frames -------------------------------------------------------------------------------
@@ -327,7 +474,7 @@ class LiveTable:
 
 
 class TableListener(MatchListener):
-    """Stores each move as it is applied, tells every connection, and closes the table."""
+    """Tells every connection of each move as it is applied (each seat stored it first)."""
 
     def __init__(self, live: LiveTable) -> None:
         self.live = live
@@ -340,39 +487,47 @@ class TableListener(MatchListener):
             text = live.state.action_text(action)
         live.ply += 1
         live.last_move = time.time()
-        live.hub.store.add_move(live.id, live.ply, seat, text)
-        if state.result is None:
+        if state.result is None:  # (the last move is told with the result, once stored)
             live.broadcast()
 
     def on_rejected(self, state: GameState[Any, Any], seat: str, error: IllegalAction) -> None:
         self.live.pending_text = None
 
     def on_end(self, state: GameState[Any, Any], result: Result) -> None:
+        """(The table's task stores the result and tells everyone: ``LiveTable.finish``.)"""
         live = self.live
         if result.reason == FORFEIT and live.state.result is None:
             live.forfeit = result
         live.stop_timer()
-        live.row.status = "finished"
-        stored = serialize.result_json(result) or {}
-        live.hub.store.finish(live.id, stored)
-        live.row.finished = time.time()
-        live.row.result = stored
-        with contextlib.suppress(Exception):
-            live.hub.rate(live, result)
-        live.broadcast()
-        live.broadcast_table()
-        asyncio.get_running_loop().call_later(FORGET_AFTER, live.hub.forget, live.id)
 
 
 class Hub:
     """Every live table of the server, by id."""
 
     def __init__(self, store: Store, bot_delay: float = 0.0,
-                 programs: games.Programs | None = None) -> None:
+                 programs: games.Programs | None = None,
+                 policy: TablePolicy | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.programs: games.Programs = dict(programs or {})
         """The programs the operator offers (``--allow-exec NAME=COMMAND``), by name."""
+        self.policy = policy or TablePolicy()
+        """Abandoned tables, quick matches, program caps (``cardtable serve`` options)."""
+        self.clock: Callable[[], float] = time.time
+        """The time presence and abandonment go by (tests set it)."""
+        self.presence = Presence()
+        self.program_seats: dict[str, list[ProgramSeat]] = {}
+        """The program seats of each table playing, started when its people are here."""
+        self.program_clients: dict[str, str] = {}
+        """Who made each table with a program (the per-client cap)."""
+        self.activity_ply: dict[str, int] = {}
+        """The ply of each table when its activity was last written."""
+        self.sweeper: asyncio.Task[None] | None = None
+        self.retry = KEEP_TRYING
+        """How moves that cannot be refused, and results, wait for the database."""
+        self.store_threads = ThreadPoolExecutor(STORE_THREADS, "cardtable-store")
+        """Where moves and results are stored: threads of their own, so that a store never
+        waits behind a thinking bot, and the event loop never waits for the database."""
         self.tables: dict[str, LiveTable] = {}
 
     def rebuild(self, row: TableRow) -> LiveTable:
@@ -384,8 +539,9 @@ class Hub:
             state.apply(state.parse_action(text))
             live.ply += 1
         stored = row.result
-        if state.result is None and stored is not None and stored.get("reason") == FORFEIT:
-            live.forfeit = Result(tuple(stored.get("winners", ())), FORFEIT,
+        if state.result is None and stored is not None and stored.get("reason") in (
+                FORFEIT, ABANDONED):
+            live.forfeit = Result(tuple(stored.get("winners", ())), stored["reason"],
                                   dict(stored.get("details", {})))
         return live
 
@@ -400,10 +556,8 @@ class Hub:
                 continue
             self.tables[row.id] = live
             if live.state.result is not None:
-                # Stopped between its last move and writing the result.
-                stored = serialize.result_json(live.state.result) or {}
-                self.store.finish(row.id, stored)
-                row.status, row.result = "finished", stored
+                # Stopped between its last move and writing the result (or rating the game).
+                live.finish_now(live.state.result)
                 continue
             live.start()
             count += 1
@@ -431,8 +585,12 @@ class Hub:
                claim: list[str] | None, player: tuple[str, str] | None, private: bool,
                spectators: bool, turn_seconds: int | None,
                rematch_of: str | None = None, seed: int | None = None,
-               names: dict[str, str] | None = None) -> tuple[LiveTable, dict[str, str]]:
-        """A new table; returns it and the tokens of the seats claimed now."""
+               names: dict[str, str] | None = None, bot_delay: float | None = None,
+               quick: bool = False, client: str | None = None
+               ) -> tuple[LiveTable, dict[str, str]]:
+        """A new table; returns it and the tokens of the seats claimed now. ``bot_delay``
+        None is the server's pace; ``quick`` marks a table a quick match made; ``client``
+        made it (it counts against that client's programs)."""
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbelow(2**53) if seed is None else seed
         state = games.new_state(game, params, seed, kinds)
@@ -453,11 +611,17 @@ class Hub:
                     first_claimed = False
             rows.append(SeatRow(seat, position, kind, hashed, player_id, name))
         free = any(row.kind == "human" and row.token_hash is None for row in rows)
+        now = self.clock()
         row = TableRow(table_id, game, params, seed, "open" if free else "playing", private,
-                       spectators, turn_seconds, time.time(), None, None, rematch_of, None)
+                       spectators, turn_seconds, time.time(), None, None, rematch_of, None,
+                       bot_delay, quick)
         self.store.add_table(row, rows)
         live = LiveTable(row, rows, state, self)
         self.tables[table_id] = live
+        self.presence.taken(table_id, list(tokens), now)
+        self.activity_ply[table_id] = 0
+        if client is not None and any(is_program(kind) for kind in kinds):
+            self.program_clients[table_id] = client
         live.start()
         return live, tokens
 
@@ -482,6 +646,8 @@ class Hub:
         for row in live.seats:
             if row.seat == seat:
                 row.token_hash, row.player_id, row.name = token_hash(token), player_id, shown
+        self.presence.taken(live.id, [seat], self.clock())
+        self.write_activity({live.id: time.time()})
         live.start()
         live.broadcast_table()
         if live.task is not None:
@@ -508,14 +674,177 @@ class Hub:
     def rate(self, live: LiveTable, result: Result) -> None:
         from cardtable.web.ratings import update_ratings
 
-        update_ratings(self.store, live.row.game, live.seats, result)
+        update_ratings(self.store, live.row.game, live.seats, result, live.id)
+
+    async def in_store_thread(self, call: Callable[[], T]) -> T:
+        """``call()`` (a store call) on one of the store's threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.store_threads, call)
 
     async def shutdown(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for live in list(self.tables.values()):
             await live.stop()
         external = sys.modules.get("cardtable.agents.external")
         if external is not None:  # every program still running goes with the server
             await asyncio.to_thread(external.close_all)
+        self.store_threads.shutdown(wait=False)
+
+    # --- presence, quick match, abandoned tables, programs --------------------------------------
+
+    def arrived(self, live: LiveTable, connection: Connection) -> None:
+        """A WebSocket of ``live`` opened (a seat's: its person is here)."""
+        if connection.seat is None:
+            return
+        self.presence.arrived(live.id, connection.seat, self.clock())
+        self.launch_programs(live)
+
+    def left(self, live: LiveTable, connection: Connection) -> None:
+        """A WebSocket of ``live`` closed."""
+        if connection.seat is not None:
+            self.presence.left(live.id, self.clock())
+
+    def pairable_tables(self, game: str, player: tuple[str, str] | None) -> list[LiveTable]:
+        """The tables a quick match may seat a person at, the longest waiting first: public,
+        not a rematch, a seat free, not already the person's own, and every person there here
+        now or on their way (:meth:`Presence.pairable`)."""
+        now, wait = self.clock(), self.policy.quick_wait
+        found = [live for live in self.tables.values()
+                 if live.row.game == game and live.row.status == "open"
+                 and not live.row.private and live.row.rematch_of is None
+                 and live.free_seats and live.result is None
+                 and not (player is not None
+                          and any(seat.player_id == player[0] for seat in live.seats))
+                 and self.presence.pairable(live, now, wait)]
+        found.sort(key=lambda live: live.row.created)
+        return found
+
+    def program_refusal(self, kinds: list[str], client: str) -> str | None:
+        """Why a new table with seats ``kinds`` made by ``client`` would go over a cap on
+        programs; None when it would not."""
+        unfinished = [(live.kinds, self.program_clients.get(live.id))
+                      for live in self.tables.values() if live.result is None]
+        return cap_refusal(self.policy, kinds, client, unfinished)
+
+    def program_seat(self, live: LiveTable, loaded: Any, seat: str,
+                     delay: float) -> ProgramSeat:
+        """The seat of ``live``'s program at ``seat``, not started yet."""
+        spec = next(row.kind for row in live.seats if row.seat == seat)[len("bot:"):]
+        made = ProgramSeat(
+            live, seat,
+            lambda: games.make_bot(loaded, spec, seat, live.row.seed, self.programs),
+            lambda bot: BotSeat(live, bot, delay, False, seat))
+        self.program_seats.setdefault(live.id, []).append(made)
+        return made
+
+    def launch_programs(self, live: LiveTable) -> None:
+        """Start the programs of ``live`` once its match runs and one of its people is here
+        (at once at a table of bots only)."""
+        waiting = self.program_seats.get(live.id)
+        if not waiting or live.task is None or live.result is not None:
+            return
+        if has_people(live) and not seats_here(live):
+            return
+        for seat in waiting:
+            seat.launch()
+
+    def forfeit_now(self, live: LiveTable, forfeit: Forfeit) -> None:
+        """End the game of ``live`` at once with ``forfeit`` (a program that could not start),
+        whichever seat is to move."""
+        if live.result is not None:
+            return
+        if live.storing:  # a move is being stored: it is played first
+            asyncio.get_running_loop().call_later(0.05, self.forfeit_now, live, forfeit)
+            return
+        live.forfeit = forfeit_result(live.state, forfeit)
+        if live.task is not None:  # every other program ends with the match
+            live.task.cancel()
+        live.finish_now(live.forfeit)
+
+    async def abandon(self, live: LiveTable, gone: float) -> bool:
+        """Close ``live`` as abandoned (result ``abandoned``, stored, never rated): its people
+        have been gone for ``gone`` seconds. False when it could not be done now (the next
+        sweep tries again)."""
+        if live.result is not None or live.storing:
+            return False
+        minutes = max(1, round(gone / 60))
+        result = Result((), ABANDONED, {
+            "why": f"nobody was at the table for {minutes} minute{'s' * (minutes != 1)}"})
+        stored = serialize.result_json(result) or {}
+        try:  # (on a worker thread: the store's retries must not hold up the other tables)
+            await asyncio.to_thread(self.store.finish, live.id, stored)
+        except StoreUnavailable as error:
+            log.warning("table %s: not closed as abandoned yet: %s", live.id, error)
+            return False
+        if live.result is not None:  # its game ended meanwhile: that result is written next
+            return False
+        live.forfeit = result
+        live.stop_timer()
+        if live.task is not None:  # its programs end with the match
+            live.task.cancel()
+        live.announce_end(stored)
+        log.info("table %s closed as abandoned", live.id)
+        return True
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Close every table whose people have all been gone too long (``policy``), write the
+        activity of the tables where moves were played since the last sweep, and forget what
+        is kept about finished tables. Returns the ids of the tables closed."""
+        now = self.clock() if now is None else now
+        closed: list[str] = []
+        for live in list(self.tables.values()):
+            if live.result is not None:
+                continue
+            gone = self.presence.gone_for(live, now)
+            if gone is None or gone < self.policy.abandon_limit(live.ply):
+                continue
+            if await self.abandon(live, gone):
+                closed.append(live.id)
+            elif not self.store.answering:
+                break  # the database is away: the next sweep tries again
+        moved: dict[str, float] = {}
+        plies: dict[str, int] = {}
+        for table_id, live in self.tables.items():
+            if live.result is not None:
+                continue
+            written = self.activity_ply.setdefault(table_id, live.ply)
+            if live.ply != written:
+                moved[table_id], plies[table_id] = live.last_move, live.ply
+        if moved:
+            written_now: bool = await asyncio.to_thread(self.write_activity, moved)
+            if written_now:
+                self.activity_ply.update(plies)
+        for kept in (self.program_seats, self.program_clients, self.activity_ply,
+                     self.presence.tables):
+            for table_id in [key for key in kept if key not in self.tables
+                             or self.tables[key].result is not None]:
+                del kept[table_id]
+        return closed
+
+    def write_activity(self, activity: dict[str, float]) -> bool:
+        """Write the tables' last activity (id → time); False when the database did not
+        take it (it is written at a later sweep)."""
+        if not activity:
+            return True
+        try:
+            self.store.touch(activity)
+        except StoreUnavailable as error:
+            log.info("tables' activity not written yet: %s", error)
+            return False
+        return True
+
+    def start_sweeper(self) -> None:
+        """Sweep every ``policy.sweep_every`` seconds while the server runs."""
+        if self.sweeper is None:
+            self.sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.policy.sweep_every)
+            try:
+                await self.sweep()
+            except Exception as error:  # the next sweep tries again
+                log.error("the sweep of the tables failed: %s", error, exc_info=error)
 
 
 class Flood:

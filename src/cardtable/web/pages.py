@@ -4,7 +4,10 @@ Pages are plain HTML written here from small templates (``templates/``, ``string
 placeholders) with the static files of ``static/`` (CSS and a little plain JavaScript; no build
 step). A page holds nothing secret: the table page is the same for players and spectators, and
 all it learns of a game comes over the seat's own WebSocket (the token stays in the browser's
-storage for that table). ``install(app)`` adds the routes and the static files to the app.
+storage for that table). No page holds an inline script, an ``on…=`` handler or a ``style=``
+attribute: the pages' Content-Security-Policy (``cardtable.web.security``) refuses them, and a
+page's data for its scripts is a ``<script type="application/json">`` block or ``data-``
+attributes. ``install(app)`` adds the routes and the static files to the app.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 
 from cardtable.engine import game_registry
 from cardtable.engine.description import GameDescription
+from cardtable.engine.result_json import result_json
 from cardtable.web import games, howto_pages, table_form
 from cardtable.web.record import record_text
 from cardtable.web.replay_steps import ReplayUnavailable, replay_steps
@@ -171,6 +175,8 @@ def install(app: FastAPI) -> None:
             found = await asyncio.to_thread(steps)
         except ReplayUnavailable as error:
             return JSONResponse({"error": str(error)}, status_code=500)
+        if live.forfeit is not None:  # ended from outside its rules: the table's own result
+            found["result"] = found["frames"][-1]["result"] = result_json(live.forfeit)
         return JSONResponse({"table": live.id, **found})
 
     @app.get("/replay/{table_id}", response_class=HTMLResponse, include_in_schema=False)

@@ -1,18 +1,28 @@
 """Ratings per game (openskill's Plackett-Luce model, 2 to 10 players), updated when a game
-between named players ends. Bots and seats without a name take no part; the named players are
-ranked among themselves by the game's places (``description.places``, the one ranking of
-tournaments and RL rewards too: Obsession's placings, Austerity's points, the others'
-winners first)."""
+between accounts ends. Ratings belong to accounts: bots, guests (a name without a password) and
+seats without a name play but take no part; the accounts are ranked among themselves by the
+game's places (``description.places``, the one ranking of tournaments and RL rewards too:
+Obsession's placings, Austerity's points, the others' winners first). Each change of an
+account's rating is also kept in its rating history (``rating_history``: the table, the time,
+mu and sigma), which the person's page draws."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from sqlalchemy import insert, select, update
 
 from cardtable.engine.description import ranks_of
 from cardtable.engine.game_registry import description
 from cardtable.engine.protocol import Result
+from cardtable.web import schema
+from cardtable.web.accounts import accounts_among
 from cardtable.web.store import SeatRow, Store
+
+Values = Mapping[str, tuple[float, float, int]]
+"""Ratings by player id: mu, sigma and the number of rated games."""
 
 
 def ranks(game: str, seats: Sequence[SeatRow], result: Result) -> list[int]:
@@ -26,14 +36,24 @@ def rated_ranks(places: Sequence[int]) -> list[int]:
     return ranks_of([-float(place) for place in places])
 
 
-def update_ratings(store: Store, game: str, seats: Sequence[SeatRow], result: Result) -> bool:
-    """Rate the game if at least two distinct named players took part; True when rated."""
+def shown_rating(mu: float, sigma: float) -> float:
+    """The rating a page shows: mu - 3 sigma (a new account starts at 0)."""
+    return round(mu - 3 * sigma, 2)
+
+
+def update_ratings(store: Store, game: str, seats: Sequence[SeatRow], result: Result,
+                   table_id: str, at: float | None = None) -> bool:
+    """Rate the game at table ``table_id`` if at least two distinct accounts took part; True
+    when rated."""
     from openskill.models import PlackettLuce
 
     seat_ranks = ranks(game, seats, result)
+    named = [seat.player_id for seat in seats
+             if seat.kind == "human" and seat.player_id is not None]
+    accounts = accounts_among(store, named)
     rated: dict[str, int] = {}
     for seat, rank in zip(seats, seat_ranks, strict=True):
-        if seat.kind == "human" and seat.player_id is not None and seat.player_id not in rated:
+        if seat.kind == "human" and seat.player_id in accounts and seat.player_id not in rated:
             rated[seat.player_id] = rank
     if not 2 <= len(rated) <= 10 or result.reason == "quit":
         return False
@@ -46,8 +66,39 @@ def update_ratings(store: Store, game: str, seats: Sequence[SeatRow], result: Re
         teams.append([model.rating(mu=mu, sigma=sigma)])
     order = rated_ranks([rated[player] for player in players])
     new = model.rate(teams, ranks=[float(rank) for rank in order])
-    store.save_ratings(game, {
+    save_ratings(store, game, table_id, {
         player: (team[0].mu, team[0].sigma, known.get(player, (0.0, 0.0, 0))[2] + 1)
         for player, team in zip(players, new, strict=True)
-    })
+    }, time.time() if at is None else at)
     return True
+
+
+def save_ratings(store: Store, game: str, table_id: str, values: Values, at: float) -> None:
+    """The new ratings and their rows of history, in one transaction."""
+    with store.engine.begin() as conn:
+        for player_id, (mu, sigma, games) in values.items():
+            done = conn.execute(update(schema.ratings)
+                                .where(schema.ratings.c.player_id == player_id,
+                                       schema.ratings.c.game == game)
+                                .values(mu=mu, sigma=sigma, games=games))
+            if not done.rowcount:
+                conn.execute(insert(schema.ratings).values(
+                    player_id=player_id, game=game, mu=mu, sigma=sigma, games=games))
+            conn.execute(insert(schema.rating_history).values(
+                player_id=player_id, game=game, table_id=table_id, at=at, mu=mu, sigma=sigma))
+
+
+def leaderboard(store: Store, game: str, limit: int = 100) -> list[dict[str, Any]]:
+    """The game's rated accounts, best first (ties by name)."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(schema.players.c.name, schema.ratings.c.mu, schema.ratings.c.sigma,
+                   schema.ratings.c.games)
+            .join(schema.players, schema.players.c.id == schema.ratings.c.player_id)
+            .where(schema.ratings.c.game == game, schema.players.c.password_hash.is_not(None))
+        ).all()
+    board = [{"name": row.name, "rating": shown_rating(row.mu, row.sigma),
+              "mu": round(row.mu, 3), "sigma": round(row.sigma, 3), "games": row.games}
+             for row in rows]
+    board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
+    return board[:limit]

@@ -2,31 +2,97 @@
 
 SQLite (a file in the user's data directory by default) or PostgreSQL, through SQLAlchemy 2.
 The schema is created and upgraded by the Alembic migrations shipped in
-``cardtable/web/migrations`` when the store opens.
+``cardtable/web/migrations`` when the store opens. A call that meets the database away for a
+moment is tried again briefly, then raises :class:`StoreUnavailable`.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
+import logging
 import os
+import sqlite3
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import (
+    Engine,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+)
 from sqlalchemy.exc import SQLAlchemyError as SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 
 from cardtable.web import schema
+from cardtable.web.backoff import Backoff, retry_call
+
+log = logging.getLogger("cardtable.web")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+STORE_RETRY = Backoff(first=0.05, cap=0.2, attempts=4)
+"""Each call's own short retry (about a third of a second in all): enough for a lock held a
+moment or a connection dropped by a restarted server, short enough for a request to wait."""
+ONE_TRY = Backoff(first=0.0, cap=0.0, attempts=1)
+SQLITE_BUSY_MS = 5000
+"""How long SQLite itself waits for another writer's lock before it reports it locked."""
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for PostgreSQL to accept a connection (a host that does not answer)."""
 
 
 class StoreError(Exception):
     """The database cannot be opened or used; the message is one line for the user."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer, even after a short retry: the call changed nothing and may
+    be made again later (``Store.answering`` is False until a call succeeds)."""
+
+
+def transient(error: BaseException) -> bool:
+    """Whether ``error`` is the database being away for a moment rather than a wrong query: a
+    lost or refused connection, a server starting or stopping, SQLite's lock held by another
+    writer, a pool with no connection free."""
+    if isinstance(error, StoreUnavailable | PoolTimeout):
+        return True
+    if not isinstance(error, DBAPIError):
+        return False
+    if error.connection_invalidated:
+        return True
+    if not isinstance(error, OperationalError):
+        return False
+    if isinstance(error.orig, sqlite3.OperationalError):
+        # SQLite's other operational errors (no such table, a read-only file) stay errors.
+        reason = str(error.orig).lower()
+        return "locked" in reason or "busy" in reason
+    return True
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def default_url() -> str:
@@ -62,6 +128,13 @@ class TableRow:
     result: dict[str, Any] | None
     rematch_of: str | None
     rematch: str | None
+    # --- tables (presence, quick match, bot pace) ---
+    bot_delay: float | None = None
+    """Seconds before each bot move at this table (None: the server's ``--bot-delay``)."""
+    quick: bool = False
+    """Made by a quick match."""
+    activity: float | None = None
+    """The last move, join or start (the lobby's order; moves are written in batches)."""
 
 
 @dataclass
@@ -78,14 +151,78 @@ def _table_row(row: Any) -> TableRow:
     return TableRow(row.id, row.game, json.loads(row.params), int(row.seed), row.status,
                     bool(row.private), bool(row.spectators), row.turn_seconds, row.created,
                     row.finished, None if row.result is None else json.loads(row.result),
-                    row.rematch_of, row.rematch)
+                    row.rematch_of, row.rematch, row.bot_delay, bool(row.quick), row.activity)
 
 
+_inside = threading.local()
+"""Set on a thread while one of its calls runs, so that a call made by another is not retried
+on its own as well (the outer call's retry covers it)."""
+
+
+def _retried(method: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate[Store, P], T]:
+    """``method`` tried again by the store's policy while its error is transient; then
+    :class:`StoreUnavailable`. Every call records whether the database answered."""
+
+    @functools.wraps(method)
+    def call(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        if getattr(_inside, "call", False):
+            return method(store, *args, **kwargs)
+
+        def retrying(error: BaseException, delay: float) -> None:
+            log.info("database call %s failed (%s); trying again in %.2f s", method.__name__,
+                     _first_line(error), delay)
+
+        _inside.call = True
+        try:
+            # Known to be away: one try, so that no request waits for what will not come (the
+            # tables' own retries go on; the first call that works makes it known back).
+            policy = store.retry if store.answering else ONE_TRY
+            result = retry_call(lambda: method(store, *args, **kwargs), policy, transient,
+                                store.sleep, retrying)
+        except StoreUnavailable:
+            store.answering = False
+            raise
+        except Exception as error:
+            if not transient(error):
+                raise
+            store.answering = False
+            raise StoreUnavailable(f"The database is not answering: {_first_line(error)}.") \
+                from error
+        finally:
+            _inside.call = False
+        store.answering = True
+        return result
+
+    return call
+
+
+NOT_RETRIED = frozenset({"close", "ping"})
+
+
+def _every_call_retried(cls: type[Store]) -> type[Store]:
+    """Wrap each public method of ``cls`` (each one short transaction) in :func:`_retried`, the
+    ones added later included."""
+    for name, member in list(vars(cls).items()):
+        if not name.startswith("_") and name not in NOT_RETRIED and inspect.isfunction(member):
+            setattr(cls, name, _retried(member))
+    return cls
+
+
+@_every_call_retried
 class Store:
-    """Synchronous access to the database; each call is one short transaction."""
+    """Synchronous access to the database; each call is one short transaction.
 
-    def __init__(self, url: str) -> None:
+    A call that meets the database away for a moment (see :func:`transient`) is tried again
+    by ``retry``; when it still fails it raises :class:`StoreUnavailable`, having changed
+    nothing, and the caller decides: refuse with a message, or try again later."""
+
+    def __init__(self, url: str, retry: Backoff = STORE_RETRY,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.url = normalize_url(url)
+        self.retry = retry
+        self.sleep = sleep
+        self.answering = True
+        """False after a call the database did not answer, True again after one it did."""
         self.engine = _open_engine(self.url)
         migrate(self.engine)
         # Built once: a move is stored on every turn of every table.
@@ -102,7 +239,9 @@ class Store:
                 id=table.id, game=table.game, params=json.dumps(table.params), seed=table.seed,
                 status=table.status, private=table.private, spectators=table.spectators,
                 turn_seconds=table.turn_seconds, created=table.created, finished=None,
-                result=None, rematch_of=table.rematch_of, rematch=None))
+                result=None, rematch_of=table.rematch_of, rematch=None,
+                bot_delay=table.bot_delay, quick=table.quick,
+                activity=table.created if table.activity is None else table.activity))
             conn.execute(insert(schema.seats), [
                 {"table_id": table.id, "seat": seat.seat, "position": seat.position,
                  "kind": seat.kind, "token_hash": seat.token_hash, "player_id": seat.player_id,
@@ -123,8 +262,10 @@ class Store:
         return [_table_row(row) for row in rows]
 
     def set_status(self, table_id: str, status: str) -> None:
+        """The table's status, unless it is finished (a late write never reopens a table)."""
         with self.engine.begin() as conn:
-            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
+            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id,
+                                                     schema.tables.c.status != "finished")
                          .values(status=status))
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
@@ -166,9 +307,22 @@ class Store:
     # --- moves and chat -----------------------------------------------------------------------
 
     def add_move(self, table_id: str, ply: int, seat: str, move: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(self._insert_move, {"table_id": table_id, "ply": ply, "seat": seat,
-                                             "move": move, "at": time.time()})
+        """Store the move of ``ply``. A ply already stored is overwritten: it was written by a
+        try whose answer was lost (the same move again), or by one its mover was told had
+        failed, which nobody was shown; the live table is the truth of what was shown."""
+        values = {"table_id": table_id, "ply": ply, "seat": seat, "move": move,
+                  "at": time.time()}
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(self._insert_move, values)
+        except IntegrityError:
+            with self.engine.begin() as conn:
+                done = conn.execute(update(schema.moves)
+                                    .where(schema.moves.c.table_id == table_id,
+                                           schema.moves.c.ply == ply)
+                                    .values(seat=seat, move=move, at=values["at"]))
+            if not done.rowcount:  # not a stored ply: another constraint (no such table)
+                raise
 
     def moves(self, table_id: str) -> list[tuple[str, str]]:
         with self.engine.connect() as conn:
@@ -247,8 +401,27 @@ class Store:
         return board[:limit]
 
     def ping(self) -> None:
-        with self.engine.connect() as conn:
-            conn.execute(select(1))
+        """One try (no retry): raises :class:`StoreUnavailable` when the database does not
+        answer now; records the answer in ``answering``."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(select(1))
+        except SQLAlchemyError as error:
+            self.answering = False
+            raise StoreUnavailable(f"The database is not answering: {_first_line(error)}.") \
+                from error
+        self.answering = True
+
+    # --- tables' activity (presence, quick match, bot pace) ---
+
+    def touch(self, activity: Mapping[str, float]) -> None:
+        """Set the last activity of each table of ``activity`` (id → time), in one
+        transaction."""
+        statement = (update(schema.tables).where(schema.tables.c.id == bindparam("table_id"))
+                     .values(activity=bindparam("at")))
+        with self.engine.begin() as conn:
+            conn.execute(statement, [{"table_id": table_id, "at": at}
+                                     for table_id, at in activity.items()])
 
 
 def _open_engine(url: str) -> Engine:
@@ -272,7 +445,9 @@ def _open_engine(url: str) -> Engine:
                 engine = create_engine(url, connect_args={"check_same_thread": False})
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            # Pre-ping: a connection the server dropped (a restart) is replaced, not used.
+            engine = create_engine(url, pool_pre_ping=True,
+                                   connect_args={"connect_timeout": CONNECT_TIMEOUT})
         with engine.connect() as conn:
             conn.execute(select(1))
     except (NoSuchModuleError, SQLAlchemyError, OSError) as error:
@@ -286,7 +461,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_MS)}")
     cursor.close()
 
 

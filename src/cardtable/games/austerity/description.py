@@ -102,5 +102,14 @@ class AusterityDescription(GameDescription):
         """The rules as the hub's record writes them; the deck is the record's chance line."""
         return {"tokens": game.tokens, "points": game.points, "players": game.players}
 
+    # --- web: following the game ---
+
+    def table_state(self, game: Any, seed: int, people: Sequence[bool]) -> Any:
+        """The dealt state keeps its moves, so a table's views say in words what happened
+        (the game's own state holds none)."""
+        from cardtable.games.austerity.web_view import followed_state
+
+        return followed_state(game.new_state(seed))
+
 
 AUSTERITY = AusterityDescription()

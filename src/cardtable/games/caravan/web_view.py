@@ -63,7 +63,76 @@ def caravan_view(obs: Any, public: Any | None = None, history: int = 12) -> Json
         taker = None if left is None or right is None else lane_taker(left, right, *rules)
         lanes.append(None if taker is None else SEATS[taker])
     view.update(game="caravan", seats=list(SEATS), lanes=lanes, rules=seat_rules_json(rules))
+    viewer = SEATS[obs.seat] if public is None else None
+    view["history_text"] = [move_words(entry, viewer) for entry in view["history"]]
+    view["last_move"] = last_move(view["history"], viewer)
     return view
+
+
+def card_words(card: Json | None) -> str:
+    """A card as a line of words shows it (``K♥``, ``joker``); a card the viewer may not see
+    is "a face-down card"."""
+    from cardtable.cards import SUIT_GLYPHS
+
+    if card is None:
+        return "a face-down card"
+    text = str(card["card"])
+    if text == "JO":
+        return "a joker"
+    return text[:-1] + SUIT_GLYPHS.get(text[-1], text[-1])
+
+
+def _caravan_words(name: str, viewer: str | None) -> str:
+    """``your caravan A`` for the viewer's own lane, else ``caravan A``."""
+    from cardtable.games.caravan.board import CARAVAN_NAMES, owner_of_caravan
+    from cardtable.games.caravan.cards import SEATS
+
+    owner = SEATS[owner_of_caravan(CARAVAN_NAMES.index(name))]
+    return f"your caravan {name}" if owner == viewer else f"caravan {name}"
+
+
+def move_words(entry: Json, viewer: str | None) -> str:
+    """One history entry of a view in words, as ``viewer`` (a seat, or None for anyone) sees
+    it: "DEF played K♥ on your 9♣ in A". Built from the entry alone (its notation and the
+    cards it showed), so it says nothing the entry does not show."""
+    seat, move, cards = entry["seat"], entry["move"], entry.get("cards") or []
+    mine = seat == viewer
+    who = "You" if mine else seat
+    if move is None:
+        return f"{who} {'show' if mine else 'shows'} a hand without enough numerals and " \
+               f"{'draw' if mine else 'draws'} again"
+    kind, rest = move[0], move[1:]
+    first = card_words(cards[0]) if cards else "a card"
+    if kind == "D":
+        return f"{who} discarded {first}"
+    name = rest.lstrip("0123456789")[:1] if kind == "P" else rest[:1]
+    if kind == "C":
+        lane = _caravan_words(name, viewer)
+        if len(rest) > 1 and cards:  # destroy and restart: the restart card comes last
+            return f"{who} cleared {lane} and started it again with {card_words(cards[-1])}"
+        removed = len(cards)
+        return f"{who} cleared {lane}" + (f" ({removed} card{'s' if removed != 1 else ''})"
+                                          if removed else "")
+    if len(cards) >= 2:  # a face card on a numeral of a caravan
+        target, owner = card_words(cards[1]), _caravan_words(name, viewer)
+        whose = "your " if owner.startswith("your") else ""
+        return f"{who} played {first} on {whose}{target} in {name}"
+    return f"{who} played {first} on {_caravan_words(name, viewer)}"
+
+
+def last_move(history: list[Json], viewer: str | None) -> Json | None:
+    """The latest move as the board marks it: its seat, its words and the ids of the cards
+    it moved (the card played and, for a face card, the numeral it went on)."""
+    if not history:
+        return None
+    entry = history[-1]
+    move, cards = entry["move"], entry.get("cards") or []
+    if move is None or (move.startswith("C") and len(move) == 2):
+        cards = []  # a shown hand or a cleared caravan leaves nothing on the table to mark
+    elif move.startswith("C"):
+        cards = cards[-1:]  # destroyed and started again: the restart card
+    ids = [card["id"] for card in cards[:2] if card is not None]
+    return {"seat": entry["seat"], "text": move_words(entry, viewer), "cards": ids}
 
 
 def seat_view(state: Any, seat: str, history: int) -> Json:

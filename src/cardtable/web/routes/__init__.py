@@ -6,5 +6,6 @@ a FastAPI dependency; ``refusals`` turns every refusal into ``{"error": MESSAGE}
 model (what ``/openapi.json`` documents). The routers: ``health``, ``catalogue`` (games and how
 to play), ``tables`` (the lobby: create, list, join, quick match, rematch), ``records``
 (records and replays of finished games), ``players`` (names and the leaderboard) and
-``table_socket`` (the live table's WebSocket).
+``table_socket`` (the live table's WebSocket, with ``socket_hello``: a seat's token as its
+first message).
 """

@@ -42,6 +42,7 @@ NAME_MESSAGE = ("A name is 1 to 20 letters, digits, spaces or _ . - (starting wi
 CLAIM_MESSAGE = "'claim' must list human seats of the table."
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 3600
+MAX_BOT_DELAY = 10
 
 Message = str | Callable[[], str]
 """A refusal's message, or a function giving it when it depends on the games known then."""
@@ -183,6 +184,7 @@ class NewTable(Body):
         "private": "'private' and 'spectators' are true or false.",
         "spectators": "'private' and 'spectators' are true or false.",
         "turn_seconds": f"'turn_seconds' is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} or null.",
+        "bot_delay": f"'bot_delay' is 0 to {MAX_BOT_DELAY} seconds or null.",
         "name": NAME_MESSAGE,
     }
 
@@ -205,6 +207,10 @@ class NewTable(Body):
     turn_seconds: Annotated[int, Field(ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)] | None = \
         Field(None, description="A turn timer: when it runs out the server plays a legal "
                                 "move chosen at random for the seat.")
+    bot_delay: Annotated[float, Field(ge=0, le=MAX_BOT_DELAY, allow_inf_nan=False)] | None = \
+        Field(None, description="Seconds each bot of the table waits before its move, so "
+                                "that people can follow (0 to 10); null: the server's pace "
+                                "(`cardtable serve --bot-delay`).", examples=[1.5])
     name: DisplayName | None = Field(None, description="The display name of the first "
                                                        "claimed seat, when there is no cookie.")
 
@@ -220,7 +226,8 @@ class JoinTable(Body):
 
 
 class QuickMatch(Body):
-    """`POST /api/quick`: a seat at the oldest open public table of a game, or a new one."""
+    """`POST /api/quick`: a seat opposite people waiting for the game who are here now, or
+    at a new quick-match table (with a turn timer) where the next person finds this one."""
 
     messages: ClassVar[Mapping[str, Message]] = {"game": unknown_game, "name": NAME_MESSAGE}
 

@@ -2,10 +2,10 @@
 
 The API's routes use :class:`JsonBodyRoute`, whose requests read their body the API's way: at
 most :data:`MAX_BODY_BYTES` (413 beyond, without reading the rest when ``Content-Length`` says
-so), JSON whatever the ``Content-Type`` (as the API has always read it), an empty body being
-``{}``, and one message for what is not a JSON object: malformed JSON, another JSON value, or a
-string holding a lone surrogate (``"\\ud800"``: no text, and nothing can be stored or answered
-with it).
+so), JSON (a body sent as anything but ``application/json`` was refused with 415 before it
+came here: see :mod:`cardtable.web.security`), an empty body being ``{}``, and one message for
+what is not a JSON object: malformed JSON, another JSON value, or a string holding a lone
+surrogate (``"\\ud800"``: no text, and nothing can be stored or answered with it).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ class JsonBodyRequest(Request):
 
     @property
     def headers(self) -> Headers:
-        # FastAPI parses JSON only when the Content-Type says so; the API reads every body as
-        # JSON, so its requests say so (a client sending none, or curl's form type, included).
+        # FastAPI parses JSON only when the Content-Type says so; a request without a body
+        # need not say it, and its empty body is read as the empty object.
         if not hasattr(self, "_json_headers"):
             headers = MutableHeaders(raw=list(super().headers.raw))
             headers["content-type"] = "application/json"

@@ -2,8 +2,9 @@
 
 ``install(app)`` adds the exception handlers: :class:`Refused` and HTTP errors (a 404 route, a
 405 method) answer their own status and message, a body that fails its model answers 400 with
-the model's message, and anything unexpected is logged and answers 500
-``{"error": "Internal error."}`` (never a traceback).
+the model's message, a database that does not answer (even after the store's retry) answers
+503 ``{"error": "The database is not answering; try again in a moment."}``, and anything
+unexpected is logged and answers 500 ``{"error": "Internal error."}`` (never a traceback).
 """
 
 from __future__ import annotations
@@ -14,10 +15,17 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
+
+from cardtable.web.store import StoreUnavailable, transient
 
 log = logging.getLogger("cardtable.web")
 
+DATABASE_AWAY = "The database is not answering; try again in a moment."
+"""The 503 refusal of any request that needed the database while it was away."""
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait before it asks again after that refusal."""
 REFUSED = "refused"
 """The Pydantic error type of a body model's refusals: its message is the API's message."""
 
@@ -65,11 +73,28 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
-        return error_response(str(error.detail), error.status_code)
+        response = error_response(str(error.detail), error.status_code)
+        response.headers.update(error.headers or {})  # (a 429's Retry-After)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return error_response(validation_message(error), 400)
+
+    @app.exception_handler(StoreUnavailable)
+    async def database_away(_request: Request, error: Exception) -> JSONResponse:
+        log.warning("request refused: %s", error)
+        response = error_response(DATABASE_AWAY, 503)
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        return response
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, error: Exception) -> JSONResponse:
+        # A query made outside the store's calls (no retry of its own) meeting the same.
+        if transient(error):
+            return await database_away(request, error)
+        log.error("request failed: %s", error, exc_info=error)
+        return error_response("Internal error.", 500)
 
     @app.exception_handler(Exception)
     async def crashed(_request: Request, error: Exception) -> JSONResponse:

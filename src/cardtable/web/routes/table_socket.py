@@ -1,7 +1,9 @@
 """The live table's WebSocket: a seat's moves and chat in, every frame of the table out.
 
 docs/web.md lists the frames. Each connection has its own queue of frames (``OUTBOX_LIMIT``):
-a client that stops reading is dropped instead of holding up the table.
+a client that stops reading is dropped instead of holding up the table. A client holds at most
+the server's ``sockets`` limit of connections at once and posts chat lines at its ``chat``
+rate (``cardtable.web.limits``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from cardtable.web.limits import wait_message
 from cardtable.web.live import OUTBOX_LIMIT, Connection, Flood, LiveTable, error_frame
+from cardtable.web.routes import socket_hello
+from cardtable.web.routes.refusals import DATABASE_AWAY
 from cardtable.web.routes.state import Web, WebState
+from cardtable.web.store import StoreUnavailable
 
 router = APIRouter(prefix="/api")
 
@@ -28,12 +34,37 @@ CHAT_LIMIT = 300
 @router.websocket("/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
     await websocket.accept()
+    sockets = web.limiters.sockets
+    counted: str | None = None  # the client, once its connection is counted
+    try:
+        client = web.client(websocket)
+        if not sockets.open(client):
+            await websocket.send_json(error_frame(
+                f"Too many connections at once (at most {sockets.limit}): close another "
+                "table's page first."))
+            await websocket.close(code=4429)
+            return
+        counted = client
+        await _serve(websocket, table_id, web, client)
+    except StoreUnavailable:  # (the table could not be read: no frame of it went out)
+        await websocket.send_json(error_frame(DATABASE_AWAY))
+        await websocket.close(code=1013)
+    finally:
+        if counted is not None:
+            sockets.close(counted)
+
+
+async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str) -> None:
     live = web.hub.get(table_id)
     if live is None:
         await websocket.send_json(error_frame("No such table."))
         await websocket.close(code=4404)
         return
     token = websocket.query_params.get("token")
+    if not token and "hello" in websocket.query_params:  # (the token comes in a hello)
+        token = await socket_hello.first_token(websocket, live.row.spectators)
+        if token is None:
+            return
     seat: str | None = None
     if token:
         seat = live.seat_of_token(token)
@@ -64,11 +95,12 @@ async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
             frame = await outbox.get()
             if frame is None:
                 with contextlib.suppress(Exception):
-                    await websocket.close(code=1008)
+                    await websocket.close(code=connection.close_code)
                 return
             await websocket.send_text(json.dumps(frame, separators=(",", ":")))
 
     live.connections.append(connection)
+    web.hub.arrived(live, connection)
     sending = asyncio.get_running_loop().create_task(sender())
     try:
         send(live.table_frame())
@@ -76,13 +108,17 @@ async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
                                                 for line in web.store.chat(live.id)]})
         send(live.state_frame(seat))
         live.broadcast_table()
-        await _receive(websocket, web, live, connection)
+        await _receive(websocket, web, live, connection, client)
     except WebSocketDisconnect:
         pass
+    except StoreUnavailable:
+        send(error_frame(DATABASE_AWAY))
+        connection.close_code = 1013  # (try again later)
     finally:
         connection.closed = True
         with contextlib.suppress(ValueError):
             live.connections.remove(connection)
+        web.hub.left(live, connection)
         # Let queued frames (a last error) go out before the socket closes.
         outbox.put_nowait(None)
         with contextlib.suppress(Exception):
@@ -92,7 +128,7 @@ async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
 
 
 async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
-                   connection: Connection) -> None:
+                   connection: Connection, client: str) -> None:
     flood_limit = web.settings.flood_limit
     flood = Flood(flood_limit)
     send = connection.send
@@ -132,14 +168,17 @@ async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
                 if refusal is not None:
                     send(error_frame(refusal))
         elif kind == "chat":
-            _chat(web, live, connection, data.get("text"))
+            _chat(web, live, connection, data.get("text"), client)
         elif kind == "ping":
             send({"type": "pong"})
+        elif kind == "hello":
+            socket_hello.take_seat(live, connection, data)
         else:
             send(error_frame(f"Unknown message type '{kind[:20]}'."))
 
 
-def _chat(web: WebState, live: LiveTable, connection: Connection, text: object) -> None:
+def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
+          client: str) -> None:
     send = connection.send
     if not isinstance(text, str):
         send(error_frame("A chat line is a string."))
@@ -151,9 +190,15 @@ def _chat(web: WebState, live: LiveTable, connection: Connection, text: object) 
         send(error_frame(f"A chat line has at most {CHAT_LIMIT} characters."))
     elif connection.seat is None:
         send(error_frame("Spectators cannot chat."))
+    elif (wait := web.limiters.chat.take(client)) > 0:
+        send(error_frame(wait_message("chat lines", wait)))
     else:
         at = time.time()
-        web.store.add_chat(live.id, connection.seat, connection.name, cleaned, at)
+        try:  # stored before it is shown
+            web.store.add_chat(live.id, connection.seat, connection.name, cleaned, at)
+        except StoreUnavailable:
+            send(error_frame("The server could not save your chat line; try again."))
+            return
         live.send_all(chat_line({"seat": connection.seat, "name": connection.name,
                                  "text": cleaned, "at": at}))
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 
-from cardtable.web import games
+from cardtable.web import games, limits, table_queries
 from cardtable.web.live import LiveTable
 from cardtable.web.routes import bodies
 from cardtable.web.routes.json_body import JsonBodyRoute
@@ -46,24 +46,40 @@ async def create_table(body: bodies.NewTable, request: Request, web: Web) -> JSO
                               or any(kinds[seat_names.index(seat)] != "human"
                                      for seat in claim)):
         raise Refused(400, bodies.CLAIM_MESSAGE)
+    client = web.client(request)
+    over = web.hub.program_refusal(kinds, client)
+    if over is not None:
+        raise Refused(429, over)
+    limits.spend(web.limiters.create, client, "new tables")
     names = {claim[0]: body.name} if body.name is not None and claim else None
     live, tokens = web.hub.create(body.game, params, kinds, claim=claim,
                                   player=web.player(request), private=body.private,
                                   spectators=body.spectators, turn_seconds=body.turn_seconds,
-                                  names=names)
+                                  names=names, bot_delay=body.bot_delay, client=client)
     return JSONResponse({"table": live.id, "tokens": tokens}, status_code=201)
 
 
 @router.get("/tables")
-async def open_tables(web: Web, game: str | None = None,
-                      status: str | None = None) -> dict[str, Any]:
-    """The public tables not finished, oldest first (``status``: ``open`` or ``playing``)."""
+async def open_tables(web: Web, game: str | None = None, status: str | None = None,
+                      limit: str | None = None, cursor: str | None = None) -> dict[str, Any]:
+    """The public tables not finished, a page at a time (``limit``: 1 to 100, default 50),
+    the most recently active first (``status``: ``open`` or ``playing``); ``next`` is the
+    ``cursor`` of the next page, null on the last."""
     if game is not None:
         bodies.known_game(game)
     if status not in (None, "open", "playing"):
         raise Refused(400, "'status' is open or playing.")
-    return {"tables": [live.summary() for live in web.hub.open_tables(game)
-                       if status is None or live.row.status == status]}
+    try:
+        page = table_queries.open_tables(web.store.engine, game=game, status=status,
+                                         limit=table_queries.page_size(limit), cursor=cursor)
+    except table_queries.PageError as error:
+        raise Refused(400, str(error)) from None
+    listed = []
+    for table_id, activity in page.tables:
+        live = web.hub.get(table_id)
+        if live is not None:
+            listed.append({**live.summary(), "activity": activity})
+    return {"tables": listed, "next": page.next}
 
 
 @router.get("/tables/{table_id}")
@@ -80,6 +96,7 @@ async def join(table_id: str, request: Request, web: Web,
                ) -> dict[str, Any]:
     """A free seat of the table and its token."""
     live = web.table(table_id)
+    limits.spend(web.limiters.join, web.client(request), "seats taken")
     outcome = web.hub.join(live, body.seat, web.player(request), body.name)
     if isinstance(outcome, str):
         raise Refused(409, outcome)
@@ -88,21 +105,24 @@ async def join(table_id: str, request: Request, web: Web,
 
 @router.post("/quick")
 async def quick(body: bodies.QuickMatch, request: Request, web: Web) -> dict[str, Any]:
-    """Join the oldest open table of a game (public, people only waiting) or create one."""
+    """A seat opposite people waiting for a game: at the public table of the game that has
+    waited longest whose people are all here now (or asked for a quick match a moment ago and
+    are on their way), else at a new quick-match table (people only, with a turn timer) where
+    the next person to ask finds this one."""
     hub, game, name = web.hub, body.game, body.name
+    limits.spend(web.limiters.join, web.client(request), "seats taken")
     player = web.player(request)
-    for live in hub.open_tables(game):
-        if live.row.rematch_of is None and live.free_seats and not any(
-                seat.player_id is not None and player is not None
-                and seat.player_id == player[0] for seat in live.seats):
-            outcome = hub.join(live, None, player, name)
-            if not isinstance(outcome, str):
-                return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
+    for live in hub.pairable_tables(game, player):
+        outcome = hub.join(live, None, player, name)
+        if not isinstance(outcome, str):
+            return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
     params, kinds = games.check_table(game, games.quick_params(game), games.quick_seats(game))
     seat_names = list(games.new_state(game, params, 0, kinds).seats)
     live, tokens = hub.create(game, params, kinds, claim=[seat_names[0]], player=player,
-                              private=False, spectators=True, turn_seconds=None,
-                              names=None if name is None else {seat_names[0]: name})
+                              private=False, spectators=True,
+                              turn_seconds=hub.policy.quick_turn_seconds,
+                              names=None if name is None else {seat_names[0]: name},
+                              quick=True)
     return {"table": live.id, "seat": seat_names[0], "token": tokens[seat_names[0]]}
 
 
@@ -115,15 +135,21 @@ async def rematch(table_id: str, request: Request, web: Web,
     hub = web.hub
     live = web.table(table_id)
     seat = seat_of(live, request, body.token)
+    limits.spend(web.limiters.join, web.client(request), "seats taken")
     if live.result is None:
         raise Refused(409, "The game is not over yet.")
     seat_row = next(row for row in live.seats if row.seat == seat)
     player = (seat_row.player_id, seat_row.name or "") if seat_row.player_id else None
     if live.row.rematch is None:
+        client = web.client(request)
+        over = hub.program_refusal(live.kinds, client)
+        if over is not None:
+            raise Refused(429, over)
         new, _tokens = hub.create(live.row.game, live.row.params, live.kinds, claim=[],
                                   player=None, private=live.row.private,
                                   spectators=live.row.spectators,
-                                  turn_seconds=live.row.turn_seconds, rematch_of=live.id)
+                                  turn_seconds=live.row.turn_seconds, rematch_of=live.id,
+                                  bot_delay=live.row.bot_delay, client=client)
         if web.store.set_rematch(live.id, new.id):
             live.row.rematch = new.id
             live.send_all({"type": "rematch", "table": new.id})

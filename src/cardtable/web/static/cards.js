@@ -21,7 +21,7 @@ function cardNode(card, options) {
   const label = parts.suit ? `${parts.rank}${SUIT_GLYPHS[parts.suit]}` : parts.rank;
   return CT.el(tag, Object.assign({
     class: `card ${parts.red ? "red" : "black"} ${opts.classes || ""}`,
-    title: card.card, dataset: {card: card.card},
+    title: card.card, dataset: card.id ? {card: card.card, id: card.id} : {card: card.card},
   }, opts.attrs || {}), label);
 }
 

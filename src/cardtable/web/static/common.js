@@ -52,11 +52,24 @@ const CT = {
   async whoami() {
     try { return await CT.api("GET", "/api/players/me"); } catch (error) { return null; }
   },
+
+  // The header's line: an account's name (a link to its page) or a guest's name.
+  showMe(player) {
+    const me = document.getElementById("me");
+    if (!me) return;
+    if (player && player.name && player.account) {
+      const page = `/people/${encodeURIComponent(player.name)}`;
+      CT.replace(me, "Signed in as ", CT.el("a", {href: page}, CT.el("b", {}, player.name)));
+    } else if (player && player.name) {
+      CT.replace(me, "Playing as ", CT.el("b", {}, player.name), " (guest)");
+    } else {
+      CT.replace(me);
+    }
+  },
 };
 
 window.addEventListener("DOMContentLoaded", async () => {
   const me = document.getElementById("me");
   if (!me) return;
-  const player = await CT.whoami();
-  if (player && player.name) CT.replace(me, "Playing as ", CT.el("b", {}, player.name));
+  CT.showMe(await CT.whoami());
 });

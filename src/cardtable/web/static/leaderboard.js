@@ -1,4 +1,5 @@
-// The leaderboard: choose a name (kept by a cookie), ratings per game with games played.
+// The leaderboard: accounts' ratings per game with games played (each name a link to the
+// person's page), and a guest's name for this browser (kept by a cookie, unrated).
 "use strict";
 
 const gameSelect = document.getElementById("board-game");
@@ -9,11 +10,13 @@ async function showBoard() {
     const board = await CT.api("GET", `/api/leaderboard/${encodeURIComponent(gameSelect.value)}`);
     const players = board.players || [];
     CT.replace(body, players.length ? players.map((player, index) => CT.el("tr", {},
-      CT.el("td", {}, String(index + 1)), CT.el("td", {}, player.name),
+      CT.el("td", {}, String(index + 1)),
+      CT.el("td", {}, CT.el("a", {href: `/people/${encodeURIComponent(player.name)}`},
+                            player.name)),
       CT.el("td", {title: `mu ${player.mu}, sigma ${player.sigma}`}, String(player.rating)),
       CT.el("td", {}, String(player.games))))
       : CT.el("tr", {}, CT.el("td", {colspan: 4, class: "hint"},
-                              "No rated games yet: finished games between named players count.")));
+                              "No rated games yet: finished games between accounts count.")));
   } catch (error) {
     CT.replace(body, CT.el("tr", {}, CT.el("td", {colspan: 4, class: "error"}, error.message)));
   }
@@ -24,9 +27,8 @@ document.getElementById("name-form").addEventListener("submit", async (event) =>
   const error = document.getElementById("name-error");
   error.textContent = "";
   try {
-    const answer = await CT.api("POST", "/api/players",
-                                {name: document.getElementById("name-input").value});
-    CT.replace(document.getElementById("me"), "Playing as ", CT.el("b", {}, answer.name));
+    CT.showMe(await CT.api("POST", "/api/players",
+                           {name: document.getElementById("name-input").value}));
   } catch (failure) {
     error.textContent = failure.message;
   }
@@ -35,6 +37,8 @@ document.getElementById("name-form").addEventListener("submit", async (event) =>
 gameSelect.addEventListener("change", showBoard);
 (async () => {
   const me = await CT.whoami();
-  if (me && me.name) document.getElementById("name-input").value = me.name;
+  // Signed in, the browser plays as the account: no guest's name to choose.
+  if (me && me.account) document.getElementById("name-form").hidden = true;
+  else if (me && me.name) document.getElementById("name-input").value = me.name;
 })();
 showBoard();

@@ -1,4 +1,5 @@
-// The lobby: open tables (refreshed every few seconds), quick match, create a table.
+// The lobby: open tables a page at a time (the current page refreshed every few seconds),
+// quick match, create a table.
 "use strict";
 
 // Every game the server offers (GET /api/games): title, seats and their names, bots, params.
@@ -12,6 +13,37 @@ function showError(id, error) {
 function listOf(data) {
   if (Array.isArray(data)) return data;
   return (data && data.tables) || [];
+}
+
+// ------------------------------------------------------------------ open tables, by page
+
+const PAGE_SIZE = 20;
+// The cursor of each page seen so far (null: the first page); the current one is the last.
+// The server pages forwards only, so going back pops the stack.
+const paging = {cursors: [null], next: null, game: ""};
+
+function tablesPath() {
+  const query = new URLSearchParams({limit: String(PAGE_SIZE)});
+  if (paging.game) query.set("game", paging.game);
+  const cursor = paging.cursors[paging.cursors.length - 1];
+  if (cursor) query.set("cursor", cursor);
+  return `/api/tables?${query}`;
+}
+
+function showPaging() {
+  const page = paging.cursors.length;
+  document.getElementById("tables-page").textContent = `Page ${page}`;
+  document.getElementById("tables-previous").disabled = page === 1;
+  document.getElementById("tables-next").disabled = !paging.next;
+}
+
+function turnPage(change) {
+  if (change > 0 && paging.next) paging.cursors.push(paging.next);
+  else if (change < 0 && paging.cursors.length > 1) paging.cursors.pop();
+  else return;
+  paging.next = null;
+  showPaging();
+  refreshTables();
 }
 
 function freeSeats(table) {
@@ -32,16 +64,23 @@ function rulesText(table) {
 
 async function refreshTables() {
   const body = document.querySelector("#open-tables tbody");
-  let tables;
+  const path = tablesPath();
+  let answer;
   try {
-    tables = listOf(await CT.api("GET", "/api/tables"));
+    answer = await CT.api("GET", path);
   } catch (error) {
     CT.replace(body, CT.el("tr", {}, CT.el("td", {colspan: 6, class: "error"}, error.message)));
     return;
   }
+  if (path !== tablesPath()) return;  // the page or the filter changed meanwhile
+  const tables = listOf(answer);
+  paging.next = (answer && answer.next) || null;
+  showPaging();
   if (!tables.length) {
     CT.replace(body, CT.el("tr", {}, CT.el("td", {colspan: 6, class: "hint"},
-      "No open table: create one below, or press Quick match.")));
+      paging.cursors.length > 1 ? "No more open tables: go back to the previous page."
+        : paging.game ? "No open table of this game: create one below, or press Quick match."
+          : "No open table: create one below, or press Quick match.")));
     return;
   }
   CT.replace(body, tables.map((table) => {
@@ -61,9 +100,33 @@ async function refreshTables() {
   }));
 }
 
+// ------------------------------------------------------------------ a guest's name
+
+// A guest is asked for a name before sitting down (a table made with a seat for them, a
+// seat taken, a quick match): the others see it at the table instead of "a person".
+async function ensureName(errorId) {
+  const me = await CT.whoami();
+  if (me && me.name) return true;
+  const input = document.getElementById("lobby-name");
+  const name = input.value.trim();
+  if (!name) {
+    document.getElementById("name-row").hidden = false;
+    showError(errorId, "Choose your name first (at the top of the page): the others see it " +
+                       "at the table.");
+    input.focus();
+    return false;
+  }
+  await CT.api("POST", "/api/players", {name});
+  const named = await CT.whoami();
+  CT.showMe(named);
+  document.getElementById("name-row").hidden = true;
+  return true;
+}
+
 async function joinTable(table, seat) {
   showError("lobby-error", null);
   try {
+    if (!(await ensureName("lobby-error"))) return;
     const answer = await CT.api("POST", `/api/tables/${encodeURIComponent(table)}/join`,
                                 {seat: seat});
     CT.saveSeat(table, answer.seat || seat, answer.token);
@@ -140,6 +203,8 @@ function createBody() {
   if (mine >= 0) body.claim = [names[mine]];
   const timer = form.elements.turn_timer.value;
   if (timer) body.turn_seconds = Number(timer);
+  const pace = form.elements.bot_delay.value;
+  if (pace) body.bot_delay = Number(pace);
   return body;
 }
 
@@ -155,7 +220,9 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError("create-error", null);
   try {
-    await createTable(createBody());
+    const body = createBody();
+    if (body.claim && !(await ensureName("create-error"))) return;
+    await createTable(body);
   } catch (error) {
     showError("create-error", error);
   }
@@ -174,6 +241,7 @@ document.getElementById("quick-match").addEventListener("click", async () => {
   const game = document.getElementById("quick-game").value;
   showError("lobby-error", null);
   try {
+    if (!(await ensureName("lobby-error"))) return;
     const answer = await CT.api("POST", "/api/quick", {game});
     CT.saveSeat(answer.table, answer.seat, answer.token);
     location.href = `/tables/${encodeURIComponent(answer.table)}`;
@@ -182,6 +250,18 @@ document.getElementById("quick-match").addEventListener("click", async () => {
   }
 });
 
+document.getElementById("tables-previous").addEventListener("click", () => turnPage(-1));
+document.getElementById("tables-next").addEventListener("click", () => turnPage(1));
+document.getElementById("tables-game").addEventListener("change", (event) => {
+  paging.game = event.target.value;
+  paging.cursors = [null];
+  paging.next = null;
+  showPaging();
+  refreshTables();
+});
+
+CT.whoami().then((me) => { document.getElementById("name-row").hidden = Boolean(me && me.name); });
+paging.game = document.getElementById("tables-game").value;  // (a browser may restore it)
 showGameFields();
 refreshTables();
 setInterval(refreshTables, 4000);

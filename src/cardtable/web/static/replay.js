@@ -54,12 +54,22 @@
     const result = view.result ? ` · ${resultText(view, view.result)}` : "";
     document.getElementById("replay-position").textContent = position === 0
       ? `The deal (${total} moves)` + result
-      : `Move ${position} of ${total}: ${frame.seat ? frame.seat + " " : ""}${frame.move}` + result;
+      : `Move ${position} of ${total}: ${said(frame)}` + result;
     root.dataset.position = String(position);
     slider.value = String(position);
     CT.replace(document.getElementById("replay-moves"), frames.slice(1, position + 1)
-      .slice(-20).map((f) => CT.el("li", {}, `${f.seat ? f.seat + ": " : ""}${f.move}`)));
+      .slice(-20).map((f) => CT.el("li", {}, said(f))));
+    showLastMove(position ? view : {}, render, position !== shownPosition);
+    shownPosition = position;
   }
+
+  // A step in words where the game's views give them (the move after which the view was
+  // taken), else as the record writes it: seat and notation.
+  function said(frame) {
+    const last = frame.view.last_move;
+    return last && last.text ? last.text : `${frame.seat ? frame.seat + ": " : ""}${frame.move}`;
+  }
+  let shownPosition = -1;
 
   function go(to) {
     position = Math.max(0, Math.min(frames.length - 1, to));

@@ -28,8 +28,6 @@ Boards.caravan = function renderCaravan(view, ctx) {
     const marks = [caravan.bust ? "BUST" : caravan.sold ? "SOLD" : null,
                    taker === caravan.owner ? "WINNING" : null].filter(Boolean);
     const suit = caravan.suit ? SUIT_GLYPHS[caravan.suit] : "";
-    const clear = me === caravan.owner && ctx.interactive
-      ? clearButton(caravan.name) : null;
     const head = CT.el("div", {class: "caravan-head"},
       CT.el("b", {}, caravan.name), " ",
       CT.el("span", {class: "value", title: "value"},
@@ -37,7 +35,7 @@ Boards.caravan = function renderCaravan(view, ctx) {
       CT.el("span", {class: "dir", title: DIRECTION_WORDS[caravan.direction] || ""},
             caravan.direction || ""), " ",
       CT.el("span", {class: caravan.suit === "H" || caravan.suit === "D" ? "red" : ""}, suit), " ",
-      marks.map((mark) => CT.el("span", {class: `mark ${mark.toLowerCase()}`}, mark)), clear);
+      marks.map((mark) => CT.el("span", {class: `mark ${mark.toLowerCase()}`}, mark)));
     const slots = caravan.cards.map((slot, index) => {
       const place = `P${selected}${caravan.name}${index + 1}`;
       const target = selected && legal.has(place);
@@ -60,14 +58,35 @@ Boards.caravan = function renderCaravan(view, ctx) {
       head, CT.el("div", {class: "slots"}, slots.length ? slots : CT.el("span", {class: "empty"}, "empty")));
   }
 
-  function clearButton(name) {
+  // Clearing a caravan throws its cards away: it is a control of its own, away from the
+  // caravans a click plays on, and it asks to be confirmed ("Confirm clear A" or "Cancel").
+  function clearMove(name) {
     const plain = `C${name}`;
     const restart = selected ? `C${name}${selected}` : null;
-    const move = legal.has(plain) ? plain : restart && legal.has(restart) ? restart : null;
-    if (!move) return null;
-    return CT.el("button", {type: "button", class: "small-button", title: `clear caravan ${name}`,
-                            onclick: (event) => { event.stopPropagation(); ctx.send(move); }},
-                 "Clear");
+    return legal.has(plain) ? plain : restart && legal.has(restart) ? restart : null;
+  }
+
+  function clearControls() {
+    if (!ctx.interactive || !me) return null;
+    const names = rowOf(mine).map((caravan) => caravan.name).filter(clearMove);
+    const asked = ctx.selection.clear;
+    if (asked && !names.includes(asked)) ctx.selection.clear = null;
+    if (!names.length) return null;
+    const buttons = ctx.selection.clear
+      ? [CT.el("button", {type: "button", class: "danger", id: "confirm-clear",
+                          onclick: () => { const move = clearMove(asked); ctx.selection.clear = null;
+                                           if (move) ctx.send(move); }},
+               `Confirm clear ${asked}`),
+         CT.el("button", {type: "button", id: "cancel-clear",
+                          onclick: () => { ctx.selection.clear = null; ctx.redraw(); }}, "Cancel"),
+         CT.el("span", {class: "hint small"}, `Every card on caravan ${asked} leaves the table.`)]
+      : names.map((name) => CT.el("button", {type: "button", class: "small-button clear",
+                                             dataset: {clear: name},
+                                             onclick: () => { ctx.selection.clear = name; ctx.redraw(); }},
+                                  `Clear ${name}…`));
+    return CT.el("div", {class: "row clear-controls", role: "group",
+                         "aria-label": "clear one of your caravans"},
+                 CT.el("span", {class: "small"}, "Clear a caravan:"), buttons);
   }
 
   function seatBox(seatIndex) {
@@ -111,7 +130,8 @@ Boards.caravan = function renderCaravan(view, ctx) {
     CT.el("div", {class: "caravan-row"}, rowOf(other).map((c, i) => caravanNode(c, i))),
     CT.el("div", {class: "caravan-row"}, rowOf(mine).map((c, i) => caravanNode(c, i))),
     seatBox(mine),
-    hand);
+    hand,
+    clearControls());
 };
 
 Boards.caravan.historyLine = (entry) => {
@@ -343,11 +363,66 @@ function boardOf(root) {
   return Boards[name] || Boards.generic;
 }
 
+// ------------------------------------------------------------------ the last move
+
+// The history in words: the view's own (the server writes it, "DEF played K♥ on your 9♣
+// in A"), else each entry as the board's historyLine writes it.
+function historyLines(view, render) {
+  if (Array.isArray(view.history_text)) return view.history_text.slice(-12);
+  const line = (render && render.historyLine) || Boards.generic.historyLine;
+  return Array.isArray(view.history) ? view.history.slice(-12).map(line) : [];
+}
+
+// The latest move: a line in words above the board, and on the board the cards it moved
+// (by their ids) and the seat that moved marked. A new move also gets a short animation
+// (the class "fresh"; style.css leaves it still under prefers-reduced-motion).
+function showLastMove(view, render, fresh) {
+  const box = document.getElementById("last-move");
+  if (!box) return;
+  const last = view.last_move || null;
+  const lines = last ? [last.text] : historyLines(view, render).slice(-1);
+  box.hidden = !lines.length;
+  box.classList.remove("fresh");
+  CT.replace(box, lines.length ? [CT.el("span", {class: "label small"}, "Last move: "),
+                                  CT.el("span", {class: "words"}, lines[0])] : []);
+  const board = document.getElementById("board");
+  const marked = [];
+  if (last) {
+    for (const id of last.cards || []) {
+      board.querySelectorAll(`[data-id="${CSS.escape(String(id))}"]`)
+        .forEach((node) => marked.push(node));
+    }
+    if (last.seat) {
+      board.querySelectorAll(`[data-seat="${CSS.escape(String(last.seat))}"]`)
+        .forEach((node) => node.classList.add("last-mover"));
+    }
+    if (typeof last.market === "number") {
+      board.querySelectorAll(`.market-card[data-index="${last.market}"]`)
+        .forEach((node) => marked.push(node));
+    }
+  }
+  marked.forEach((node) => node.classList.add("last-moved"));
+  if (fresh && lines.length) {
+    void box.offsetWidth;  // restart the animation for a move that follows another at once
+    box.classList.add("fresh");
+    marked.forEach((node) => node.classList.add("fresh"));
+  }
+}
+
 // ------------------------------------------------------------------ the page
 
 function resultText(view, result) {
   if (!result) return null;
   const winners = result.winners || [];
+  if (result.reason === "abandoned") {
+    // The server closed a table its people had left (docs/web.md): say why.
+    const why = (result.details || {}).why;
+    return `Game over: abandoned${why ? ` (${why})` : ""}.`;
+  }
+  if (view && view.result_text && result.reason !== "forfeit") {
+    // Places in words ("1st P2, 2nd P1, 3rd P3"), where the game gives them.
+    return `Game over: ${view.result_text} (${result.reason}).`;
+  }
   const who = winners.length ? `${winners.join(", ")} ${winners.length > 1 ? "win" : "wins"}`
                              : "no winner";
   const details = result.details || {};
@@ -373,7 +448,7 @@ const TablePage = {
     const stored = CT.loadSeat(this.table);
     if (stored && stored.token) { this.seat = stored.seat; this.token = stored.token; }
     this.ctx = {seat: this.seat, legal: [], interactive: !!this.token,
-                selection: {hand: null, cards: new Set()},
+                selection: {hand: null, clear: null, cards: new Set()},
                 send: (move) => this.send(move), redraw: () => this.draw()};
     document.getElementById("invite-link").value =
       `${location.origin}/tables/${encodeURIComponent(this.table)}`;
@@ -399,11 +474,14 @@ const TablePage = {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    // The seat's token goes in the first message, never in the URL (URLs end up in logs).
     const ws = new WebSocket(
-      `${scheme}//${location.host}/api/tables/${encodeURIComponent(this.table)}/ws${query}`);
+      `${scheme}//${location.host}/api/tables/${encodeURIComponent(this.table)}/ws?hello`);
     this.ws = ws;
-    ws.addEventListener("open", () => { this.retry = 500; });
+    ws.addEventListener("open", () => {
+      this.retry = 500;
+      ws.send(JSON.stringify(this.token ? {type: "hello", token: this.token} : {type: "hello"}));
+    });
     ws.addEventListener("message", (event) => {
       let frame;
       try { frame = JSON.parse(event.data); } catch (error) { return; }
@@ -461,6 +539,7 @@ const TablePage = {
       if (!before || before.ply !== frame.ply || before.to_move !== frame.to_move) {
         // A move was made (or the turn passed): a half-made selection no longer applies.
         this.ctx.selection.hand = null;
+        this.ctx.selection.clear = null;
         this.ctx.selection.cards.clear();
         document.getElementById("move-error").textContent = "";
       }
@@ -511,12 +590,17 @@ const TablePage = {
     document.getElementById("table-page").dataset.ply = String(frame.ply ?? "");
     document.getElementById("table-page").dataset.over = result ? "yes" : "no";
     document.getElementById("legal").textContent = (frame.legal || []).join("  ") || "none now";
-    document.getElementById("move-panel").hidden = !this.token;
     const moves = document.getElementById("last-moves");
-    const line = render.historyLine || Boards.generic.historyLine;
-    CT.replace(moves, view.history
-      ? view.history.slice(-12).map((entry) => CT.el("li", {}, line(entry)))
-      : CT.el("li", {class: "hint"}, "The table above is the whole story in this game."));
+    const lines = historyLines(view, render);
+    CT.replace(moves, lines.length ? lines.map((text) => CT.el("li", {}, text))
+      : CT.el("li", {class: "hint"}, view.history || view.history_text
+        ? "No move yet." : "The table above is the whole story in this game."));
+    // A move made while the page is open is animated; the one found on opening is not.
+    showLastMove(view, render, this.shownPly !== undefined && frame.ply !== this.shownPly);
+    this.shownPly = frame.ply;
+    const over = !!result;
+    document.getElementById("move-panel").hidden = !this.token || over;
+    if (over) document.getElementById("invite").hidden = true;
     this.drawHead();
   },
 
@@ -552,13 +636,17 @@ const TablePage = {
     }
     const offer = document.getElementById("seat-offer");
     const free = info.free_seats || [];
-    CT.replace(offer, !this.token ? free.map((seat) => CT.el("button", {
-      type: "button", class: "take-seat", onclick: () => this.join(seat)}, `Take seat ${seat}`))
-      : []);
-    const after = document.getElementById("after-game");
     const over = this.frame && (this.frame.result || this.frame.observation.result);
+    if (!this.naming) {
+      CT.replace(offer, !this.token && !over ? free.map((seat) => CT.el("button", {
+        type: "button", class: "take-seat", onclick: () => this.join(seat)}, `Take seat ${seat}`))
+        : []);
+    }
+    if (over) document.getElementById("invite").hidden = true;
+    const after = document.getElementById("after-game");
     CT.replace(after, over ? [
       CT.el("a", {class: "button", href: `/replay/${encodeURIComponent(this.table)}`}, "Replay"),
+      CT.el("a", {class: "button", id: "new-game", href: "/#create-form"}, "New game"),
       CT.el("a", {class: "button", href: `/api/tables/${encodeURIComponent(this.table)}/record`},
             "Download record"),
       this.token ? CT.el("button", {type: "button", id: "rematch",
@@ -568,7 +656,13 @@ const TablePage = {
     ] : []);
   },
 
-  async join(seat) {
+  // A guest who sits down is asked for a name first (it becomes this browser's player name,
+  // POST /api/players), so that the table shows a name instead of "a person".
+  async join(seat, named) {
+    if (!named) {
+      const me = await CT.whoami();
+      if (!me || !me.name) { this.askName(seat); return; }
+    }
     try {
       const answer = await CT.api("POST", `/api/tables/${encodeURIComponent(this.table)}/join`,
                                   {seat});
@@ -577,6 +671,35 @@ const TablePage = {
     } catch (error) {
       this.setStatus(error.message);
     }
+  },
+
+  askName(seat) {
+    this.naming = true;
+    const offer = document.getElementById("seat-offer");
+    const input = CT.el("input", {id: "seat-name", maxlength: "20", required: true,
+                                  autocomplete: "nickname", "aria-describedby": "seat-name-error"});
+    const error = CT.el("span", {id: "seat-name-error", class: "error", role: "alert"});
+    const form = CT.el("form", {id: "seat-name-form", class: "row", autocomplete: "off",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name) { error.textContent = "A name is needed."; return; }
+        try {
+          await CT.api("POST", "/api/players", {name});
+        } catch (failure) {
+          error.textContent = failure.message;
+          return;
+        }
+        this.naming = false;
+        this.join(seat, true);
+      }},
+      CT.el("label", {}, `Your name, to sit at ${seat}: `, input),
+      CT.el("button", {type: "submit", id: "seat-name-sit"}, "Sit down"),
+      CT.el("button", {type: "button", onclick: () => { this.naming = false; this.drawHead(); }},
+            "Cancel"),
+      error);
+    CT.replace(offer, form);
+    input.focus();
   },
 
   async rematch() {
