@@ -375,31 +375,6 @@ class Store:
                                        schema.ratings.c.player_id.in_(list(player_ids)))).all()
         return {row.player_id: (row.mu, row.sigma, row.games) for row in rows}
 
-    def save_ratings(self, game: str, values: dict[str, tuple[float, float, int]]) -> None:
-        with self.engine.begin() as conn:
-            for player_id, (mu, sigma, games) in values.items():
-                done = conn.execute(update(schema.ratings)
-                                    .where(schema.ratings.c.player_id == player_id,
-                                           schema.ratings.c.game == game)
-                                    .values(mu=mu, sigma=sigma, games=games))
-                if not done.rowcount:
-                    conn.execute(insert(schema.ratings).values(
-                        player_id=player_id, game=game, mu=mu, sigma=sigma, games=games))
-
-    def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(schema.players.c.name, schema.ratings.c.mu, schema.ratings.c.sigma,
-                       schema.ratings.c.games)
-                .join(schema.players, schema.players.c.id == schema.ratings.c.player_id)
-                .where(schema.ratings.c.game == game)
-            ).all()
-        board = [{"name": row.name, "rating": round(row.mu - 3 * row.sigma, 2),
-                  "mu": round(row.mu, 3), "sigma": round(row.sigma, 3), "games": row.games}
-                 for row in rows]
-        board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
-        return board[:limit]
-
     def ping(self) -> None:
         """One try (no retry): raises :class:`StoreUnavailable` when the database does not
         answer now; records the answer in ``answering``."""
