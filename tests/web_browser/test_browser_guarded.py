@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,10 @@ def test_pages_work_under_the_policy_and_the_socket_says_hello(server: Server, b
     assert all("token" not in url for url in watcher.sockets)
 
     # Every other page, under the same policy.
-    for path in ("/", "/howto", "/howto/caravan", "/leaderboard", f"/replay/{table}"):
+    me = player.page.evaluate("fetch('/api/players/me').then((answer) => answer.json())")
+    person = "/people/" + urllib.parse.quote(me["name"])
+    for path in ("/", "/howto", "/howto/caravan", "/leaderboard", f"/replay/{table}",
+                 "/account", person):
         answer = player.page.goto(server.base + path)
         assert answer is not None and answer.status == 200, path
         assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
