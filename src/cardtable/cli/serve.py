@@ -53,8 +53,9 @@ def parser() -> OneLineArgumentParser:
                        help="limits per client (a known player, else an address), "
                        "comma-separated NAME=N/SECONDS: create (new tables, default 10/60), "
                        "join (seats taken, 30/60), chat (lines, 5/5), signin (attempts, "
-                       "10/900), and sockets=N (WebSockets open at once, 20); a NAME=off "
-                       "lifts one, 'off' lifts them all (benchmarks)")
+                       "10/900), names (new guest names, 20/3600), and sockets=N "
+                       "(WebSockets open at once, 20); a NAME=off lifts one, 'off' lifts "
+                       "them all (benchmarks)")
     parse.add_argument("--behind-proxy", action="store_true",
                        help="the server runs behind a reverse proxy (docs/web.md): trust its "
                        "X-Forwarded-For (the client's address) and X-Forwarded-Proto (https: "
