@@ -17,8 +17,8 @@ from starlette.types import ASGIApp
 
 from cardtable import __version__
 from cardtable.web import games
+from cardtable.web.hub import Hub
 from cardtable.web.limits import Limits
-from cardtable.web.live import Hub
 from cardtable.web.routes import (
     accounts,
     catalogue,

@@ -14,8 +14,9 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from cardtable.web.accounts import SESSION_COOKIE, Accounts, Player
+from cardtable.web.hub import Hub
 from cardtable.web.limits import Limiters, Limits, client_key
-from cardtable.web.live import Hub, LiveTable
+from cardtable.web.live import LiveTable
 from cardtable.web.routes.refusals import Refused
 from cardtable.web.store import Store, token_hash
 

@@ -1,0 +1,388 @@
+"""The hub: every live table of one server, by id.
+
+It makes tables (``create``), seats people (``join``), brings tables back from the database
+after a restart (``resume``, ``get``), rates finished games, pairs quick matches among people
+who are here (``presence``), starts the operator's programs when a table's people are here
+(``program_seats``), and closes abandoned tables from a sweep every few seconds
+(``table_policy``). Each table's own life (its match loop, storing before telling, frames) is
+``live.LiveTable``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from cardtable.engine.errors import GameError
+from cardtable.engine.match import FORFEIT, Forfeit, forfeit_result
+from cardtable.engine.protocol import Result
+from cardtable.engine.record import ABANDONED
+from cardtable.web import games, serialize
+from cardtable.web.live import (
+    FORGET_AFTER,
+    KEEP_TRYING,
+    STORE_THREADS,
+    BotSeat,
+    Connection,
+    LiveTable,
+)
+from cardtable.web.presence import Presence, has_people, seats_here
+from cardtable.web.program_seats import ProgramSeat, cap_refusal, is_program
+from cardtable.web.store import SeatRow, Store, StoreUnavailable, TableRow, token_hash
+from cardtable.web.table_policy import TablePolicy
+
+log = logging.getLogger("cardtable.web")
+
+T = TypeVar("T")
+
+
+class Hub:
+    """Every live table of the server, by id."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.0,
+                 programs: games.Programs | None = None,
+                 policy: TablePolicy | None = None) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.programs: games.Programs = dict(programs or {})
+        """The programs the operator offers (``--allow-exec NAME=COMMAND``), by name."""
+        self.policy = policy or TablePolicy()
+        """Abandoned tables, quick matches, program caps (``cardtable serve`` options)."""
+        self.clock: Callable[[], float] = time.time
+        """The time presence and abandonment go by (tests set it)."""
+        self.presence = Presence()
+        self.program_seats: dict[str, list[ProgramSeat]] = {}
+        """The program seats of each table playing, started when its people are here."""
+        self.program_clients: dict[str, str] = {}
+        """Who made each table with a program (the per-client cap)."""
+        self.activity_ply: dict[str, int] = {}
+        """The ply of each table when its activity was last written."""
+        self.sweeper: asyncio.Task[None] | None = None
+        self.retry = KEEP_TRYING
+        """How moves that cannot be refused, and results, wait for the database."""
+        self.store_threads = ThreadPoolExecutor(STORE_THREADS, "cardtable-store")
+        """Where moves and results are stored: threads of their own, so that a store never
+        waits behind a thinking bot, and the event loop never waits for the database."""
+        self.tables: dict[str, LiveTable] = {}
+
+    def rebuild(self, row: TableRow) -> LiveTable:
+        """A table from its stored rules, seed and moves (each replayed with full checks)."""
+        seat_rows = self.store.seats(row.id)
+        state = games.new_state(row.game, row.params, row.seed, [s.kind for s in seat_rows])
+        live = LiveTable(row, seat_rows, state, self)
+        for _seat, text in self.store.moves(row.id):
+            state.apply(state.parse_action(text))
+            live.ply += 1
+        stored = row.result
+        if state.result is None and stored is not None and stored.get("reason") in (
+                FORFEIT, ABANDONED):
+            live.forfeit = Result(tuple(stored.get("winners", ())), stored["reason"],
+                                  dict(stored.get("details", {})))
+        return live
+
+    def resume(self) -> int:
+        """Bring back every unfinished table; returns how many."""
+        count = 0
+        for row in self.store.unfinished_tables():
+            try:
+                live = self.rebuild(row)
+            except (GameError, games.TableError, ValueError) as error:
+                log.error("table %s cannot be resumed: %s", row.id, error)
+                continue
+            self.tables[row.id] = live
+            if live.state.result is not None:
+                # Stopped between its last move and writing the result (or rating the game).
+                live.finish_now(live.state.result)
+                continue
+            live.start()
+            count += 1
+        return count
+
+    def get(self, table_id: str) -> LiveTable | None:
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        if len(table_id) > 32:
+            return None
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        try:
+            live = self.rebuild(row)
+        except (GameError, games.TableError, ValueError):
+            return None
+        self.tables[table_id] = live
+        if row.status != "finished":
+            live.start()
+        return live
+
+    def create(self, game: str, params: dict[str, Any], kinds: list[str], *,
+               claim: list[str] | None, player: tuple[str, str] | None, private: bool,
+               spectators: bool, turn_seconds: int | None,
+               rematch_of: str | None = None, seed: int | None = None,
+               names: dict[str, str] | None = None, bot_delay: float | None = None,
+               quick: bool = False, client: str | None = None
+               ) -> tuple[LiveTable, dict[str, str]]:
+        """A new table; returns it and the tokens of the seats claimed now. ``bot_delay``
+        None is the server's pace; ``quick`` marks a table a quick match made; ``client``
+        made it (it counts against that client's programs)."""
+        table_id = secrets.token_urlsafe(9)
+        seed = secrets.randbelow(2**53) if seed is None else seed
+        state = games.new_state(game, params, seed, kinds)
+        seat_names = list(state.seats)
+        claimed = seat_names if claim is None else claim
+        tokens: dict[str, str] = {}
+        rows: list[SeatRow] = []
+        first_claimed = True
+        for position, (seat, kind) in enumerate(zip(seat_names, kinds, strict=True)):
+            hashed = player_id = name = None
+            if kind == "human" and seat in claimed:
+                tokens[seat] = secrets.token_urlsafe(24)
+                hashed = token_hash(tokens[seat])
+                if names and seat in names:
+                    name = names[seat]
+                if player is not None and claim is not None and first_claimed:
+                    player_id, name = player
+                    first_claimed = False
+            rows.append(SeatRow(seat, position, kind, hashed, player_id, name))
+        free = any(row.kind == "human" and row.token_hash is None for row in rows)
+        now = self.clock()
+        row = TableRow(table_id, game, params, seed, "open" if free else "playing", private,
+                       spectators, turn_seconds, time.time(), None, None, rematch_of, None,
+                       bot_delay, quick)
+        self.store.add_table(row, rows)
+        live = LiveTable(row, rows, state, self)
+        self.tables[table_id] = live
+        self.presence.taken(table_id, list(tokens), now)
+        self.activity_ply[table_id] = 0
+        if client is not None and any(is_program(kind) for kind in kinds):
+            self.program_clients[table_id] = client
+        live.start()
+        return live, tokens
+
+    def join(self, live: LiveTable, seat: str | None, player: tuple[str, str] | None,
+             name: str | None) -> tuple[str, str] | str:
+        """(seat, token) for a free seat, or the refusal message."""
+        free = live.free_seats
+        if live.result is not None:
+            return "The game is over."
+        if seat is None:
+            if not free:
+                return "No seat is free at this table."
+            seat = free[0]
+        elif seat not in [s.seat for s in live.seats]:
+            return f"No seat '{seat[:20]}' at this table."
+        elif seat not in free:
+            return f"The seat {seat} is not free."
+        token = secrets.token_urlsafe(24)
+        player_id, shown = (player if player is not None else (None, name))
+        if not self.store.claim_seat(live.id, seat, token_hash(token), player_id, shown):
+            return f"The seat {seat} is not free."
+        for row in live.seats:
+            if row.seat == seat:
+                row.token_hash, row.player_id, row.name = token_hash(token), player_id, shown
+        self.presence.taken(live.id, [seat], self.clock())
+        self.write_activity({live.id: time.time()})
+        live.start()
+        live.broadcast_table()
+        if live.task is not None:
+            live.broadcast()
+        return seat, token
+
+    def forget(self, table_id: str) -> None:
+        """Drop a finished table from memory, unless someone is still connected to it."""
+        live = self.tables.get(table_id)
+        if live is None or live.row.status != "finished":
+            return
+        if live.connections:
+            asyncio.get_running_loop().call_later(FORGET_AFTER, self.forget, table_id)
+            return
+        del self.tables[table_id]
+
+    def open_tables(self, game: str | None = None) -> list[LiveTable]:
+        found = [live for live in self.tables.values()
+                 if live.row.status != "finished" and not live.row.private
+                 and (game is None or live.row.game == game)]
+        found.sort(key=lambda live: live.row.created)
+        return found
+
+    def rate(self, live: LiveTable, result: Result) -> None:
+        from cardtable.web.ratings import update_ratings
+
+        update_ratings(self.store, live.row.game, live.seats, result, live.id)
+
+    async def in_store_thread(self, call: Callable[[], T]) -> T:
+        """``call()`` (a store call) on one of the store's threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.store_threads, call)
+
+    async def shutdown(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        for live in list(self.tables.values()):
+            await live.stop()
+        external = sys.modules.get("cardtable.agents.external")
+        if external is not None:  # every program still running goes with the server
+            await asyncio.to_thread(external.close_all)
+        self.store_threads.shutdown(wait=False)
+
+    # --- presence, quick match, abandoned tables, programs --------------------------------------
+
+    def arrived(self, live: LiveTable, connection: Connection) -> None:
+        """A WebSocket of ``live`` opened (a seat's: its person is here)."""
+        if connection.seat is None:
+            return
+        self.presence.arrived(live.id, connection.seat, self.clock())
+        self.launch_programs(live)
+
+    def left(self, live: LiveTable, connection: Connection) -> None:
+        """A WebSocket of ``live`` closed."""
+        if connection.seat is not None:
+            self.presence.left(live.id, self.clock())
+
+    def pairable_tables(self, game: str, player: tuple[str, str] | None) -> list[LiveTable]:
+        """The tables a quick match may seat a person at, the longest waiting first: public,
+        not a rematch, a seat free, not already the person's own, and every person there here
+        now or on their way (:meth:`Presence.pairable`)."""
+        now, wait = self.clock(), self.policy.quick_wait
+        found = [live for live in self.tables.values()
+                 if live.row.game == game and live.row.status == "open"
+                 and not live.row.private and live.row.rematch_of is None
+                 and live.free_seats and live.result is None
+                 and not (player is not None
+                          and any(seat.player_id == player[0] for seat in live.seats))
+                 and self.presence.pairable(live, now, wait)]
+        found.sort(key=lambda live: live.row.created)
+        return found
+
+    def program_refusal(self, kinds: list[str], client: str) -> str | None:
+        """Why a new table with seats ``kinds`` made by ``client`` would go over a cap on
+        programs; None when it would not."""
+        unfinished = [(live.kinds, self.program_clients.get(live.id))
+                      for live in self.tables.values() if live.result is None]
+        return cap_refusal(self.policy, kinds, client, unfinished)
+
+    def program_seat(self, live: LiveTable, loaded: Any, seat: str,
+                     delay: float) -> ProgramSeat:
+        """The seat of ``live``'s program at ``seat``, not started yet."""
+        spec = next(row.kind for row in live.seats if row.seat == seat)[len("bot:"):]
+        made = ProgramSeat(
+            live, seat,
+            lambda: games.make_bot(loaded, spec, seat, live.row.seed, self.programs),
+            lambda bot: BotSeat(live, bot, delay, False, seat))
+        self.program_seats.setdefault(live.id, []).append(made)
+        return made
+
+    def launch_programs(self, live: LiveTable) -> None:
+        """Start the programs of ``live`` once its match runs and one of its people is here
+        (at once at a table of bots only)."""
+        waiting = self.program_seats.get(live.id)
+        if not waiting or live.task is None or live.result is not None:
+            return
+        if has_people(live) and not seats_here(live):
+            return
+        for seat in waiting:
+            seat.launch()
+
+    def forfeit_now(self, live: LiveTable, forfeit: Forfeit) -> None:
+        """End the game of ``live`` at once with ``forfeit`` (a program that could not start),
+        whichever seat is to move."""
+        if live.result is not None:
+            return
+        if live.storing:  # a move is being stored: it is played first
+            asyncio.get_running_loop().call_later(0.05, self.forfeit_now, live, forfeit)
+            return
+        live.forfeit = forfeit_result(live.state, forfeit)
+        if live.task is not None:  # every other program ends with the match
+            live.task.cancel()
+        live.finish_now(live.forfeit)
+
+    async def abandon(self, live: LiveTable, gone: float) -> bool:
+        """Close ``live`` as abandoned (result ``abandoned``, stored, never rated): its people
+        have been gone for ``gone`` seconds. False when it could not be done now (the next
+        sweep tries again)."""
+        if live.result is not None or live.storing:
+            return False
+        minutes = max(1, round(gone / 60))
+        result = Result((), ABANDONED, {
+            "why": f"nobody was at the table for {minutes} minute{'s' * (minutes != 1)}"})
+        stored = serialize.result_json(result) or {}
+        try:  # (on a worker thread: the store's retries must not hold up the other tables)
+            await asyncio.to_thread(self.store.finish, live.id, stored)
+        except StoreUnavailable as error:
+            log.warning("table %s: not closed as abandoned yet: %s", live.id, error)
+            return False
+        if live.result is not None:  # its game ended meanwhile: that result is written next
+            return False
+        live.forfeit = result
+        live.stop_timer()
+        if live.task is not None:  # its programs end with the match
+            live.task.cancel()
+        live.announce_end(stored)
+        log.info("table %s closed as abandoned", live.id)
+        return True
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Close every table whose people have all been gone too long (``policy``), write the
+        activity of the tables where moves were played since the last sweep, and forget what
+        is kept about finished tables. Returns the ids of the tables closed."""
+        now = self.clock() if now is None else now
+        closed: list[str] = []
+        for live in list(self.tables.values()):
+            if live.result is not None:
+                continue
+            gone = self.presence.gone_for(live, now)
+            if gone is None or gone < self.policy.abandon_limit(live.ply):
+                continue
+            if await self.abandon(live, gone):
+                closed.append(live.id)
+            elif not self.store.answering:
+                break  # the database is away: the next sweep tries again
+        moved: dict[str, float] = {}
+        plies: dict[str, int] = {}
+        for table_id, live in self.tables.items():
+            if live.result is not None:
+                continue
+            written = self.activity_ply.setdefault(table_id, live.ply)
+            if live.ply != written:
+                moved[table_id], plies[table_id] = live.last_move, live.ply
+        if moved:
+            written_now: bool = await asyncio.to_thread(self.write_activity, moved)
+            if written_now:
+                self.activity_ply.update(plies)
+        for kept in (self.program_seats, self.program_clients, self.activity_ply,
+                     self.presence.tables):
+            for table_id in [key for key in kept if key not in self.tables
+                             or self.tables[key].result is not None]:
+                del kept[table_id]
+        return closed
+
+    def write_activity(self, activity: dict[str, float]) -> bool:
+        """Write the tables' last activity (id → time); False when the database did not
+        take it (it is written at a later sweep)."""
+        if not activity:
+            return True
+        try:
+            self.store.touch(activity)
+        except StoreUnavailable as error:
+            log.info("tables' activity not written yet: %s", error)
+            return False
+        return True
+
+    def start_sweeper(self) -> None:
+        """Sweep every ``policy.sweep_every`` seconds while the server runs."""
+        if self.sweeper is None:
+            self.sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.policy.sweep_every)
+            try:
+                await self.sweep()
+            except Exception as error:  # the next sweep tries again
+                log.error("the sweep of the tables failed: %s", error, exc_info=error)
