@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from web_browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server, running_server
-from web_browser.harness import Recorder, play_turns
+from web_browser.harness import Recorder, play_turns, say_my_name
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +70,7 @@ def test_a_person_plays_a_game_to_the_end_in_the_browser(server: Server, browser
     assert choices.count() == 2
     choices.nth(0).select_option("human")
     choices.nth(1).select_option("bot:always-bet")
+    say_my_name(page)
     page.locator("#create-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/tables/"))
 
