@@ -167,26 +167,28 @@ def test_end_descendants_finds_orphans_given_to_a_subreaper(tmp_path: Path) -> N
     # In a child of the test (the subreaper setting is for the whole process): a grandchild
     # in a session of its own, orphaned, is ended and reaped.
     pidfile = tmp_path / "grandchild.pid"
-    code = ("import os, sys, time\n"
+    code = ("import os, time\n"
             "from cardtable.engine import contain\n"
             "assert contain.become_subreaper()\n"
-            "if os.fork() == 0:\n"
+            "read, write = os.pipe()\n"
+            "middle = os.fork()\n"
+            "if middle == 0:\n"
+            "    os.close(read)\n"
             "    os.setsid()\n"
             "    if os.fork() == 0:\n"
             f"        open({str(pidfile)!r} + '.part', 'w').write(str(os.getpid()))\n"
             f"        os.rename({str(pidfile)!r} + '.part', {str(pidfile)!r})\n"
+            "        os.write(write, str(os.getpid()).encode())\n"
             "        time.sleep(600)\n"
             "    os._exit(0)\n"
-            # The program waits for each condition (polling), and says so if it never comes.
-            "def until(condition, what):\n"
-            "    deadline = time.monotonic() + 60\n"
-            "    while not condition():\n"
-            "        if time.monotonic() > deadline:\n"
-            "            sys.exit('timed out waiting for ' + what)\n"
-            "        time.sleep(0.01)\n"
-            f"until(lambda: os.path.exists({str(pidfile)!r}), 'the grandchild pid file')\n"
-            "pid = int(open(" + repr(str(pidfile)) + ").read())\n"
-            "until(lambda: pid in contain.descendants(os.getpid()), 'the orphan under us')\n"
+            # Blocking reads and waits, no polling: the grandchild's pid comes through the
+            # pipe, and once the middle process is reaped its orphan is already ours (the
+            # kernel hands a dying process's children to the subreaper before it can be
+            # waited for).
+            "os.close(write)\n"
+            "pid = int(os.read(read, 64))\n"
+            "os.waitpid(middle, 0)\n"
+            "assert pid in contain.descendants(os.getpid()), 'the orphan is not under us'\n"
             "contain.end_descendants()\n"
             "print(contain.descendants(os.getpid()))\n")
     with killed_afterwards(pidfile):
