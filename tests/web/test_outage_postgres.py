@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +72,27 @@ class Watcher:
         self.socket: ClientConnection = ws_connect(
             f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws{query}", open_timeout=30)
         self.frames: list[dict[str, Any]] = []
+        self.unread: deque[dict[str, Any]] = deque()
+        """Frames :meth:`came` looked at, still to be read."""
 
     def read(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        if self.unread:
+            return self.unread.popleft()
         frame: dict[str, Any] = json.loads(self.socket.recv(timeout=timeout))
         self.frames.append(frame)
         return frame
+
+    def came(self, wanted: Any) -> bool:
+        """Whether a frame for which ``wanted(frame)`` holds has arrived and is not read yet
+        (what arrives meanwhile is kept for :meth:`read`)."""
+        try:
+            frame: dict[str, Any] = json.loads(self.socket.recv(timeout=0.05))
+        except TimeoutError:
+            pass
+        else:
+            self.frames.append(frame)
+            self.unread.append(frame)
+        return any(wanted(frame) for frame in self.unread)
 
     def until(self, wanted: Any, what: str) -> dict[str, Any]:
         """The next frame for which ``wanted(frame)`` holds."""
@@ -98,6 +115,17 @@ class Watcher:
 
     def close(self) -> None:
         self.socket.close()
+
+
+class BotMoved:
+    """Whether the state frame of ``ply`` (the bot's move) has reached ``seat``."""
+
+    def __init__(self, seat: Watcher, ply: int) -> None:
+        self.seat = seat
+        self.ply = ply
+
+    def __call__(self) -> bool:
+        return self.seat.came(lambda f: f["type"] == "state" and f["ply"] >= self.ply)
 
 
 def settle(watchers: list[Watcher], ply: int, human: str) -> dict[str, Any]:
@@ -159,6 +187,31 @@ def refused_while_away(server: Serve, seat: Watcher, spectator: Watcher,
     return move
 
 
+def stop_while_the_bot_thinks(cluster: Any, server: Serve, watchers: list[Watcher],
+                              frame: dict[str, Any], human: str) -> tuple[bool, dict[str, Any]]:
+    """The person moves, and the database stops while the bot thinks: True when the bot's
+    move then waited for it (False: it was stored before the stop); either way the game goes
+    on once the database is back. Returns that and the person's next turn."""
+    seat = watchers[0]
+    ply = frame["ply"]
+    seat.socket.send(json.dumps({"type": "move", "move": frame["legal"][0]}))
+    seat.until(lambda f: f["type"] == "state" and f["ply"] == ply + 1 and f["to_move"] != human,
+               "the bot's turn")
+    cluster.halt()
+    waiting = f"move {ply + 2} not stored"
+    moved = BotMoved(seat, ply + 2)
+    wait_until(lambda: waiting in server.log.read_text() or moved(),
+               "the bot's move to wait for the database, or to be stored before the stop",
+               TIMEOUT, 0.2)
+    waited = waiting in server.log.read_text()
+    if waited:
+        assert server.health() == "degraded"
+        assert all(f["ply"] <= ply + 1 for w in watchers for f in w.states())
+    cluster.start()
+    wait_until(lambda: server.health() == "ok", "the health check to say ok", TIMEOUT, 0.2)
+    return waited, settle(watchers, ply + 2, human)  # the bot went on by itself
+
+
 def test_postgres_stopped_and_started_mid_game_loses_and_freezes_nothing(
         pg_own_cluster: Any, tmp_path: Path) -> None:
     cluster = pg_own_cluster
@@ -188,19 +241,16 @@ def test_postgres_stopped_and_started_mid_game_loses_and_freezes_nothing(
             seat.socket.send(json.dumps({"type": "move", "move": move}))
             frame = settle(watchers, frame["ply"] + 1, human)
 
-        # Stop 3: while the bot thinks (it waits BOT_DELAY seconds before its move).
-        ply = frame["ply"]
-        seat.socket.send(json.dumps({"type": "move", "move": frame["legal"][0]}))
-        seat.until(lambda f: f["type"] == "state" and f["ply"] == ply + 1
-                   and f["to_move"] != human, "the bot's turn")
-        cluster.halt()
-        stops += 1
-        wait_until(lambda: f"move {ply + 2} not stored" in server.log.read_text(),
-                   "the bot's move to wait for the database", TIMEOUT, 0.2)
-        assert server.health() == "degraded"
-        assert all(f["ply"] <= ply + 1 for w in watchers for f in w.states())
-        cluster.start()
-        frame = settle(watchers, ply + 2, human)  # the bot went on by itself
+        # Stop 3: while the bot thinks (it waits BOT_DELAY seconds before its move). On a
+        # slow machine the stop may come after the bot's move was stored: the game then goes
+        # on once the database is back, and the stop is tried again at the bot's next turn.
+        for _attempt in range(5):
+            stops += 1
+            waited, frame = stop_while_the_bot_thinks(cluster, server, watchers, frame, human)
+            if waited:
+                break
+        else:
+            raise AssertionError("the bot's move was stored before each of five stops")
 
         # Stop 4: the database away while nobody moves; the game goes on after it.
         cluster.halt()
@@ -213,7 +263,7 @@ def test_postgres_stopped_and_started_mid_game_loses_and_freezes_nothing(
         seat.socket.send(json.dumps({"type": "move", "move": frame["legal"][0]}))
         frame = settle(watchers, frame["ply"] + 1, human)
 
-        assert stops == 4
+        assert stops >= 4
         assert seat.errors() == [SAVE_FAILED, SAVE_FAILED]
         assert spectator.errors() == []
         moves = shown_equals_stored(watchers, url, table)
