@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cardtable.games.caravan.bots import make_bot
 from cardtable.games.caravan.rules import SeatRules
-from cardtable.ui.tui import caravan_app
+from cardtable.ui.tui import common as tui_common
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 
@@ -265,7 +265,7 @@ class HeldPause:
 
 def test_bot_thinks_without_freezing_the_screen(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     held = HeldPause()
-    monkeypatch.setattr(caravan_app, "asyncio", held)
+    monkeypatch.setattr(tui_common, "asyncio", held)
 
     async def scenario() -> None:
         app = CaravanApp(POWER, ("bot:normal", "human"), 5, 0, 2.0, None, None, True)

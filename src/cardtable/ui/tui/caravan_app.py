@@ -11,7 +11,6 @@ The screen only ever draws observations; the game decides every legality questio
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -82,7 +81,7 @@ from cardtable.ui.tui.common import (
     TooSmall,
     guarded,
 )
-from cardtable.ui.tui.screen_bots import ask_bot, close_bots, make_bots
+from cardtable.ui.tui.screen_bots import close_bots, make_bots
 from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import WIDE_WIDTH, Theme, make_theme
 
@@ -535,19 +534,6 @@ class CaravanApp(TableApp):
     def _take_seat(self, seat: int) -> None:
         self.seated = seat
         self.partial = Partial()
-
-    def think(self, seat: int, observation: Observation, answer: Answer[Move]) -> None:
-        """Ask the bot of ``seat`` in a worker, after ``delay`` seconds."""
-        self.run_worker(self._bot_move(seat, observation, answer), name="bot", group="bot",
-                        exit_on_error=False)
-
-    async def _bot_move(self, seat: int, observation: Observation, answer: Answer[Move]) -> None:
-        if self.delay > 0:
-            await asyncio.sleep(self.delay)
-        move, forfeit = await ask_bot(self.bots[seat], observation)
-        # Given from the message queue, so that the next bot's worker starts afresh.
-        self.call_later(self._bot_answer, answer, move, forfeit)
-
 
     @guarded
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -4,9 +4,10 @@ borders and the colourless mode."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
@@ -20,10 +21,11 @@ from textual.scrollbar import ScrollBarRender
 from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
+from cardtable.ui.tui.screen_bots import ask_bot
 from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH, WIDE_WIDTH, Theme
 
 if TYPE_CHECKING:
-    from cardtable.engine.match import Forfeit
+    from cardtable.engine.match import Forfeit, Seat
     from cardtable.ui.tui.screen_match import Answer, ScreenMatch
 
 FATAL_FALLBACK = "A fatal error occurred."
@@ -246,6 +248,10 @@ class TableApp(App[int]):
 
     messages: list[str]
     match: ScreenMatch | None
+    bots: Mapping[int, Seat]
+    """The bots' seats, by seat number."""
+    delay: float
+    """Seconds before each bot move."""
     ready: bool
     offer_again: bool
     again: bool
@@ -409,6 +415,22 @@ class TableApp(App[int]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.fatal(error_text(event.worker.error))
+
+    def think(self, seat: int, observation: Any, answer: Answer[Any]) -> None:
+        """Ask the bot of ``seat`` in a worker, after ``delay`` seconds."""
+        self.run_worker(self._bot_move(seat, observation, answer), name="bot", group="bot",
+                        exit_on_error=False)
+
+    async def bot_pause(self) -> None:
+        """The pause before a bot's move, so that a person can follow (``delay`` seconds)."""
+        await asyncio.sleep(self.delay)
+
+    async def _bot_move(self, seat: int, observation: Any, answer: Answer[Any]) -> None:
+        if self.delay > 0:
+            await self.bot_pause()
+        choice, forfeit = await ask_bot(self.bots[seat], observation)
+        # Given from the message queue, so that the next bot's worker starts afresh.
+        self.call_later(self._bot_answer, answer, choice, forfeit)
 
     def _bot_answer(self, answer: Answer[Any], choice: Any, forfeit: Forfeit | None) -> None:
         """Hand a bot's answer to the match: its choice, or the forfeit of a program that gave

@@ -13,7 +13,6 @@ and programs in a worker after ``delay`` seconds.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any, ClassVar
 
@@ -56,7 +55,6 @@ from cardtable.ui.tui.common import (
     TooSmall,
     guarded,
 )
-from cardtable.ui.tui.screen_bots import ask_bot
 from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import Theme, make_theme
 
@@ -241,15 +239,6 @@ class GenericApp(TableApp):
         self.viewer = number
         self.refresh_table()
 
-    def think(self, seat: int, observation: Any, answer: Answer[Any]) -> None:
-        self.run_worker(self._bot_move(seat, observation, answer), name="bot", group="bot",
-                        exit_on_error=False)
-
-    async def _bot_move(self, seat: int, observation: Any, answer: Answer[Any]) -> None:
-        if self.delay > 0:
-            await asyncio.sleep(self.delay)
-        action, forfeit = await ask_bot(self.bots[seat], observation)
-        self.call_later(self._bot_answer, answer, action, forfeit)
 
     @guarded
     def on_input_submitted(self, event: CommandInput.Submitted) -> None:

@@ -69,7 +69,7 @@ from cardtable.ui.tui.common import (
     TooSmall,
     guarded,
 )
-from cardtable.ui.tui.screen_bots import ask_bot, close_bots, make_bots
+from cardtable.ui.tui.screen_bots import close_bots, make_bots
 from cardtable.ui.tui.screen_match import Answer, ScreenBot, ScreenHuman, ScreenMatch
 from cardtable.ui.tui.theme import Theme, make_theme
 
@@ -545,20 +545,11 @@ class ObsessionApp(TableApp):
         self.viewer = seat
         self.refresh_table()
 
-    def think(self, seat: int, observation: Observation, answer: Answer[Action]) -> None:
-        """Ask the bot of ``seat`` in a worker, after ``delay`` seconds (cut short by ``f``)."""
-        self.run_worker(self._bot_move(seat, observation, answer), name="bot", group="bot",
-                        exit_on_error=False)
-
-    async def _bot_move(self, seat: int, observation: Observation,
-                        answer: Answer[Action]) -> None:
-        if self.delay > 0:
-            self.wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.delay)
-        action, forfeit = await ask_bot(self.bots[seat], observation)
-        self.call_later(self._bot_answer, answer, action, forfeit)
-
+    async def bot_pause(self) -> None:
+        """The pause before a bot's move, cut short by ``f`` (fast-forward)."""
+        self.wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wake.wait(), self.delay)
 
     @guarded
     def on_input_changed(self, event: CommandInput.Changed) -> None:
