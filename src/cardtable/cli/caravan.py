@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -20,6 +19,7 @@ from typing import Any, NoReturn
 from cardtable import __version__, load_game
 from cardtable.agents.external_cli import ForfeitNotice, bot_spec, external_seat, is_exec
 from cardtable.agents.registry import make_seat
+from cardtable.cli.game_options import terminal_for_full_screen
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.error_line import print_error
@@ -354,10 +354,7 @@ def _run_game(options: argparse.Namespace, console: Console) -> int:
 
 def _full_screen(options: argparse.Namespace) -> bool:
     """The full-screen interface is used on a terminal unless --plain asks for lines."""
-    if options.plain or not all(stream is not None and stream.isatty()
-                                for stream in (sys.stdin, sys.stdout)):
-        return False
-    return importlib.util.find_spec("textual") is not None
+    return terminal_for_full_screen(options.plain)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,12 +9,54 @@ turns each into its value or refuses it with the parameter's one message.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.engine.description import Param
+from cardtable.engine.option_refusals import (
+    delay_refusal,
+    delay_seconds,
+    seed_refusal,
+    seed_value,
+)
+from cardtable.engine.randomness import fresh_seed
 
 METAVARS = {"int": "N", "file": "FILE", "text": "TEXT"}
+
+
+class UsageError(Exception):
+    """A mistake on the command line: one line on standard error, status 1."""
+
+
+def seed_option(text: str | None) -> int:
+    """``--seed``'s value (a fresh seed when the option was not given); raises
+    :class:`UsageError` with the message every program gives."""
+    seed = fresh_seed() if text is None else seed_value(text)
+    if seed is None:
+        raise UsageError(seed_refusal("--seed", str(text)))
+    return seed
+
+
+def delay_option(text: str | None) -> float | None:
+    """``--delay``'s seconds (None when the option was not given); raises
+    :class:`UsageError` with the message every program gives."""
+    if text is None:
+        return None
+    delay = delay_seconds(text)
+    if delay is None or delay < 0:
+        raise UsageError(delay_refusal("--delay", text))
+    return delay
+
+
+def terminal_for_full_screen(plain: bool) -> bool:
+    """Whether a game plays full screen: for a person at a terminal (standard input and
+    output both one) who did not ask for lines (``--plain``), where Textual is installed."""
+    if plain or not all(stream is not None and stream.isatty()
+                        for stream in (sys.stdin, sys.stdout)):
+        return False
+    return importlib.util.find_spec("textual") is not None
 
 
 def default_text(value: Any) -> str | None:

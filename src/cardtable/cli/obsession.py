@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 from cardtable import __version__
 from cardtable.agents.external_cli import bot_spec, external_seat, is_exec
 from cardtable.agents.registry import known_spec, make_seat
-from cardtable.cli.game_options import add_param_options
+from cardtable.cli.game_options import UsageError, add_param_options, delay_option, seed_option
 from cardtable.cli.main import say
 from cardtable.cli.streams import silence_stdout
 from cardtable.engine.bounded_read import FileTooLarge
@@ -32,13 +32,6 @@ from cardtable.engine.match import (
     forfeit_message,
     play_match,
 )
-from cardtable.engine.option_refusals import (
-    delay_refusal,
-    delay_seconds,
-    seed_refusal,
-    seed_value,
-)
-from cardtable.engine.randomness import fresh_seed
 from cardtable.engine.record import (
     RecordWriteError,
     RecordWriter,
@@ -92,10 +85,6 @@ EPILOG = """Selections are card numbers separated by anything that is not a digi
 Exit status: 0 game over or quit, 1 invalid option or file, 3 input ended first, 4 replay
 mismatch or a record cut short, 130 interrupted, 143 and 129 stopped by SIGTERM or SIGHUP
 (recorded like Ctrl-C). See docs/obsession.md for the rules."""
-
-
-class UsageError(Exception):
-    pass
 
 
 class _Exit(Exception):
@@ -204,14 +193,8 @@ def parse_options(argv: Sequence[str]) -> Options | None:
     kill_order = _param(args, "kill_order")
     rules = Rules(players=players, run_kill=_param(args, "run_kill"), kill_order=kill_order,
                   max_plays=_param(args, "max_plays"), repeat_limit=_param(args, "repeat_limit"))
-    seed = fresh_seed() if args.seed is None else seed_value(args.seed)
-    if seed is None:
-        raise UsageError(seed_refusal("--seed", args.seed))
-    delay = None
-    if args.delay is not None:
-        delay = delay_seconds(args.delay)
-        if delay is None or delay < 0:
-            raise UsageError(delay_refusal("--delay", args.delay))
+    seed = seed_option(args.seed)
+    delay = delay_option(args.delay)
     if args.quiet and "human" in kinds and args.replay is None:
         raise UsageError("--quiet is for bots-only games (use --humans 0)")
     return Options(rules, kinds, seed, args.record, args.replay, args.quiet, delay,

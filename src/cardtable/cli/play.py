@@ -13,25 +13,24 @@ Exit status: 0 the game ended or a player quit; 1 bad options, or a program that
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from textwrap import fill
 from typing import Any, NoReturn
 
 from cardtable import __version__
-from cardtable.cli.game_options import add_param_options, checked_options
+from cardtable.cli.game_options import (
+    UsageError,
+    add_param_options,
+    checked_options,
+    delay_option,
+    seed_option,
+    terminal_for_full_screen,
+)
 from cardtable.cli.main import say
 from cardtable.engine.description import GameDescription
 from cardtable.engine.error_line import print_error
 from cardtable.engine.errors import GameError
 from cardtable.engine.game_registry import description, descriptions
-from cardtable.engine.option_refusals import (
-    delay_refusal,
-    delay_seconds,
-    seed_refusal,
-    seed_value,
-)
-from cardtable.engine.randomness import fresh_seed
 from cardtable.ui.plain.console import Console
 from cardtable.ui.plain.generic import play_plain
 from cardtable.ui.seat_kinds import Seating, close_seats, seated
@@ -60,10 +59,6 @@ def usage() -> str:
 def game_params(described: GameDescription) -> list[Any]:
     """The parameters offered as options: all but those that say who sits (the seats do)."""
     return [param for param in described.params if param.name not in described.seat_params]
-
-
-class UsageError(Exception):
-    """One line on standard error, status 1."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,14 +92,8 @@ def build_parser(described: GameDescription) -> argparse.ArgumentParser:
 def _setup(described: GameDescription, options: argparse.Namespace
            ) -> tuple[Seating, int, float | None]:
     """The table, seed and delay of the options; raises :class:`UsageError`."""
-    seed = fresh_seed() if options.seed is None else seed_value(options.seed)
-    if seed is None:
-        raise UsageError(seed_refusal("--seed", options.seed))
-    delay = None
-    if options.delay is not None:
-        delay = delay_seconds(options.delay)
-        if delay is None or delay < 0:
-            raise UsageError(delay_refusal("--delay", options.delay))
+    seed = seed_option(options.seed)
+    delay = delay_option(options.delay)
     kinds = options.seat
     try:
         params = checked_options(options, game_params(described))
@@ -119,10 +108,7 @@ def _setup(described: GameDescription, options: argparse.Namespace
 
 def full_screen(options: argparse.Namespace) -> bool:
     """The full screen is for a person at a terminal (and needs Textual)."""
-    if options.plain or not all(stream is not None and stream.isatty()
-                                for stream in (sys.stdin, sys.stdout)):
-        return False
-    return importlib.util.find_spec("textual") is not None
+    return terminal_for_full_screen(options.plain)
 
 
 def main(argv: list[str] | None = None) -> int:
