@@ -8,6 +8,8 @@ stays cheap (the Austerity player programs start with it).
 
 import sys
 
+from cardtable.version import __version__
+
 # Not ``typing.TYPE_CHECKING`` nor ``from __future__ import annotations``: this package is
 # imported by every console script, which must start fast (mypy reads any constant of this
 # name as true).
@@ -15,7 +17,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__version__ = "0.1.0"
 __all__ = ["__version__", "games", "load_game"]
 
 

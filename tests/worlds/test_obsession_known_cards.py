@@ -117,7 +117,8 @@ def test_every_python_world_deals_the_known_cards_to_their_hand(players: int) ->
     dealt_elsewhere = 0
     for world_seed in range(300):
         for world in (state.sample_world(observer, world_seed),
-                      sample_world_from_observation(obs, state.humans, world_seed)):
+                      sample_world_from_observation(obs, state.humans, world_seed,
+                                                    state_class=ObsessionState)):
             assert holds(world.hands[seat], known)
             assert world.known == state.known
             assert world.observation(observer) == obs

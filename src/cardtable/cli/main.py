@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 from cardtable import __version__
 from cardtable.cli.streams import silence_stdout
+from cardtable.engine.import_path import imported
 
-# command -> (module, function, one-line description). Modules are imported only when used,
-# so that every command starts fast.
-COMMANDS: dict[str, tuple[str, str, str]] = {
-    "caravan": ("cardtable.cli.caravan", "main", "play Caravan (see: caravan --help)"),
-    "obsession": ("cardtable.cli.obsession", "main", "play Obsession (see: obsession --help)"),
-    "tournament": ("cardtable.cli.tournament", "main",
+# command -> ("module:function", one-line description): cardtable's own commands, in the order
+# of its help. Each game's own command (its description's ``command``) is named by the game's
+# name and listed with them: one that plays the game first, one giving a game's tools after
+# GAME_TOOLS_AFTER. Modules are imported only when used, so that every command starts fast.
+TOOLS: dict[str, tuple[str, str]] = {
+    "tournament": ("cardtable.cli.tournament:main",
                    "bots against bots, with ratings: cardtable tournament GAME --seat ..."),
-    "bench": ("cardtable.cli.bench", "main", "measure game speed: cardtable bench GAME"),
-    "austerity": ("cardtable.cli.austerity", "main",
-                  "Austerity tools: cardtable austerity simulate ..."),
-    "serve": ("cardtable.cli.serve", "main", "the web server: play in the browser"),
-    "play": ("cardtable.cli.play", "main", "play any game in the terminal: cardtable play GAME"),
-    "replay": ("cardtable.cli.records", "replay_main",
+    "bench": ("cardtable.cli.bench:main", "measure game speed: cardtable bench GAME"),
+    "serve": ("cardtable.cli.serve:main", "the web server: play in the browser"),
+    "play": ("cardtable.cli.play:main", "play any game in the terminal: cardtable play GAME"),
+    "replay": ("cardtable.cli.records:replay_main",
                "replay any game's record, checking every line: cardtable replay FILE"),
-    "records": ("cardtable.cli.records", "main",
+    "records": ("cardtable.cli.records:main",
                 "records of the former formats: cardtable records upgrade FILE ..."),
 }
+GAME_TOOLS_AFTER = "bench"
+
+
+def commands() -> dict[str, tuple[str, str]]:
+    """Every command, in the order of the help: cardtable's own and the games' (a game's
+    command of the name of one of cardtable's own is left out: that name keeps its meaning)."""
+    from cardtable.engine.game_registry import descriptions
+
+    games = [(described.name, described.command) for described in descriptions()
+             if described.command is not None and described.name not in TOOLS]
+    found = {name: (command.function, command.summary) for name, command in games
+             if command.plays}
+    for name, entry in TOOLS.items():
+        found[name] = entry
+        if name == GAME_TOOLS_AFTER:
+            found.update((name, (command.function, command.summary)) for name, command in games
+                         if not command.plays)
+    return found
+
 
 USAGE = "usage: cardtable COMMAND [ARGS ...]"
 
@@ -34,10 +51,11 @@ def help_text() -> str:
 
     from cardtable.engine.game_registry import descriptions
 
-    width = max(len(name) for name in COMMANDS)
+    listed = commands()
+    width = max(len(name) for name in listed)
     lines = [USAGE, "       cardtable            (no arguments: the launcher)", "",
              "commands:"]
-    lines += [f"  {name:<{width}}  {info[2]}" for name, info in COMMANDS.items()]
+    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in listed.items()]
     games = descriptions()
     lines += ["", "games: " + ", ".join(described.name for described in games)]
     lines += ["", "Run 'cardtable COMMAND --help' for the options of a command."]
@@ -75,15 +93,26 @@ def main(argv: list[str] | None = None) -> int:
         return say(help_text())
     if args[0] in ("-v", "--version"):
         return say(__version__)
-    entry = COMMANDS.get(args[0])
+    # cardtable's own commands are found without reading the games' registry.
+    entry = TOOLS.get(args[0]) or commands().get(args[0])
     if entry is None:
         from cardtable.engine.error_line import print_error
 
-        print_error("cardtable", f"unknown command '{args[0]}' (allowed: {', '.join(COMMANDS)}).")
+        allowed = ", ".join(commands())
+        print_error("cardtable", f"unknown command '{args[0]}' (allowed: {allowed}).")
         return 1
-    module = importlib.import_module(entry[0])
     try:
-        result: int = getattr(module, entry[1])(args[1:])
+        function = imported(entry[0])
+    except (ImportError, AttributeError, ValueError) as error:
+        if args[0] in TOOLS:
+            raise
+        from cardtable.engine.error_line import print_error
+
+        print_error("cardtable", f"the game '{args[0]}' names the command '{entry[0]}', which "
+                    f"cannot be loaded ({type(error).__name__}: {error}).")
+        return 1
+    try:
+        result: int = function(args[1:])
     except BrokenPipeError:
         # The reader of the output went away (e.g. piped into head): nothing more to say.
         silence_stdout()

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cardtable.engine.errors import GameError, GameParamsError
+from cardtable.engine.external_adapter import ExternalAdapter as ExternalAdapter
+from cardtable.engine.external_adapter import observed_adapter
 from cardtable.engine.protocol import Result
 
 if TYPE_CHECKING:
@@ -180,22 +182,23 @@ class Bot:
     instant: bool = False
 
 
-# --------------------------------------------------------------------------- external bots
+# --------------------------------------------------------------------------- command line
+# --- a game's own command, ``cardtable NAME ...`` ---
 
 
 @dataclass(frozen=True)
-class ExternalAdapter:
-    """What the JSON-lines bot protocol (docs/bots.md) needs of a game, computed from a seat's
-    observation and the loaded game (which holds only rules), never from the state."""
+class GameCommand:
+    """A game's own command on cardtable's command line, ``cardtable NAME ARGS ...``
+    (:attr:`GameDescription.command`)."""
 
-    observation_json: Callable[[Any], Json]
-    rules_json: Callable[[Any], Json]
-    legal: Callable[[Any, Any], dict[str, Any]]
-    """``legal(game, observation)``: every legal action of the seat, by its notation, in the
-    game's canonical order."""
-    parse: Callable[[Any, Any, str], Any]
-    """``parse(game, observation, text)``: the action ``text`` names; raises ``NotationError``
-    (or ``IllegalAction``) with the game's message when it names none."""
+    function: str
+    """``"package.module:function"``: called with the arguments after the game's name (a list
+    of texts), it returns the exit status. Imported only when the command runs."""
+    summary: str
+    """Its one line in ``cardtable --help`` (``play Caravan (see: caravan --help)``)."""
+    plays: bool = True
+    """Whether the command plays the game (``cardtable --help`` lists it with the commands
+    that do, first) rather than giving the game's tools (listed with the tools)."""
 
 
 # --------------------------------------------------------------------------- places
@@ -313,8 +316,6 @@ class GameDescription:
         game's sampled worlds (:func:`cardtable.engine.external_adapter.observed_adapter`)."""
         if type(self).observation_json is GameDescription.observation_json:
             return None
-        from cardtable.engine.external_adapter import observed_adapter
-
         return observed_adapter(self)
 
     def howto(self, preset: str | None = None) -> list[str]:
@@ -407,6 +408,12 @@ class GameDescription:
     # of the launcher (``cardtable.ui.tui.launch.GameForm``): its column of the form and how
     # its table is played. A game without one gets a form drawn from :attr:`params` and its
     # bots, and is played on the generic terminal table, as ``cardtable play NAME`` plays it.
+
+    # --- a game's own command, ``cardtable NAME ...`` ---
+    command: GameCommand | None = None
+    """The game's own command on cardtable's command line (``cardtable caravan``), named by
+    the game's name; a command of cardtable's own of the same name (``play``, ``serve``) keeps
+    that name. None: the game has none (``cardtable play NAME`` plays it all the same)."""
 
     # --- records ---
 

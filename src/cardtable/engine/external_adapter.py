@@ -1,4 +1,5 @@
-"""The default face of a game for external programs (docs/bots.md), from its description's
+"""The face of a game for external programs (docs/bots.md): what the bot protocol needs of a
+game (:class:`ExternalAdapter`), and the default one, from its description's
 ``observation_json`` and ``rules_json`` and the game's sampled worlds.
 
 The legal actions of the seat to move depend only on what that seat sees, so any world
@@ -11,12 +12,28 @@ the match loop then refuses it if it is not legal, with the game's message).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardtable.engine.description import ExternalAdapter
-
 if TYPE_CHECKING:
-    from cardtable.engine.description import GameDescription
+    from cardtable.engine.description import GameDescription, Json
+
+
+@dataclass(frozen=True)
+class ExternalAdapter:
+    """What the JSON-lines bot protocol (docs/bots.md) needs of a game, computed from a seat's
+    observation and the loaded game (which holds only rules), never from the state.
+    :mod:`cardtable.engine.description` hands it out with the rest of a game's description."""
+
+    observation_json: Callable[[Any], Json]
+    rules_json: Callable[[Any], Json]
+    legal: Callable[[Any, Any], dict[str, Any]]
+    """``legal(game, observation)``: every legal action of the seat, by its notation, in the
+    game's canonical order."""
+    parse: Callable[[Any, Any, str], Any]
+    """``parse(game, observation, text)``: the action ``text`` names; raises ``NotationError``
+    (or ``IllegalAction``) with the game's message when it names none."""
 
 
 def _world(game: Any, observation: Any) -> Any:

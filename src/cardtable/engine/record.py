@@ -28,15 +28,19 @@ from cardtable.engine.bounded_read import MEBIBYTE, read_bounded_lines
 from cardtable.engine.errors import RecordError
 from cardtable.engine.match import FORFEIT, MatchAbandoned, MatchListener
 from cardtable.engine.protocol import GameState, Result
+from cardtable.engine.record_lines import FORMAT as FORMAT
+from cardtable.engine.record_lines import KIND as KIND
+from cardtable.engine.record_lines import Line as Line
+from cardtable.engine.record_lines import ReplayLineError as ReplayLineError
+from cardtable.engine.record_lines import encode_line as encode_line
+from cardtable.engine.record_lines import first_object as first_object
+from cardtable.engine.record_lines import replay_message as replay_message
+from cardtable.version import __version__
 
 # A record line holds one event (the header with its rules and decks is the longest); a whole
 # record is a few hundred lines. These limits only stop files that never end.
 MAX_RECORD_LINE_BYTES = MEBIBYTE
 MAX_RECORD_BYTES = 64 * MEBIBYTE
-
-
-def encode_line(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 class RecordWriteError(RecordError):
@@ -127,20 +131,6 @@ MISSING_RESULT = "missing result line"
 """The reason given for a record that ends before the game did (its program was killed, or
 the file was cut short)."""
 
-def replay_message(path: str | Path, line: int, reason: str) -> str:
-    """"Replay 'FILE', line L: REASON." (a reason that has its own final period keeps one)."""
-    return f"Replay '{path}', line {line}: {reason.rstrip('.')}."
-
-
-class ReplayLineError(RecordError):
-    """A line of a record that does not replay: "Replay 'FILE', line L: REASON." (``line``
-    is L, ``reason`` REASON)."""
-
-    def __init__(self, path: str | Path, line: int, reason: str) -> None:
-        super().__init__(replay_message(path, line, reason), line)
-        self.reason = reason
-
-
 def not_finished_message(cause: str) -> str:
     """What a replay says at the end of a record of a game that was left unfinished."""
     return f"The recorded game was not finished ({cause})."
@@ -210,15 +200,11 @@ def read_lines(path: str | Path) -> list[str]:
 
 # ---------------------------------------------------------------- the one record format
 
-FORMAT = 2
-"""The one record format every game writes (format 1 was each game's own dialect)."""
-KIND = "type"
-"""The key naming the kind of every line: ``header``, ``chance``, ``action``, ``result``."""
+# FORMAT and KIND (from cardtable.engine.record_lines): the format's number, the key of a
+# line's kind.
 ABANDONED = "abandoned"
 """The ``reason`` of the result line of a game that stopped before its end."""
 # FORFEIT (from cardtable.engine.match): the reason and cause of a game a seat forfeited.
-
-Line = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -234,8 +220,6 @@ def header_line(game: str, rules: Mapping[str, Any], seed: int | None,
                 seats: Sequence[SeatEntry], **setup: Any) -> Line:
     """The first line of a record. ``setup`` holds what a game needs beyond its rules and
     seed to deal the same game (Caravan: ``first``, the seat that moves first)."""
-    from cardtable import __version__
-
     return {KIND: "header", "game": game, "format": FORMAT, "cardtable": __version__,
             "rules": dict(rules), "seed": seed,
             "seats": [{"seat": entry.seat, "player": entry.player} for entry in seats],
@@ -539,15 +523,3 @@ def start_complaint(lines: Sequence[str]) -> tuple[int, str] | None:
     if not isinstance(obj, dict):
         return number, 'malformed line (not an object with a "type")'
     return None
-
-
-def first_object(lines: Sequence[str]) -> Line | None:
-    """The first non-blank line as a JSON object, or None when it is not one."""
-    first = next((line for line in lines if line.strip()), None)
-    if first is None:
-        return None
-    try:
-        obj = json.loads(first)
-    except ValueError:
-        return None
-    return obj if isinstance(obj, dict) else None

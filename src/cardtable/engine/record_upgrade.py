@@ -23,7 +23,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardtable.engine.record import FORMAT, KIND, Line, ReplayLineError, encode_line, first_object
+from cardtable.engine.record_lines import (
+    FORMAT,
+    KIND,
+    Line,
+    ReplayLineError,
+    encode_line,
+    first_object,
+)
 
 DOES_NOT_MATCH = "the line does not match the game"
 """The reason given for a line of a former record that the game does not play (the former

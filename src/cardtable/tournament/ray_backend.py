@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cardtable.engine.one_line import one_line
-from cardtable.tournament.backends import Batches, failed, play_batch
+from cardtable.tournament.batches import Batches, failed, play_batch
 from cardtable.tournament.errors import TournamentError
 from cardtable.tournament.schedule import Config, Task
 

@@ -24,21 +24,21 @@ from cardtable.games.austerity.rules import (
     MARKET_LIMIT,
     PURCHASE,
     TAKE,
+    TAKE_VALUES,
     WILD,
     WILD_ACTION,
     Action,
 )
-from cardtable.games.austerity.state import _TAKES
 
 if TYPE_CHECKING:
     from cardtable.games.austerity.game import AusterityGame
     from cardtable.games.austerity.state import AusterityState
 
-TAKES = len(_TAKES)
+TAKES = len(TAKE_VALUES)
 PURCHASE_BASE = TAKES
 WILD_INDEX = PURCHASE_BASE + MARKET_LIMIT
 NUM_ACTIONS = WILD_INDEX + 1
-_TAKE_INDEX = {values: index for index, values in enumerate(_TAKES)}
+_TAKE_INDEX = {values: index for index, values in enumerate(TAKE_VALUES)}
 
 
 def num_actions(game: AusterityGame | None = None) -> int:
@@ -87,7 +87,7 @@ def index_action(state: AusterityState, index: int) -> Action:
     if type(index) is not int or not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index!r} is outside 0..{NUM_ACTIONS - 1}")
     if index < PURCHASE_BASE:
-        return (TAKE, 0, _TAKES[index])
+        return (TAKE, 0, TAKE_VALUES[index])
     if index == WILD_INDEX:
         return WILD_ACTION
     position = index - PURCHASE_BASE
@@ -106,7 +106,7 @@ def legal_mask(state: AusterityState) -> bytes:
         return bytes(mask)
     table = game.table
     piles = table.piles
-    for index, values in enumerate(_TAKES):
+    for index, values in enumerate(TAKE_VALUES):
         if all(piles[colour] > 0 for colour in range(4) if values[colour]):
             mask[index] = 1
     player = game.current

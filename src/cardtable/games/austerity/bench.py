@@ -126,13 +126,37 @@ def stale_bytecode(sources: list[str]) -> list[str]:
     return stale
 
 
+def script_sources(script: str, package: str) -> list[str]:
+    """The source files of the modules that the console script ``script`` of this installation
+    imports to reach its function (its module and the packages holding it, below the
+    ``cardtable`` package in the folder ``package``), found from the installed entry points
+    without importing them; empty when no such script is installed."""
+    from importlib.machinery import PathFinder
+    from importlib.metadata import entry_points
+
+    sources = []
+    for entry in entry_points(group="console_scripts", name=script):
+        top, *names = entry.module.split(".")
+        if top != "cardtable":
+            continue
+        folders, dotted = [package], top
+        for name in names:
+            dotted += "." + name
+            spec = PathFinder.find_spec(dotted, folders)
+            if spec is None or not isinstance(spec.origin, str):
+                break
+            sources.append(spec.origin)
+            folders = list(spec.submodule_search_locations or ())
+    return sources
+
+
 def bytecode_note() -> str | None:
     """A note when the hub will compile the package's modules on every start, else None."""
     if not sys.dont_write_bytecode:
         return None  # the warm-up run writes whatever bytecode is missing
-    # What the hub's console script and its forked players load, besides this module's own.
-    import cardtable.cli.austerity_hub
-    import cardtable.games.austerity.player
+    # What the hub and its forked players load, besides this module's own; the console
+    # script's module (the command line's, above the game) is found without importing it.
+    import cardtable.games.austerity.player  # noqa: F401 (imported for what it loads)
 
     sources = []
     for name, module in list(sys.modules.items()):
@@ -140,10 +164,13 @@ def bytecode_note() -> str | None:
         if name.split(".")[0] == "cardtable" and isinstance(source, str) \
                 and source.endswith(".py"):
             sources.append(source)
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sources += [source for source in script_sources("austerity", package)
+                if source not in sources]
     stale = stale_bytecode(sources)
     if not stale:
         return None
-    root = os.path.dirname(os.path.dirname(os.path.abspath(cardtable.__file__)))
+    root = os.path.dirname(package)
     return (f"cardtable bench austerity: note: {len(stale)} of {len(sources)} cardtable "
             "modules loaded here lack up-to-date bytecode and PYTHONDONTWRITEBYTECODE is set: "
             "every start of the hub compiles them, and the figures include that; "

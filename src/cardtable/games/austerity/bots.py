@@ -1,4 +1,5 @@
-"""Austerity's bots as engine seats: ``shenzi``, ``banzai`` and ``ed`` in-process.
+"""Austerity's bots as engine seats: ``shenzi``, ``banzai`` and ``ed`` in-process, and the
+``mcts`` search (``mcts.py``) with its calibration twin ``omniscient``.
 
 The same strategy functions as the player programs (``strategies.py``), asked on the table that
 the seat's observation shows. The game hides nothing but the order of the deck, so every
@@ -12,10 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cardtable.engine.description import Bot as Described
-from cardtable.engine.description import BotSpec, no_options
+from cardtable.engine.description import BotSpec, UnknownBot, no_options
 from cardtable.engine.errors import IllegalAction
+from cardtable.games.austerity.mcts import (
+    DEFAULT_POINTS,
+    MctsStrategy,
+    OmniscientMcts,
+    parse_spec,
+)
 from cardtable.games.austerity.rules import Action, Table
-from cardtable.games.austerity.state import Observation
+from cardtable.games.austerity.state import AusterityState, Observation
 from cardtable.games.austerity.strategies import STRATEGIES
 
 SUMMARIES = {
@@ -41,10 +48,47 @@ class StrategySeat:
         raise error
 
 
+class WatchingSeat(StrategySeat):
+    """A seat of :class:`OmniscientMcts`, shown the game's state before play."""
+
+    def __init__(self, search: OmniscientMcts) -> None:
+        super().__init__("omniscient", search)
+        self.search = search
+
+    def watch(self, state: AusterityState) -> None:
+        self.search.state = state
+
+
+def _mcts_factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> StrategySeat:
+    text = "mcts:" + ",".join(f"{key}={value}" for key, value in spec.options.items()
+                              if key != "seed")
+    try:
+        search = parse_spec(text.rstrip(":"), spec.name)
+    except ValueError as error:
+        raise UnknownBot(str(error)) from None
+    search.seed = spec.options.get("seed", f"{seed}:{seat}")
+    if "points" not in spec.options:
+        search.points = int(getattr(game, "points", DEFAULT_POINTS))
+    return StrategySeat("mcts", search)
+
+
+def _omniscient_factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> WatchingSeat:
+    found = _mcts_factory(game, spec, seat, seed).strategy
+    assert isinstance(found, MctsStrategy)
+    search = OmniscientMcts(found.iterations, found.seconds, found.c, found.points, found.seed)
+    return WatchingSeat(search)
+
+
+def _search_bots() -> list[Described]:
+    """``mcts`` and its calibration twin ``omniscient``."""
+    return [Described("mcts", _mcts_factory, "Monte Carlo tree search"),
+            Described("omniscient", _omniscient_factory,
+                      "mcts dealt the real deck (calibration only)", calibration=True)]
+
+
 def described_bots() -> list[Described]:
     """The Austerity bots as its description offers them: the player programs' strategies,
     then ``mcts`` and its calibration twin ``omniscient``."""
-    from cardtable.games.austerity.mcts import described_bots as searches
 
     def bot(name: str) -> Described:
         def factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> StrategySeat:
@@ -54,4 +98,4 @@ def described_bots() -> list[Described]:
 
         return Described(name, factory, SUMMARIES[name], instant=True)
 
-    return [bot(name) for name in STRATEGIES] + searches()
+    return [bot(name) for name in STRATEGIES] + _search_bots()

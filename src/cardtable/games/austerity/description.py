@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardtable.engine.description import Bot, GameDescription, Param, ranks_of
+from cardtable.engine.description import Bot, GameCommand, GameDescription, Param, ranks_of
 from cardtable.engine.protocol import Result
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 26
@@ -39,6 +39,9 @@ class AusterityDescription(GameDescription):
     # --- command lines and terminal ---
     terminal_app = "cardtable.ui.tui.austerity_launch:austerity_form"
     bench = "cardtable.games.austerity.bench:main"
+    # --- cardtable's command line ---
+    command = GameCommand("cardtable.cli.austerity:main",
+                          "Austerity tools: cardtable austerity simulate ...", plays=False)
     web_page = "austerity.html"
     # --- tournaments and RL environments ---
     rl_environment = "cardtable.envs.austerity_part:PART"

@@ -69,6 +69,10 @@ class AusterityGame:
     players: int
     deal: str = "file"
     name: ClassVar[str] = NAME
+    state_class: ClassVar[type[AusterityState]] = AusterityState
+    """The class of the game's states: ``position.py`` and ``worlds.py`` build the states they
+    restore or sample with it, as they serve the state's own methods and so do not import its
+    module."""
 
     @classmethod
     def load(cls, **params: Any) -> AusterityGame:

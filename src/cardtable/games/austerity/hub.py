@@ -50,6 +50,8 @@ from cardtable.games.austerity.state import AusterityState
 # as true). The record module is loaded only when a record is asked for.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from cardtable.games.austerity.record import Recorder
 
 USAGE = "Usage: austerity tokens points deck player player [player ...]\n"
@@ -666,3 +668,19 @@ def main(argv: list[str]) -> int:
         return run(hub, argv)
     except _Interrupted:
         return hub.finish("sigint", EXIT_SIGINT, "SIGINT caught\n")
+
+
+def run_and_exit(argv: list[str]) -> "NoReturn":
+    """The console script ``austerity``: :func:`main`, then the process leaves with
+    ``os._exit`` and its status once stdout and stderr are flushed. The hub writes everything
+    with ``os.write`` as it goes and has closed its record file and reaped its players by then,
+    so the interpreter's teardown would only delay the exit that whoever runs the game waits
+    for."""
+    status = main(argv)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)

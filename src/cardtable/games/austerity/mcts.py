@@ -43,7 +43,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from cardtable.engine.description import Bot
     from cardtable.games.austerity.state import AusterityState
 
 DEFAULT_ITERATIONS = 1000
@@ -245,44 +244,3 @@ def parse_spec(text: str, bot: str = "mcts") -> MctsStrategy:
                          f"(iters from 1 to {MAX_ITERATIONS}, points >= 1, time > 0 and "
                          f"<= {MAX_SECONDS:g}, c >= 0)")
     return MctsStrategy(iterations, seconds, c, points, values.get("seed", 0))
-
-
-def described_bots() -> list["Bot"]:
-    """``mcts`` and its calibration twin ``omniscient``, as Austerity's description offers
-    them (the programs' strategies are offered by :mod:`cardtable.games.austerity.bots`)."""
-    from cardtable.engine.description import Bot, BotSpec, UnknownBot
-    from cardtable.games.austerity.bots import StrategySeat
-
-    def mcts_factory(game: object, spec: BotSpec, seat: str, seed: int | str) -> StrategySeat:
-        text = "mcts:" + ",".join(f"{key}={value}" for key, value in spec.options.items()
-                                  if key != "seed")
-        try:
-            search = parse_spec(text.rstrip(":"), spec.name)
-        except ValueError as error:
-            raise UnknownBot(str(error)) from None
-        search.seed = spec.options.get("seed", f"{seed}:{seat}")
-        if "points" not in spec.options:
-            search.points = int(getattr(game, "points", DEFAULT_POINTS))
-        return StrategySeat("mcts", search)
-
-    class WatchingSeat(StrategySeat):
-        """A seat of :class:`OmniscientMcts`, shown the game's state before play."""
-
-        def __init__(self, search: OmniscientMcts) -> None:
-            super().__init__("omniscient", search)
-            self.search = search
-
-        def watch(self, state: "AusterityState") -> None:
-            self.search.state = state
-
-    def omniscient_factory(game: object, spec: BotSpec, seat: str,
-                           seed: int | str) -> WatchingSeat:
-        found = mcts_factory(game, spec, seat, seed).strategy
-        assert isinstance(found, MctsStrategy)
-        search = OmniscientMcts(found.iterations, found.seconds, found.c, found.points,
-                                found.seed)
-        return WatchingSeat(search)
-
-    return [Bot("mcts", mcts_factory, "Monte Carlo tree search"),
-            Bot("omniscient", omniscient_factory,
-                "mcts dealt the real deck (calibration only)", calibration=True)]

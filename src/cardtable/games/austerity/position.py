@@ -21,10 +21,10 @@ from cardtable.engine.errors import PositionError
 from cardtable.engine.protocol import Result
 from cardtable.games.austerity.codec import parse_card
 from cardtable.games.austerity.rules import MARKET_LIMIT, Card, Game, Table, letter
-from cardtable.games.austerity.state import AusterityState
 
 if TYPE_CHECKING:
     from cardtable.games.austerity.game import AusterityGame
+    from cardtable.games.austerity.state import AusterityState
 
 FORMAT = "austerity/1"
 """The first field: the game and the version of this format."""
@@ -207,21 +207,17 @@ def from_position(game: AusterityGame, text: str) -> AusterityState:
     rules.current = current
     rules.finished = ended is not None
 
-    state = AusterityState.__new__(AusterityState)
-    state.game = rules
-    state.turns = turns
-    # A shuffled deal's order of the cards already drawn is not in the position: the deck's
-    # cards in the file's order stand for it (a fingerprint of a shuffled deal reads no order).
-    state.setup = (game.deck, game.tokens, game.points, players)
-    state.shuffled = shuffled
-    state._result = None
+    result = None
     if ended is not None:
-        state._result = Result(
+        result = Result(
             tuple(letter(player) for player in table.winners()),
             ended[0],
             {"points": list(points), "turns": turns},
         )
-    return state
+    # A shuffled deal's order of the cards already drawn is not in the position: the deck's
+    # cards in the file's order stand for it (a fingerprint of a shuffled deal reads no order).
+    setup = (game.deck, game.tokens, game.points, players)
+    return game.state_class.under_way(rules, turns, setup, shuffled, result)
 
 
 def _result_of(text: str, players: int) -> tuple[str, tuple[int, ...]] | None:

@@ -36,6 +36,11 @@ Action = tuple[int, int, tuple[int, ...]]
 
 WILD_ACTION: Action = (WILD, 0, ())
 
+TAKE_VALUES: tuple[tuple[int, ...], ...] = (
+    (1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1))
+"""Every take of one token from each of three colours, in a fixed order (the colour left out:
+Red, Yellow, Brown, Purple): the order of the legal actions and of the action indices."""
+
 
 class Card:
     """A development card: its discount colour (index into ``COLOURS``), points and cost."""

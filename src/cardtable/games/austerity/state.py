@@ -20,6 +20,7 @@ from cardtable.games.austerity.rules import (
     MARKET_LIMIT,
     PURCHASE,
     TAKE,
+    TAKE_VALUES,
     WILD,
     WILD_ACTION,
     Action,
@@ -38,9 +39,6 @@ if TYPE_CHECKING:
     from cardtable.engine.protocol import Result
 
 COLOUR_NAMES = ("Purple", "Brown", "Yellow", "Red")
-_TAKES: tuple[tuple[int, ...], ...] = ((1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1))
-"""Every take of one token from each of three colours, in a fixed order (the colour left out:
-Red, Yellow, Brown, Purple)."""
 
 
 class Observation:
@@ -118,7 +116,7 @@ def legal_actions_on(table: Table, player: int) -> list[Action]:
     piles = table.piles
     actions: list[Action] = [
         (TAKE, 0, values)
-        for values in _TAKES
+        for values in TAKE_VALUES
         if all(piles[colour] > 0 for colour in range(4) if values[colour])
     ]
     for index, card in enumerate(table.market):
@@ -158,6 +156,21 @@ class AusterityState:
         ``tokens``) and no target (the players are never told it). Keep it up to date with
         :meth:`fill_piles`, :meth:`turn_up` and :meth:`record`."""
         return cls([], 0, 0, count)
+
+    @classmethod
+    def under_way(cls, rules: Game, turns: int, setup: "tuple[Sequence[Card], int, int, int]",
+                  shuffled: bool, result: "Result | None" = None) -> "AusterityState":
+        """A state around ``rules``, a game already under way (a restored position, a sampled
+        world), after ``turns`` turns; ``setup`` and ``shuffled`` as :attr:`setup` and
+        :attr:`shuffled` say, and ``result`` the ending when it is known (else it is worked
+        out when asked)."""
+        state = cls.__new__(cls)
+        state.game = rules
+        state.turns = turns
+        state._result = result
+        state.setup = setup
+        state.shuffled = shuffled
+        return state
 
     # --- the engine protocol -----------------------------------------------------------------
 

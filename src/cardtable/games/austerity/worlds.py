@@ -25,25 +25,24 @@ seat exactly what it was shown. A world's count of turns is not part of what a s
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable.engine.randomness import derived_random
 from cardtable.games.austerity.rules import MARKET_LIMIT, Card, Game, Table
-from cardtable.games.austerity.state import AusterityState, Observation
 
 if TYPE_CHECKING:
     import random
 
     from cardtable.games.austerity.game import AusterityGame
+    from cardtable.games.austerity.state import AusterityState, Observation
 
 BOUGHT_STEPS = 2_000
 """The longest search for bought cards worth every player's points; past it (or when no such
 cards exist) the cards bought are drawn of the right colours alone."""
 
-def _world(deck: list[Card], next_card: int, table: Table, target: int, current: int,
-           finished: bool, turns: int, setup: tuple[Sequence[Card], int, int, int],
-           shuffled: bool) -> AusterityState:
+def _rules(deck: list[Card], next_card: int, table: Table, target: int, current: int,
+           finished: bool) -> Game:
+    """The rules' game dealt ``deck``, at the point the other values say."""
     game = Game.__new__(Game)
     game.deck = deck
     game.next_card = next_card
@@ -51,13 +50,7 @@ def _world(deck: list[Card], next_card: int, table: Table, target: int, current:
     game.target = target
     game.current = current
     game.finished = finished
-    state = AusterityState.__new__(AusterityState)
-    state.game = game
-    state.turns = turns
-    state._result = None
-    state.setup = setup
-    state.shuffled = shuffled
-    return state
+    return game
 
 
 def sample_world(state: AusterityState, seat: str | int, seed: int | str) -> AusterityState:
@@ -65,15 +58,18 @@ def sample_world(state: AusterityState, seat: str | int, seed: int | str) -> Aus
     turned up in an order drawn from ``seed`` (a shuffled deal), or a copy (the file's
     order)."""
     state.seat_number(seat)  # a seat of the game, or UnknownSeat
+    # A plain state whatever the class of ``state``, as every clone is.
+    plain = state.clone()
     if not state.shuffled:
-        return state.clone()
+        return plain
     game = state.game
     rest = list(game.deck[game.next_card:])
     derived_random(seed, "sample_world").shuffle(rest)
     deck = list(game.deck[:game.next_card]) + rest
     _, tokens, points, count = state.setup
-    return _world(deck, game.next_card, game.table.copy(), game.target, game.current,
-                  game.finished, state.turns, (deck, tokens, points, count), True)
+    rules = _rules(deck, game.next_card, plain.game.table, game.target, game.current,
+                   game.finished)
+    return plain.under_way(rules, state.turns, (deck, tokens, points, count), True)
 
 
 def _purchases(observation: Observation) -> int:
@@ -175,9 +171,10 @@ def sample_world_from_observation(game: AusterityGame, observation: Observation,
     current = 0 if observation.to_move is None else observation.to_move
     finished = observation.to_move is None
     setup = (deck, game.tokens, game.points, game.players)
+    make = game.state_class.under_way
     if game.deal == "file":
-        return _world(deck, next_card, table, observation.target, current, finished, 0, setup,
-                      False)
+        return make(_rules(deck, next_card, table, observation.target, current, finished), 0,
+                    setup, False)
     unseen = Counter(deck)
     unseen.subtract(observation.market)
     if min(unseen.values(), default=0) < 0:
@@ -190,5 +187,5 @@ def sample_world_from_observation(game: AusterityGame, observation: Observation,
     remaining = sorted(rest.elements(), key=Card.text)
     rng.shuffle(remaining)
     dealt = [*observation.market, *bought, *remaining]
-    return _world(dealt, len(dealt) - len(remaining), table, observation.target, current,
-                  finished, 0, (dealt, game.tokens, game.points, game.players), True)
+    return make(_rules(dealt, len(dealt) - len(remaining), table, observation.target, current,
+                       finished), 0, (dealt, game.tokens, game.points, game.players), True)

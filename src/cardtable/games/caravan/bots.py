@@ -13,7 +13,9 @@ from cardtable.engine.errors import IllegalAction
 from cardtable.engine.match import Seat
 from cardtable.engine.randomness import derived_random
 from cardtable.games.caravan.board import ASC, DESC
+from cardtable.games.caravan.bot_base import Bot as Bot  # the bots' base, known here too
 from cardtable.games.caravan.cards import JACK, JOKER, RANK_MASK, SEATS, SUIT_MASK, SUIT_SHIFT
+from cardtable.games.caravan.expert import ExpertBot
 from cardtable.games.caravan.legality import legal_codes
 from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, Move, pack, unpack
 from cardtable.games.caravan.observation import Observation
@@ -23,26 +25,6 @@ if TYPE_CHECKING:
 
 _PLAIN_RANDOM = random.Random
 """Generators of exactly this class draw as ``random.Random`` does (a subclass may not)."""
-
-
-class Bot:
-    """Base of Caravan bots: ``choose_code`` picks a packed move, ``choose`` wraps it."""
-
-    name = "bot"
-
-    def __init__(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self.rng = rng
-
-    def choose_code(self, observation: Observation) -> int:
-        raise NotImplementedError
-
-    def choose(self, observation: Observation) -> Move:
-        return Move.from_code(self.seat, self.choose_code(observation))
-
-    def rejected(self, error: IllegalAction) -> None:
-        # A bot only proposes moves it checked; a refusal is a bug, not something to retry.
-        raise RuntimeError(f"bot {self.name} proposed an illegal move: {error}")
 
 
 class RandomBot(Bot):
@@ -235,9 +217,9 @@ class Safety:
         """The board after the observation, with guessed unseen cards (as many as there are;
         a card repeated stands in for a missing one)."""
         if self._world is None:
-            from cardtable.games.caravan.expert import first_seat
             from cardtable.games.caravan.rules import SeatRules
-            from cardtable.games.caravan.worlds import unseen_count, world_from
+            from cardtable.games.caravan.state import CaravanState
+            from cardtable.games.caravan.worlds import first_seat, unseen_count, world_from
 
             obs = self.observation
             unseen: list[list[int]] = []
@@ -246,7 +228,7 @@ class Safety:
                 count = unseen_count(obs, owner)
                 unseen.append((cards * (count // len(cards) + 1))[:count])
             self._world = world_from(obs, SeatRules(obs.rules[0], obs.rules[1]),
-                                     first_seat(obs), unseen, 0)
+                                     first_seat(obs), unseen, 0, state_class=CaravanState)
         return self._world
 
     def could_hold(self) -> list[int]:
@@ -305,16 +287,8 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "normal": NormalBot,
     "friendly": FriendlyBot,
+    "expert": ExpertBot,
 }
-
-
-def _expert(seat: int, rng: random.Random) -> Bot:
-    from cardtable.games.caravan.expert import ExpertBot  # it builds on this module
-
-    return ExpertBot(seat, rng)
-
-
-BOTS["expert"] = _expert
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardtable.engine.description import Bot, ExternalAdapter, GameDescription, Param
+from cardtable.engine.description import (
+    Bot,
+    ExternalAdapter,
+    GameCommand,
+    GameDescription,
+    Param,
+)
 from cardtable.engine.protocol import Result
 from cardtable.engine.search import SearchParts
 from cardtable.games.caravan.cards import SEATS
@@ -36,6 +42,8 @@ class CaravanDescription(GameDescription):
     # --- command lines and terminal ---
     terminal_app = "cardtable.ui.tui.caravan_launch:caravan_form"
     bench = "cardtable.games.caravan.bench:main"
+    # --- cardtable's command line ---
+    command = GameCommand("cardtable.cli.caravan:main", "play Caravan (see: caravan --help)")
     web_page = "caravan.html"
 
     @property

@@ -27,10 +27,11 @@ from typing import Any
 
 from cardtable.engine.randomness import derived_random
 from cardtable.games.caravan.board import lane_taker
-from cardtable.games.caravan.bots import Bot
+from cardtable.games.caravan.bot_base import Bot
 from cardtable.games.caravan.cards import SEATS
 from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.rules import Rules, SeatRules
+from cardtable.games.caravan.worlds import first_seat
 
 STEEPNESS = 1.6
 REPLY_WEIGHT = 0.6
@@ -76,13 +77,6 @@ def _values(exported: Any) -> list[int]:
     return [summary[0] for summary in exported[1]]
 
 
-def first_seat(observation: Observation) -> int:
-    """The seat that opened the game, as far as the observation shows it."""
-    if observation.history:
-        return int(observation.history[0].seat)
-    return observation.seat if observation.to_move is None else int(observation.to_move)
-
-
 class _Sim:
     """A world the expert plays moves in: the compiled core when built, else the Python game."""
 
@@ -122,13 +116,14 @@ class _Sim:
 
 def expert_code(observation: Observation, rng: random.Random) -> int:
     """The expert's move for ``observation`` (a packed move code)."""
+    from cardtable.games.caravan.state import CaravanState
     from cardtable.games.caravan.worlds import sample_world_from_observation
 
     seat = observation.seat
     rules = SeatRules(observation.rules[0], observation.rules[1])
     abc, def_ = observation.rules
     world = sample_world_from_observation(observation, rules, first_seat(observation),
-                                          rng.getrandbits(62))
+                                          rng.getrandbits(62), state_class=CaravanState)
     sim = _Sim(world)
     root = sim.root()
     codes = sim.legal(root)

@@ -156,9 +156,11 @@ class CaravanGame:
         """A full state agreeing with ``observation`` (which names its seat), the cards it
         does not show drawn from the seats' sample decks (see
         ``cardtable.games.caravan.worlds``)."""
+        from cardtable.games.caravan.state import CaravanState
         from cardtable.games.caravan.worlds import sample_world_from_observation
 
-        return sample_world_from_observation(observation, self.rules, self.first, seed)
+        return sample_world_from_observation(observation, self.rules, self.first, seed,
+                                             state_class=CaravanState)
 
 
 if TYPE_CHECKING:

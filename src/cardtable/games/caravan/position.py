@@ -12,134 +12,47 @@ rules. What a position leaves out is what playing on never reads: the public his
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from cardtable.engine.errors import PositionError
-from cardtable.engine.protocol import Result
 from cardtable.engine.randomness import GameRandom
-from cardtable.games.caravan.board import (
-    ANY,
-    ASC,
-    CARAVAN_NAMES,
-    DESC,
-    Caravan,
-    most_faces,
-    summarize,
-)
+from cardtable.games.caravan.board import CARAVAN_NAMES, Caravan, most_faces, summarize
 from cardtable.games.caravan.cards import (
     JOKER,
     NO_SUIT,
     RANK_MASK,
     SEATS,
-    code,
-    copy_of,
     make,
     owner_of,
     parse_code,
-    sample_of,
 )
 from cardtable.games.caravan.history import History
 from cardtable.games.caravan.legality import has_legal_move
+from cardtable.games.caravan.position_writer import (
+    EMPTY,
+    FIELDS,
+    FORMAT,
+    HELD_TEXT,
+    NO_RANDOM,
+    RUNNING,
+    card_counts,
+    card_text,
+    rules_fingerprint,
+    to_position,
+)
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.state import CaravanState
 
-FORMAT = "caravan/1"
-"""The first field: the game and the version of this format."""
+# Positions are written by ``position_writer`` (which the state uses) and read here; both
+# halves are known under this module's name.
+__all__ = ["EMPTY", "FIELDS", "FORMAT", "MAX_SEED_DIGITS", "NO_RANDOM", "RUNNING", "card_text",
+           "from_position", "parse_card", "rules_fingerprint", "to_position"]
 
-FIELDS: tuple[str, ...] = (
-    "game", "rules", "to move",
-    "deck ABC", "hand ABC", "pile ABC", "deck DEF", "hand DEF", "pile DEF",
-    *(f"caravan {name}" for name in CARAVAN_NAMES),
-    "held", "cards", "placed", "moves", "plies", "jack as joker", "first", "seed", "random",
-    "result",
-)
-"""The name of each field, in order; errors name the field they are about."""
-
-EMPTY = "-"
-RUNNING = "*"
-NO_RANDOM = "-"
-"""The ``random`` field of a game whose random source is not a generator (a replayed record)."""
 MAX_SEED_DIGITS = 40
 
-_HELD_TEXT = {None: "-", ANY: "n", ASC: "a", DESC: "d"}
-_HELD_OF_TEXT = {text: held for held, text in _HELD_TEXT.items()}
+_HELD_OF_TEXT = {text: held for held, text in HELD_TEXT.items()}
 _REASONS = ("lanes", "out_of_cards", "no_legal_move", "draw", "quit")
-
-
-def rules_fingerprint(rules: SeatRules) -> str:
-    """Eight hex digits that change whenever any rule field of either seat changes."""
-    return hashlib.sha256(repr(rules).encode()).hexdigest()[:8]
-
-
-# ------------------------------------------------------------------------- writing
-
-
-def card_text(card: int) -> str:
-    """The card's code, with ``@SAMPLE`` unless it is from sample 1 and ``.COPY`` for a second
-    Joker: ``7S``, ``7S@2``, ``JO``, ``JO.2``, ``JO@3.2``. The owner is not part of it."""
-    text = code(card)
-    sample = sample_of(card)
-    if sample != 1:
-        text += f"@{sample}"
-    if card & RANK_MASK == JOKER and copy_of(card) != 1:
-        text += f".{copy_of(card)}"
-    return text
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return ",".join(map(card_text, cards)) if cards else EMPTY
-
-
-def _caravan(caravan: Caravan, owner: int) -> str:
-    if not caravan:
-        return EMPTY
-
-    def one(card: int) -> str:
-        return card_text(card) if owner_of(card) == owner else "~" + card_text(card)
-
-    return ",".join("+".join((one(numeral), *map(one, faces))) for numeral, faces in caravan)
-
-
-def _result(result: Result | None) -> str:
-    if result is None:
-        return RUNNING
-    text = result.reason
-    if result.winners:
-        text += "=" + "+".join(result.winners)
-    cause = result.details.get("cause")
-    if cause is not None:
-        text += "/" + quote(str(cause), safe="")
-    return text
-
-
-def to_position(state: CaravanState) -> str:
-    """The whole state of ``state`` as one line (see the module's docstring)."""
-    rng = state.rng
-    random_text = rng.state_text(state.seed) if isinstance(rng, GameRandom) else NO_RANDOM
-    fields = [
-        FORMAT,
-        rules_fingerprint(state.seat_rules),
-        SEATS[state.turn],
-    ]
-    for seat in (0, 1):
-        fields += [_cards(state.decks[seat][::-1]), _cards(state.hands[seat]),
-                   _cards(state.piles[seat])]
-    fields += [_caravan(caravan, index // 3) for index, caravan in enumerate(state.caravans)]
-    fields += [
-        "".join(_HELD_TEXT[held] for held in state.held),
-        "{},{}".format(*_card_counts(state.decks, state.hands, state.piles, state.caravans)),
-        f"{state.placed[0]},{state.placed[1]}",
-        f"{state.moves_made[0]},{state.moves_made[1]}",
-        str(state.plies),
-        "".join("y" if flag else "n" for flag in state.jack_as_joker),
-        SEATS[state.first],
-        str(state.seed),
-        random_text,
-        _result(state.result),
-    ]
-    return " ".join(fields)
 
 
 # ------------------------------------------------------------------------- reading
@@ -285,7 +198,7 @@ def from_position(rules: SeatRules, text: str) -> CaravanState:
             raise _fail("random", str(error)) from None
     ended = _result_of(value["result"])
     _check_cards(decks, hands, piles, caravans)
-    held_counts = _card_counts(decks, hands, piles, caravans)
+    held_counts = card_counts(decks, hands, piles, caravans)
     for seat in (0, 1):
         if held_counts[seat] != counts[seat]:
             raise PositionError(f"cards do not add up: {SEATS[seat]} has {held_counts[seat]} "
@@ -322,17 +235,6 @@ def from_position(rules: SeatRules, text: str) -> CaravanState:
         else:
             game._finish(winners, reason)
     return game
-
-
-def _card_counts(decks: Sequence[list[int]], hands: Sequence[list[int]],
-                 piles: Sequence[list[int]], caravans: Sequence[Caravan]) -> tuple[int, int]:
-    """How many cards of each seat's deck the game holds, wherever they are."""
-    counts = [len(decks[seat]) + len(hands[seat]) + len(piles[seat]) for seat in (0, 1)]
-    for caravan in caravans:
-        for numeral, faces in caravan:
-            for card in (numeral, *faces):
-                counts[owner_of(card)] += 1
-    return counts[0], counts[1]
 
 
 def _check_cards(decks: Sequence[list[int]], hands: Sequence[list[int]],

@@ -621,7 +621,7 @@ class CaravanState:
 
     def to_position(self) -> str:
         """The whole state as one line of text; ``position.from_position`` restores it."""
-        from cardtable.games.caravan.position import to_position
+        from cardtable.games.caravan.position_writer import to_position
 
         return to_position(self)
 

@@ -78,6 +78,13 @@ def unseen_count(obs: Observation, owner: int) -> int:
     return count
 
 
+def first_seat(observation: Observation) -> int:
+    """The seat that opened the game, as far as the observation shows it."""
+    if observation.history:
+        return int(observation.history[0].seat)
+    return observation.seat if observation.to_move is None else int(observation.to_move)
+
+
 MAX_DEALS = 10_000
 """Deals tried for an opening hand that must hold enough numerals (most deals do)."""
 
@@ -140,14 +147,15 @@ def world_from(
     jack_as_joker: tuple[bool, bool] | None = None,
     rng: random.Random | None = None,
     opening_guaranteed: bool = True,
+    *,
+    state_class: type[CaravanState],
 ) -> CaravanState:
     """A full state agreeing with ``obs`` whose unseen cards are ``unseen`` (per deck owner),
-    placed uniformly at random; see the module text."""
-    from cardtable.games.caravan.state import CaravanState
-
+    placed uniformly at random; see the module text. The world is a ``state_class`` (the
+    caller's state class: this module builds states, the state samples its worlds here)."""
     deal = rng if rng is not None else random.Random(seed)
     seat, other = obs.seat, 1 - obs.seat
-    game = CaravanState.__new__(CaravanState)
+    game = state_class.__new__(state_class)
     game._moves = None
     game.seat_rules = seat_rules
     game.rules = obs.rules
@@ -228,12 +236,16 @@ def sample_world(game: CaravanState, seat: int, seed: int) -> CaravanState:
     held = sum(1 for card in game.hands[other] if _is_numeral(card))
     return world_from(obs, game.seat_rules, game.first, unseen_of_state(game, seat), seed,
                       game.jack_as_joker,
-                      opening_guaranteed=held >= opening_numerals_needed(obs, other))
+                      opening_guaranteed=held >= opening_numerals_needed(obs, other),
+                      state_class=type(game))
 
 
 def sample_world_from_observation(
-    obs: Observation, seat_rules: SeatRules, first: int, seed: int
+    obs: Observation, seat_rules: SeatRules, first: int, seed: int, *,
+    state_class: type[CaravanState],
 ) -> CaravanState:
-    """A world from ``obs`` alone: unseen cards drawn from the sample decks (see module)."""
+    """A world (a ``state_class``) from ``obs`` alone: unseen cards drawn from the sample
+    decks (see module)."""
     rng = random.Random(seed)
-    return world_from(obs, seat_rules, first, unseen_from_rules(obs, rng), seed, rng=rng)
+    return world_from(obs, seat_rules, first, unseen_from_rules(obs, rng), seed, rng=rng,
+                      state_class=state_class)

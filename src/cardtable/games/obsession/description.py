@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.engine.description import Bot, GameDescription, ranks_of
+from cardtable.engine.description import Bot, GameCommand, GameDescription, ranks_of
 from cardtable.engine.protocol import Result
 from cardtable.engine.search import SearchParts
 from cardtable.games.obsession.params import MAX_PLAYERS, MIN_PLAYERS, PARAMS
@@ -26,6 +26,9 @@ class ObsessionDescription(GameDescription):
     # --- command lines and terminal ---
     terminal_app = "cardtable.ui.tui.obsession_launch:obsession_form"
     bench = "cardtable.games.obsession.bench:main"
+    # --- cardtable's command line ---
+    command = GameCommand("cardtable.cli.obsession:main",
+                          "play Obsession (see: obsession --help)")
     web_page = "obsession.html"
     # --- tournaments and RL environments ---
     seat_params = ("humans",)

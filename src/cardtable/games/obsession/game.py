@@ -73,7 +73,8 @@ class ObsessionGame:
         from cardtable.games.obsession.worlds import sample_world_from_observation
 
         humans = [seat < self.humans for seat in range(self.rules.players)]
-        return sample_world_from_observation(observation, humans, seed)
+        return sample_world_from_observation(observation, humans, seed,
+                                             state_class=ObsessionState)
 
 
 if TYPE_CHECKING:

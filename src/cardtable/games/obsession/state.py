@@ -48,7 +48,12 @@ from cardtable.games.obsession.inference import (
 )
 from cardtable.games.obsession.legality import LEGAL, LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import Observation
+from cardtable.games.obsession.phases import OVER as OVER
+from cardtable.games.obsession.phases import PHASE_NAMES as PHASE_NAMES
+from cardtable.games.obsession.phases import PLAY as PLAY
+from cardtable.games.obsession.phases import SWAP as SWAP
 from cardtable.games.obsession.rules import Rules
+from cardtable.games.obsession.seats import seat_name as seat_name
 from cardtable.games.obsession.selection import (
     DUPLICATE_CARD_SELECTION,
     GAME_OVER,
@@ -60,8 +65,9 @@ from cardtable.games.obsession.selection import (
 )
 from cardtable.games.obsession.selection import parse as parse_selection
 
-SWAP, PLAY, OVER = 0, 1, 2
-PHASE_NAMES = ("swap", "play", "over")
+# The phases (SWAP, PLAY, OVER, PHASE_NAMES) and ``seat_name`` have modules of their own: the
+# position writer and the worlds use them without the state. They are imported above "as
+# themselves" because the rest of the project knows them from here too.
 
 START_ORDER = (4, 5, 6, 9, 11, 12, 13, 14, 2, 3, 7, 8, 10, 15)
 """Faces in the order that decides who starts: the first seat whose hand holds one."""
@@ -69,10 +75,6 @@ START_ORDER = (4, 5, 6, 9, 11, 12, 13, 14, 2, 3, 7, 8, 10, 15)
 HAND_SIZE = 3
 _FACE_BYTES = [bytes((face,)) for face in range(16)]
 _NO_EVENTS: tuple[Event, ...] = ()
-
-
-def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 def seat_index(name: str, players: int) -> int:
@@ -743,7 +745,7 @@ class ObsessionState:
 
     def to_position(self) -> str:
         """The whole state as one line of text; ``position.from_position`` restores it."""
-        from cardtable.games.obsession.position import to_position
+        from cardtable.games.obsession.position_writer import to_position
 
         return to_position(self)
 

@@ -41,6 +41,7 @@ from cardtable.games.obsession.events import TurnStarted
 from cardtable.games.obsession.inference import combined
 from cardtable.games.obsession.legality import LEGAL_CARD, NONE
 from cardtable.games.obsession.observation import Observation
+from cardtable.games.obsession.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
     from cardtable.games.obsession.state import ObsessionState
@@ -206,10 +207,11 @@ def give_a_legal_card(cards: list[int], start: int, end: int, legal: Sequence[in
 def world_from(
     obs: Observation, unseen: Sequence[int], humans: Sequence[bool], seed: int | str,
     *, turns: int | None = None, stalemate: str | None = None, mover_has_play: bool = True,
+    state_class: type[ObsessionState],
 ) -> ObsessionState:
-    """A full state agreeing with ``obs``, the ``unseen`` cards dealt at random (see module)."""
-    from cardtable.games.obsession.state import PHASE_NAMES, ObsessionState
-
+    """A full state agreeing with ``obs``, the ``unseen`` cards dealt at random (see module).
+    The world is a ``state_class`` (the caller's state class: this module builds states, the
+    state samples its worlds here)."""
     rng: random.Random = derived_random(seed, "sample_world")
     rules = obs.rules
     n = rules.players
@@ -239,7 +241,7 @@ def world_from(
             honour_lacks(cards, lacking, rng)
         else:
             give_a_legal_card(cards, start, end, legal, lacking, rng)
-    game = ObsessionState.__new__(ObsessionState)
+    game = state_class.__new__(state_class)
     game.rules = rules
     game.players = n
     game.deck = ()
@@ -306,14 +308,16 @@ def sample_world(game: ObsessionState, seat: int, seed: int | str) -> ObsessionS
     mover = game.current
     has_play = any(LEGAL_CARD[game.active][card] for card in game.hands[mover])
     world = world_from(game.observe(seat), unseen_of_state(game, seat), game.humans, seed,
-                       turns=game.turns, stalemate=game.stalemate, mover_has_play=has_play)
+                       turns=game.turns, stalemate=game.stalemate, mover_has_play=has_play,
+                       state_class=type(game))
     if game._public is not None and not game._public:
         world._events, world._public = [], []
     return world
 
 
 def sample_world_from_observation(
-    obs: Observation, humans: Sequence[bool], seed: int | str
+    obs: Observation, humans: Sequence[bool], seed: int | str, *,
+    state_class: type[ObsessionState],
 ) -> ObsessionState:
-    """A world from ``obs`` alone."""
-    return world_from(obs, unseen_of_observation(obs), humans, seed)
+    """A world (a ``state_class``) from ``obs`` alone."""
+    return world_from(obs, unseen_of_observation(obs), humans, seed, state_class=state_class)

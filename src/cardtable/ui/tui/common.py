@@ -21,6 +21,7 @@ from textual.scrollbar import ScrollBarRender
 from textual.widgets import Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
+from cardtable.ui.tui.result_lines import FATAL_FALLBACK, INTERRUPT, QUIT, result_lines
 from cardtable.ui.tui.screen_bots import ask_bot
 from cardtable.ui.tui.theme import MIN_HEIGHT, MIN_WIDTH, WIDE_WIDTH, Theme
 
@@ -28,17 +29,12 @@ if TYPE_CHECKING:
     from cardtable.engine.match import Forfeit, Seat
     from cardtable.ui.tui.screen_match import Answer, ScreenMatch
 
-FATAL_FALLBACK = "A fatal error occurred."
 PRESS_ESC = "Press Esc to exit."
 EXIT_INTERRUPTED = 130
 """Ctrl+C confirmed: the status of a game interrupted in the line mode."""
 
 HELD_KEYS = ("backspace", "enter")
 """Keys besides the printable ones kept while the terminal is too small (editing, playing)."""
-
-QUIT = "quit"
-INTERRUPT = "interrupt"
-"""Why a game was left: Esc or Ctrl+Q (``quit``), Ctrl+C (``interrupt``), as records say."""
 
 
 # ------------------------------------------------------------------ borders and colour
@@ -455,8 +451,6 @@ class TableApp(App[int]):
         """Run the screen; once it has closed, print the game's result on the terminal."""
         status = super().run(*args, **kwargs)
         TableApp.last_closed = self
-        from cardtable.ui.tui.result_lines import result_lines
-
         out, err = result_lines(self)
         for line in out:
             print(line, flush=True)

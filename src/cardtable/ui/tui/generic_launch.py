@@ -1,7 +1,8 @@
 """The launcher's part of a game without a terminal table of its own (a game from outside, such
 as a plug-in): a form drawn from the game's description (a player per seat, or a number of
 players, people and a bot policy; then each parameter) and the generic terminal table
-(:mod:`generic_app`) to play it on."""
+(:mod:`generic_app`) to play it on; and :func:`game_form`, which gives every game its part:
+its own, or this one."""
 
 from __future__ import annotations
 
@@ -16,12 +17,14 @@ from textual.widgets import Input, Label, Select
 
 from cardtable.engine.description import GameDescription, Param
 from cardtable.engine.errors import GameError
+from cardtable.engine.import_path import imported
 from cardtable.ui.seat_kinds import HUMAN, Seating, default_bot, offered_bots, programs_play, seated
 from cardtable.ui.tui.launch import (
     PROGRAM,
     PROGRAM_CHOICE,
     PROGRAMS,
     SEED,
+    GameForm,
     Shared,
     field_value,
     hello,
@@ -31,6 +34,14 @@ from cardtable.ui.tui.tally import WinTally
 
 PEOPLE = "humans"
 BOTS = "bots"
+
+
+def game_form(described: GameDescription) -> GameForm:
+    """The launcher's part of ``described``: its own, or the generic one."""
+    if described.terminal_app is not None:
+        form: GameForm = imported(described.terminal_app)()
+        return form
+    return GenericForm(described)
 
 
 def field_prefix(name: str) -> str:

@@ -3,8 +3,9 @@ table to play, and how that table is played.
 
 A game with a terminal table of its own names a function returning its :class:`GameForm` in its
 description (``terminal_app``, ``"package.module:function"``); any other game gets the generic
-form (:mod:`generic_launch`), drawn from its parameters and bots, and is played on the generic
-terminal table. The launcher itself never asks a game's name for anything but a label.
+form, drawn from its parameters and bots, and is played on the generic terminal table
+(:func:`cardtable.ui.tui.generic_launch.game_form` gives each game its form). The launcher
+itself never asks a game's name for anything but a label.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ from typing import Any, Protocol
 
 from textual.app import ComposeResult
 
-from cardtable.engine.description import GameDescription, Param
+from cardtable.engine.description import Param
 from cardtable.engine.errors import GameParamsError
 from cardtable.engine.game_registry import description
-from cardtable.engine.import_path import imported
 from cardtable.ui.tui.tally import WinTally
 
 PROGRAM = "exec"
@@ -79,16 +79,6 @@ class GameForm(Protocol):
     def table(self, shared: Shared) -> LaunchTable:
         """The table the form's values describe; raises ValueError with the message to show."""
         ...
-
-
-def game_form(described: GameDescription) -> GameForm:
-    """The launcher's part of ``described``: its own, or the generic one."""
-    if described.terminal_app is not None:
-        form: GameForm = imported(described.terminal_app)()
-        return form
-    from cardtable.ui.tui.generic_launch import GenericForm
-
-    return GenericForm(described)
 
 
 def field_value(param: Param, label: str, value: object) -> Any:

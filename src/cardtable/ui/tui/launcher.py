@@ -44,6 +44,7 @@ from cardtable.engine.option_refusals import (
 from cardtable.engine.randomness import fresh_seed
 from cardtable.ui.stop_signals import Stopped, say_stopped, stop_signals_for_app, stop_status
 from cardtable.ui.tui.common import EXIT_INTERRUPTED, NO_COLOUR_CSS, TableApp, without_colour
+from cardtable.ui.tui.generic_launch import game_form
 from cardtable.ui.tui.launch import (
     PROGRAMS,
     RECORD,
@@ -51,7 +52,6 @@ from cardtable.ui.tui.launch import (
     GameForm,
     LaunchTable,
     Shared,
-    game_form,
 )
 from cardtable.ui.tui.record_question import ConfirmOverwrite, free_record, records_to_replace
 from cardtable.ui.tui.result_lines import tally_entry

@@ -6,7 +6,9 @@ or ``DRAW`` (as its line mode does), Obsession the placings block of its line mo
 the hub's ``Winner(s) A,C`` line, the generic table the result. A game left with Esc or Ctrl+Q
 says "Game abandoned."; one left with a confirmed Ctrl+C says what the line mode says when
 interrupted, on standard error. This module adds what every screen shares: nothing after
-SIGTERM or SIGHUP (the program says so itself), and the error screen's message.
+SIGTERM or SIGHUP (the program says so itself), and the error screen's message. The names of
+why a screen was left (:data:`QUIT`, :data:`INTERRUPT`) and the error screen's fallback
+message live here, below the screens (:mod:`cardtable.ui.tui.common`) that use them.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.engine.one_line import one_line
-from cardtable.ui.tui.common import FATAL_FALLBACK, INTERRUPT
 
+FATAL_FALLBACK = "A fatal error occurred."
+"""The error screen's message for an error that says nothing."""
+QUIT = "quit"
+INTERRUPT = "interrupt"
+"""Why a game was left: Esc or Ctrl+Q (``quit``), Ctrl+C (``interrupt``), as records say."""
 ABANDONED = "Game abandoned."
 SIGNAL_STATUSES = (128 + signal.SIGTERM, 128 + signal.SIGHUP)
 
@@ -33,7 +39,7 @@ def result_lines(app: Any) -> tuple[list[str], list[str]]:
     closing = getattr(app, "closing_lines", None)
     if closing is None:
         return [], []
-    lines: tuple[list[str], list[str]] = closing(getattr(app, "quit_cause", "quit") == INTERRUPT)
+    lines: tuple[list[str], list[str]] = closing(getattr(app, "quit_cause", QUIT) == INTERRUPT)
     return lines
 
 
