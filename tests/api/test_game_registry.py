@@ -131,7 +131,7 @@ def test_cardtable_imports_no_game_and_reads_no_entry_point() -> None:
     code = ("import sys, cardtable; "
             "print(sorted(m for m in sys.modules if m.startswith(('cardtable.', 'importlib.m'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "['cardtable.version']"  # (one constant)
 
 
 def test_every_form_of_import_reaches_the_games_package() -> None:
@@ -143,3 +143,31 @@ def test_every_form_of_import_reaches_the_games_package() -> None:
             " cardtable.games()[0])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["CaravanState", "2", "True", "caravan"]
+
+
+def test_threads_asking_at_once_on_a_fresh_registry_all_see_every_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entry points are read once; a thread asking while another reads them waits for
+    every game (a web server's store threads ask at once on a fresh process)."""
+    import threading
+
+    from cardtable.engine import game_registry
+
+    expected = game_registry.names()
+    for attempt in range(20):
+        monkeypatch.setattr(game_registry, "_registered", {})
+        monkeypatch.setattr(game_registry, "_read", False)
+        monkeypatch.setattr(game_registry, "_started", False)
+        start = threading.Barrier(8)
+        seen: list[tuple[str, ...]] = []
+
+        def ask(start: threading.Barrier = start, seen: list[tuple[str, ...]] = seen) -> None:
+            start.wait()
+            seen.append(game_registry.names())
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert seen == [expected] * 8, attempt

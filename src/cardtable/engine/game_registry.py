@@ -9,6 +9,7 @@ the first question, and each description module is imported only then.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from cardtable.engine.errors import GameParamsError
@@ -20,13 +21,29 @@ GROUP = "cardtable.games"
 
 _registered: dict[str, GameDescription] = {}
 _read = False
+"""Every entry point has been read."""
+_started = False
+_reading = threading.RLock()
+"""Held while the entry points are read: a thread asking meanwhile (the web server's store
+threads on a fresh process) waits for every game instead of seeing none. Reentrant: a game's
+description module may ask the registry while it is imported (it sees the games read so far)."""
 
 
 def _read_entry_points() -> None:
-    global _read
+    global _read, _started
     if _read:
         return
-    _read = True
+    with _reading:
+        if _read or _started:
+            return
+        _started = True
+        try:
+            _load_entry_points()
+        finally:
+            _read = True
+
+
+def _load_entry_points() -> None:
     from importlib.metadata import entry_points
 
     from cardtable.engine.description import GameDescription
