@@ -1,5 +1,10 @@
 """``cardtable serve [--host H] [--port P] [--db URL]``: the web server (lobby at ``/``).
 
+``--workers N`` (PostgreSQL only) binds the address once and runs N server processes on it,
+each a full server of its own (``cardtable.cli.serve_workers``); ``--lease SECONDS`` is how
+long a server that stopped answering keeps its tables before another one takes them over.
+On SQLite one process serves a database: a second one is refused.
+
 ``--behind-proxy`` (with ``--forwarded-allow-ips``) trusts a reverse proxy's forwarded client
 address and scheme (docs/web.md has an nginx example). Seat tokens never reach the log.
 
@@ -7,12 +12,14 @@ address and scheme (docs/web.md has an nginx example). Seat tokens never reach t
 (docs/web.md): web users pick it by its name, ``bot:exec:NAME``, and never type a command,
 since a program a web user could name is code run on the server. None is offered by default.
 
-Exit status: 0 after Ctrl-C or SIGTERM, 1 for bad arguments or a missing ``web`` extra, 2 when
-the database cannot be opened or migrated, 3 when the address cannot be listened on.
+Exit status: 0 after Ctrl-C or SIGTERM, 1 for bad arguments or a missing ``web`` extra (or
+several processes on SQLite), 2 when the database cannot be opened or migrated or another
+server process uses its SQLite file, 3 when the address cannot be listened on.
 """
 
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import logging
 import os
@@ -25,6 +32,8 @@ from cardtable.engine.error_line import OneLineArgumentParser, print_error
 
 PROG = "cardtable serve"
 EXIT_USAGE, EXIT_DATABASE, EXIT_LISTEN = 1, 2, 3
+MAX_WORKERS = 64
+MAX_LEASE = 600.0
 
 
 def parser() -> OneLineArgumentParser:
@@ -75,6 +84,15 @@ def parser() -> OneLineArgumentParser:
     parse.add_argument("--max-programs-per-client", type=int, default=2, metavar="N",
                        help="at most N program seats at the unfinished tables of one client "
                        "(a known player, else an address) (default 2)")
+    parse.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="run N server processes on the one address (PostgreSQL only; "
+                       "docs/web.md, 'Running several servers'); one that dies is started "
+                       "again (default 1)")
+    parse.add_argument("--lease", type=float, default=5.0, metavar="SECONDS",
+                       help="a server whose heartbeat stopped this long is gone, and another "
+                       "server takes its tables over (at least 1, default 5)")
+    # A process started by --workers: it serves on this inherited listening socket.
+    parse.add_argument("--worker-fd", type=int, default=None, help=argparse.SUPPRESS)
     parse.add_argument("--log-level", default="warning",
                        choices=("critical", "error", "warning", "info", "debug"))
     return parse
@@ -145,6 +163,17 @@ def guard_logs(level: str) -> None:
     redact_logs(("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "cardtable"))
 
 
+def is_sqlite(url: str) -> bool:
+    """Whether ``url`` names a SQLite database (an invalid URL is left to the store)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).get_backend_name() == "sqlite"
+    except ArgumentError:
+        return False
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A listening socket; OSError when the address is taken or cannot be used."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -171,6 +200,13 @@ def main(argv: list[str]) -> int:
     if not 0 <= options.bot_delay <= 60:
         print_error(PROG, "--bot-delay must be 0 to 60 seconds")
         return EXIT_USAGE
+    if not 1 <= options.workers <= MAX_WORKERS:
+        print_error(PROG, f"--workers must be 1 to {MAX_WORKERS}")
+        return EXIT_USAGE
+    if not 1 <= options.lease <= MAX_LEASE:
+        print_error(PROG, f"--lease must be 1 to {MAX_LEASE:.0f} seconds")
+        return EXIT_USAGE
+    supervisor = options.workers > 1 and options.worker_fd is None
     try:
         programs = programs_option(options.allow_exec)
         proxies = proxy_option(options.forwarded_allow_ips)
@@ -186,6 +222,7 @@ def main(argv: list[str]) -> int:
         import uvicorn
 
         from cardtable.web.app import create_app
+        from cardtable.web.cluster import AnotherServer, LocalCluster, cluster_for
         from cardtable.web.limits import Limits
         from cardtable.web.store import Store, StoreError, default_url
     except ImportError as error:
@@ -198,27 +235,58 @@ def main(argv: list[str]) -> int:
         print_error(PROG, f"--rate-limits: {error}")
         return EXIT_USAGE
     url = options.db or default_url()
+    if supervisor and is_sqlite(url):
+        print_error(PROG, f"Several server processes need PostgreSQL: --workers "
+                          f"{options.workers} cannot share a SQLite file (use --db "
+                          "postgresql://USER:PASSWORD@HOST/NAME, or --workers 1)")
+        return EXIT_USAGE
     try:
         store = Store(url)
     except StoreError as error:
         print_error(PROG, str(error))
         return EXIT_DATABASE
+    cluster = None if supervisor else cluster_for(store, options.lease)
+    if isinstance(cluster, LocalCluster):
+        # One process per SQLite file: refused before it listens, while the other serves.
+        try:
+            cluster.register()
+        except AnotherServer as error:
+            store.close()
+            print_error(PROG, str(error))
+            return EXIT_DATABASE
+        except Exception as error:
+            store.close()
+            print_error(PROG, f"cannot write to the database: {error}")
+            return EXIT_DATABASE
     try:
-        sock = listen(options.host, options.port)
+        sock = (listen(options.host, options.port) if options.worker_fd is None
+                else socket.socket(fileno=options.worker_fd))
     except OSError as error:
+        if isinstance(cluster, LocalCluster):
+            cluster.unregister()
         store.close()
         print_error(PROG, f"cannot listen on {options.host}:{options.port}: "
                           f"{error.strerror or error}")
         return EXIT_LISTEN
-    port = sock.getsockname()[1]
-    shown = f"[{options.host}]" if ":" in options.host else options.host
-    print(f"cardtable: lobby at http://{shown}:{port}/ (database: "
-          f"{store.engine.url.render_as_string(hide_password=True)})", flush=True)
-    if programs:
-        print(f"cardtable: programs offered at the tables: {', '.join(sorted(programs))}",
-              flush=True)
+    if options.worker_fd is None:
+        port = sock.getsockname()[1]
+        shown = f"[{options.host}]" if ":" in options.host else options.host
+        print(f"cardtable: lobby at http://{shown}:{port}/ (database: "
+              f"{store.engine.url.render_as_string(hide_password=True)})", flush=True)
+        if programs:
+            print(f"cardtable: programs offered at the tables: {', '.join(sorted(programs))}",
+                  flush=True)
+    if supervisor:
+        # The database is made and migrated: the server processes find it ready.
+        store.close()
+        from cardtable.cli.serve_workers import supervise
+
+        try:
+            return supervise(argv, sock, options.workers)
+        finally:
+            sock.close()
     app = create_app(store, bot_delay=options.bot_delay, flood_limit=options.max_messages,
-                     programs=programs, limits=limits, policy=policy)
+                     programs=programs, limits=limits, policy=policy, cluster=cluster)
     # Forwarded headers are trusted only behind a proxy, and only from its addresses: else
     # any local process could claim another client's address or HTTPS.
     config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
@@ -234,6 +302,11 @@ def main(argv: list[str]) -> int:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    except SystemExit:
+        # uvicorn's way to say the app did not start (it logged why): the database did not
+        # answer the server's first steps.
+        print_error(PROG, "the server could not start (the log above says why)")
+        return EXIT_DATABASE
     finally:
         sock.close()
         store.close()

@@ -5,7 +5,8 @@ after a restart (``resume``, ``get``), rates finished games, pairs quick matches
 who are here (``presence``), starts the operator's programs when a table's people are here
 (``program_seats``), and closes abandoned tables from a sweep every few seconds
 (``table_policy``). Each table's own life (its match loop, storing before telling, frames) is
-``live.LiveTable``.
+``live.LiveTable``. With several servers on one database, which of them drives each table, and
+what they tell each other, is ``table_owners``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardtable.engine.errors import GameError
 from cardtable.engine.match import FORFEIT, Forfeit, forfeit_result
@@ -34,8 +35,19 @@ from cardtable.web.live import (
 )
 from cardtable.web.presence import Presence, has_people, seats_here
 from cardtable.web.program_seats import ProgramSeat, cap_refusal, is_program
-from cardtable.web.store import SeatRow, Store, StoreUnavailable, TableRow, token_hash
+from cardtable.web.store import (
+    LeaseLost,
+    SeatRow,
+    Store,
+    StoreUnavailable,
+    TableRow,
+    token_hash,
+)
+from cardtable.web.table_owners import NOT_REBUILT, TableOwners
 from cardtable.web.table_policy import TablePolicy
+
+if TYPE_CHECKING:
+    from cardtable.web.cluster import Cluster, Event
 
 log = logging.getLogger("cardtable.web")
 
@@ -47,8 +59,10 @@ class Hub:
 
     def __init__(self, store: Store, bot_delay: float = 0.0,
                  programs: games.Programs | None = None,
-                 policy: TablePolicy | None = None) -> None:
+                 policy: TablePolicy | None = None, cluster: Cluster | None = None) -> None:
         self.store = store
+        self.cluster: Cluster = store.cluster if cluster is None else cluster
+        """This server among the servers of its database (the store's when None)."""
         self.bot_delay = bot_delay
         self.programs: games.Programs = dict(programs or {})
         """The programs the operator offers (``--allow-exec NAME=COMMAND``), by name."""
@@ -56,7 +70,7 @@ class Hub:
         """Abandoned tables, quick matches, program caps (``cardtable serve`` options)."""
         self.clock: Callable[[], float] = time.time
         """The time presence and abandonment go by (tests set it)."""
-        self.presence = Presence()
+        self.presence = Presence(store)
         self.program_seats: dict[str, list[ProgramSeat]] = {}
         """The program seats of each table playing, started when its people are here."""
         self.program_clients: dict[str, str] = {}
@@ -70,6 +84,20 @@ class Hub:
         """Where moves and results are stored: threads of their own, so that a store never
         waits behind a thinking bot, and the event loop never waits for the database."""
         self.tables: dict[str, LiveTable] = {}
+        self.owners = TableOwners(self)
+        """Which server drives each table (several servers on one database)."""
+
+    @property
+    def shared(self) -> bool:
+        """Other servers may drive some of the tables (they share the database)."""
+        return self.cluster.shared
+
+    def tell(self, event: Event) -> None:
+        """Tell the other servers of ``event`` (what is in no store transaction)."""
+        try:
+            self.cluster.publish(event)
+        except ValueError as error:  # (too long for the bus: never a move's, a chat line's)
+            log.error("table %s: event %s not told: %s", event.get("t"), event.get("e"), error)
 
     def rebuild(self, row: TableRow) -> LiveTable:
         """A table from its stored rules, seed and moves (each replayed with full checks)."""
@@ -87,7 +115,10 @@ class Hub:
         return live
 
     def resume(self) -> int:
-        """Bring back every unfinished table; returns how many."""
+        """Bring back every unfinished table (several servers: each one nobody drives);
+        returns how many."""
+        if self.shared:
+            return self.owners.resume()
         count = 0
         for row in self.store.unfinished_tables():
             try:
@@ -115,11 +146,18 @@ class Hub:
             return None
         try:
             live = self.rebuild(row)
-        except (GameError, games.TableError, ValueError):
+        except NOT_REBUILT:
             return None
+        if self.shared:
+            self.owners.claim_on_sight(live)
         self.tables[table_id] = live
         if row.status != "finished":
-            live.start()
+            if not live.owner:  # (moves stored since it was read are caught up)
+                live.refresh("moves", "row")
+            elif live.state.result is not None:  # stopped between its last move and result
+                live.finish_now(live.state.result)
+            else:
+                live.start()
         return live
 
     def create(self, game: str, params: dict[str, Any], kinds: list[str], *,
@@ -157,7 +195,8 @@ class Hub:
                        spectators, turn_seconds, time.time(), None, None, rematch_of, None,
                        bot_delay, quick)
         self.store.add_table(row, rows)
-        live = LiveTable(row, rows, state, self)
+        live = LiveTable(row, rows, state, self,
+                         lease=(row.owner, row.epoch) if self.shared and row.owner else None)
         self.tables[table_id] = live
         self.presence.taken(table_id, list(tokens), now)
         self.activity_ply[table_id] = 0
@@ -224,6 +263,7 @@ class Hub:
     async def shutdown(self) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
+        await self.owners.stop()
         for live in list(self.tables.values()):
             await live.stop()
         external = sys.modules.get("cardtable.agents.external")
@@ -237,7 +277,7 @@ class Hub:
         """A WebSocket of ``live`` opened (a seat's: its person is here)."""
         if connection.seat is None:
             return
-        self.presence.arrived(live.id, connection.seat, self.clock())
+        self.presence.connected(live, connection, self.clock())
         self.launch_programs(live)
 
     def left(self, live: LiveTable, connection: Connection) -> None:
@@ -250,6 +290,10 @@ class Hub:
         not a rematch, a seat free, not already the person's own, and every person there here
         now or on their way (:meth:`Presence.pairable`)."""
         now, wait = self.clock(), self.policy.quick_wait
+        shared = self.presence.pairable_ids(game, None if player is None else player[0], now,
+                                            wait)
+        if shared is not None:  # (several servers: every one's tables, from the database)
+            return [live for live in map(self.get, shared) if live is not None]
         found = [live for live in self.tables.values()
                  if live.row.game == game and live.row.status == "open"
                  and not live.row.private and live.row.rematch_of is None
@@ -278,13 +322,14 @@ class Hub:
         self.program_seats.setdefault(live.id, []).append(made)
         return made
 
-    def launch_programs(self, live: LiveTable) -> None:
+    def launch_programs(self, live: LiveTable, anyway: bool = False) -> None:
         """Start the programs of ``live`` once its match runs and one of its people is here
-        (at once at a table of bots only)."""
+        (at once at a table of bots only, or ``anyway``: a table taken over from another
+        server, where they ran)."""
         waiting = self.program_seats.get(live.id)
         if not waiting or live.task is None or live.result is not None:
             return
-        if has_people(live) and not seats_here(live):
+        if not anyway and has_people(live) and not seats_here(live):
             return
         for seat in waiting:
             seat.launch()
@@ -306,16 +351,20 @@ class Hub:
         """Close ``live`` as abandoned (result ``abandoned``, stored, never rated): its people
         have been gone for ``gone`` seconds. False when it could not be done now (the next
         sweep tries again)."""
-        if live.result is not None or live.storing:
+        if live.result is not None or live.storing or not live.owner:
             return False
         minutes = max(1, round(gone / 60))
         result = Result((), ABANDONED, {
             "why": f"nobody was at the table for {minutes} minute{'s' * (minutes != 1)}"})
         stored = serialize.result_json(result) or {}
         try:  # (on a worker thread: the store's retries must not hold up the other tables)
-            await asyncio.to_thread(self.store.finish, live.id, stored)
+            await asyncio.to_thread(live.store_result, stored)
         except StoreUnavailable as error:
             log.warning("table %s: not closed as abandoned yet: %s", live.id, error)
+            return False
+        except LeaseLost as error:  # (another server drives it now: its own sweep decides)
+            log.warning("table %s: not closed as abandoned: %s", live.id, error)
+            live.step_down()
             return False
         if live.result is not None:  # its game ended meanwhile: that result is written next
             return False
@@ -334,7 +383,7 @@ class Hub:
         now = self.clock() if now is None else now
         closed: list[str] = []
         for live in list(self.tables.values()):
-            if live.result is not None:
+            if live.result is not None or not live.owner:
                 continue
             gone = self.presence.gone_for(live, now)
             if gone is None or gone < self.policy.abandon_limit(live.ply):
@@ -345,8 +394,11 @@ class Hub:
                 break  # the database is away: the next sweep tries again
         moved: dict[str, float] = {}
         plies: dict[str, int] = {}
-        for table_id, live in self.tables.items():
-            if live.result is not None:
+        for table_id, live in list(self.tables.items()):
+            if live.result is None and not live.owner and not live.connections:
+                del self.tables[table_id]  # (a mirror nobody here watches: read again if asked)
+                continue
+            if live.result is not None or not live.owner:
                 continue
             written = self.activity_ply.setdefault(table_id, live.ply)
             if live.ply != written:
@@ -378,6 +430,7 @@ class Hub:
         """Sweep every ``policy.sweep_every`` seconds while the server runs."""
         if self.sweeper is None:
             self.sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        self.owners.start()
 
     async def _sweep_forever(self) -> None:
         while True:

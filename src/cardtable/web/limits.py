@@ -17,25 +17,40 @@ under a flood of clients, never stricter for anyone).
 ``Limits`` is the operator's configuration (``cardtable serve --rate-limits SPEC``,
 ``Limits.parse``); ``Limiters`` holds the live buckets of one server. docs/web.md lists the
 defaults.
+
+Servers sharing one PostgreSQL database count in one place, the database (``shared_store``):
+a bucket is a row per (limit, client), refilled and spent in one statement at the database's
+clock, so that two servers never both spend the last token; a client's WebSockets are its
+presence rows on live servers. One server (SQLite) counts in its memory.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import re
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cardtable.web import shared_store
 from cardtable.web.routes.refusals import Refused
+from cardtable.web.store import Store, StoreUnavailable
+
+if TYPE_CHECKING:
+    from cardtable.web.accounts import Accounts
 
 Clock = Callable[[], float]
+log = logging.getLogger("cardtable.web")
 
 MAX_CLIENTS = 100_000
 """Clients remembered per limit (about 200 bytes each: 20 MB at most)."""
+PRESENCE_SWEEP_EVERY = 60.0
+"""Seconds between two sweeps of the shared presence rows of servers gone for good."""
 
 
 @dataclass(frozen=True)
@@ -133,12 +148,86 @@ class RateLimiter:
             del buckets[oldest]
 
 
-class ConnectionCap:
-    """At most ``limit`` connections open at once per client; ``limit`` None never refuses."""
+class SharedRateLimiter(RateLimiter):
+    """A :class:`RateLimiter` counted in the database of ``store`` while its cluster is shared
+    (the bucket ``name`` of each client, one for every server), in memory otherwise, and in
+    memory too while the database does not answer (an action that needs it fails anyway; one
+    that does not, a chat line refused for it, must not be refused for the limit).
+    ``shared_now`` gives the time of the shared buckets (None: the database's own)."""
 
-    def __init__(self, limit: int | None) -> None:
+    def __init__(self, rate: Rate | None, name: str, store: Store | None,
+                 clock: Clock = time.monotonic, max_clients: int = MAX_CLIENTS,
+                 shared_now: Callable[[], float | None] = lambda: None) -> None:
+        super().__init__(rate, clock, max_clients)
+        self.name = name
+        self.store = store
+        self.shared_now = shared_now
+        self._swept = -math.inf
+        """When this server last cleared the full buckets (time.monotonic())."""
+
+    def shared(self) -> Store | None:
+        """The store to count in, when it is shared."""
+        store = self.store
+        return store if store is not None and shared_store.shared_cluster(store) else None
+
+    def take(self, client: str) -> float:
+        rate, store = self.rate, self.shared()
+        if rate is None or store is None:
+            return super().take(client)
+        now = self.shared_now()
+        try:
+            self._sweep(store, rate, now)
+            return shared_store.take_token(store, self.name, client, rate.count, rate.seconds,
+                                           now)
+        except StoreUnavailable:
+            return super().take(client)
+
+    def wait(self, client: str) -> float:
+        rate, store = self.rate, self.shared()
+        if rate is None or store is None:
+            return super().wait(client)
+        now = self.shared_now()
+        try:
+            return shared_store.token_wait(store, self.name, client, rate.count, rate.seconds,
+                                           now)
+        except StoreUnavailable:
+            return super().wait(client)
+
+    def reset(self, client: str) -> None:
+        store = self.shared()
+        if store is None:
+            super().reset(client)
+            return
+        try:
+            shared_store.reset_tokens(store, self.name, client)
+        except StoreUnavailable as error:  # (the bucket refills by itself)
+            log.info("a bucket of %s not reset: %s", self.name, error)
+
+    def _sweep(self, store: Store, rate: Rate, now: float | None) -> None:
+        """Clear the buckets full again, at most once a period (they would only fill the
+        table: a client without a row has a full bucket)."""
+        moment = time.monotonic()
+        if moment - self._swept < rate.seconds:
+            return
+        self._swept = moment
+        shared_store.sweep_tokens(store, self.name, rate.seconds, now)
+
+
+class ConnectionCap:
+    """At most ``limit`` connections open at once per client; ``limit`` None never refuses.
+    ``open`` and ``close`` count in memory; ``enter`` and ``leave`` count over every server
+    sharing ``store``'s database when its cluster is shared, in memory otherwise."""
+
+    def __init__(self, limit: int | None, store: Store | None = None) -> None:
         self.limit = limit
+        self.store = store
+        """Counted in its database while its cluster is shared (:meth:`enter`)."""
         self._open: dict[str, int] = {}
+        self.unclosed: set[str] = set()
+        """Presence rows of closed WebSockets the database did not delete yet: tried again
+        at the next open or close (until then they count, as open ones)."""
+        self._swept = -math.inf
+        """When this server last swept the presence rows nobody will ask for again."""
 
     def open(self, client: str) -> bool:
         """Count one more connection of ``client``; False (and nothing counted) over the cap."""
@@ -158,6 +247,46 @@ class ConnectionCap:
 
     def count(self, client: str) -> int:
         return self._open.get(client, 0)
+
+    def enter(self, client: str, table_id: str, now: float) -> str | None:
+        """Count a WebSocket of ``client`` opened on ``table_id`` at ``now`` (time.time()):
+        the key to give :meth:`leave` when it closes, or None over the cap (nothing counted).
+        When ``store``'s cluster is shared the count is the client's presence rows on live
+        servers, and the key is the row written for this one."""
+        store = self.store
+        cluster = None if store is None else shared_store.shared_cluster(store)
+        if store is None or cluster is None:
+            return client if self.open(client) else None
+        self._close_unclosed(store)
+        moment = time.monotonic()
+        if moment - self._swept >= PRESENCE_SWEEP_EVERY:
+            self._swept = moment
+            shared_store.sweep_presence(store)
+        row = secrets.token_hex(16)
+        if not shared_store.open_socket(store, row, cluster.server_id, table_id, client, now,
+                                        self.limit, cluster.alive_since()):
+            return None
+        return row
+
+    def leave(self, key: str) -> None:
+        """The WebSocket counted by :meth:`enter` (which gave ``key``) closed."""
+        store = self.store
+        if store is None or shared_store.shared_cluster(store) is None:
+            self.close(key)
+            return
+        self.unclosed.add(key)
+        self._close_unclosed(store)
+
+    def _close_unclosed(self, store: Store) -> None:
+        if not self.unclosed:
+            return
+        rows = set(self.unclosed)
+        try:
+            shared_store.close_sockets(store, rows)
+        except StoreUnavailable as error:
+            log.warning("%d closed WebSockets not counted out yet: %s", len(rows), error)
+            return
+        self.unclosed -= rows
 
 
 @dataclass(frozen=True)
@@ -225,23 +354,47 @@ class Limits:
 
 @dataclass
 class Limiters:
-    """The live buckets of one server, for its ``limits``."""
+    """The live buckets of one server, for its ``limits``; counted in ``store``'s database
+    while its cluster is shared (see the module's text)."""
 
     limits: Limits = field(default_factory=Limits)
     clock: Clock = time.monotonic
-    """Read at every action (tests set it to drive time by hand)."""
+    """Read at every action counted in memory (tests set it to drive time by hand)."""
+    store: Store | None = None
+    shared_clock: Clock | None = None
+    """The time of the buckets in the database: None, the database's own clock (one clock
+    for every server); tests set it to drive time by hand."""
 
     def __post_init__(self) -> None:
-        limits = self.limits
-        self.create = RateLimiter(limits.create, self._now)
-        self.join = RateLimiter(limits.join, self._now)
-        self.chat = RateLimiter(limits.chat, self._now)
-        self.signin = RateLimiter(limits.signin, self._now)
-        self.names = RateLimiter(limits.names, self._now)
-        self.sockets = ConnectionCap(limits.sockets)
+        limits, store = self.limits, self.store
+        self.create = SharedRateLimiter(limits.create, "create", store, self._now,
+                                        shared_now=self._shared_now)
+        self.join = SharedRateLimiter(limits.join, "join", store, self._now,
+                                      shared_now=self._shared_now)
+        self.chat = SharedRateLimiter(limits.chat, "chat", store, self._now,
+                                      shared_now=self._shared_now)
+        self.signin = SharedRateLimiter(limits.signin, "signin", store, self._now,
+                                        shared_now=self._shared_now)
+        self.names = SharedRateLimiter(limits.names, "names", store, self._now,
+                                       shared_now=self._shared_now)
+        self.sockets = ConnectionCap(limits.sockets, store)
+
+    def share_accounts(self, accounts: Accounts) -> None:
+        """Count ``accounts``' sign-in attempts per name and sign-ups per address where these
+        limits are counted (over every server while the database is shared), in memory by the
+        accounts' own clock."""
+        accounts.name_limit = SharedRateLimiter(accounts.name_limit.rate, "signin-name",
+                                                self.store, accounts.now,
+                                                shared_now=self._shared_now)
+        accounts.sign_up_limit = SharedRateLimiter(accounts.sign_up_limit.rate, "signups",
+                                                   self.store, accounts.now,
+                                                   shared_now=self._shared_now)
 
     def _now(self) -> float:
         return self.clock()
+
+    def _shared_now(self) -> float | None:
+        return None if self.shared_clock is None else self.shared_clock()
 
 
 def client_key(player_id: str | None, address: str | None) -> str:

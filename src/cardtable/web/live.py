@@ -14,12 +14,23 @@ when the table's people are here (``program_seats``) and answers on a worker thr
 bot, from its seat's observation only.
 When it forfeits (or cannot start), the game ends with the result ``forfeit``; its process is
 ended with the match, the table's task or the server.
+
+Several servers may share one PostgreSQL database. A table is then driven by one of them, its
+owner (``owner`` True here, holding the lease ``lease``: every move and result it stores is
+checked against it). Every other server holding connections of the table keeps a mirror: the
+same table without a match loop, brought up to date from the moves stored after its ply when
+it hears of them (``moved``, ``refresh``), one ply at a time, each told to its connections
+once, from its own copy of the state. A person's move at a mirror is handed to the owner
+(``forward``). An owner that loses its lease, or cannot reach the database, stops driving
+(``step_down``) and becomes a mirror; a server taking a table over (``promote``) catches up
+and starts its match loop from the stored moves, as a restart does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import logging
 import random
 import secrets
@@ -42,7 +53,14 @@ from cardtable.engine.protocol import GameState, Result
 from cardtable.web import games, serialize
 from cardtable.web.backoff import Backoff, retry_async
 from cardtable.web.program_seats import is_program
-from cardtable.web.store import SeatRow, StoreUnavailable, TableRow, token_hash
+from cardtable.web.store import (
+    Lease,
+    LeaseLost,
+    SeatRow,
+    StoreUnavailable,
+    TableRow,
+    token_hash,
+)
 
 if TYPE_CHECKING:
     from cardtable.web.hub import Hub
@@ -57,6 +75,8 @@ OUTBOX_LIMIT = 200
 """Frames queued for one connection; a client that falls this far behind is dropped."""
 SAVE_FAILED = "The server could not save your move; try again."
 """A person's move the database did not take: nothing happened, and it is still their turn."""
+MOVED_AWAY = "the table is driven by another server now"
+"""Why a table stopped driving its match (the cause of the ``MatchAbandoned`` that ends it)."""
 KEEP_TRYING = Backoff(first=0.2, cap=5.0)
 """How what nobody can take back (a bot's move, the turn timer's, a game's result) is stored
 while the database is away: tried again, at most 5 s apart, until it is stored."""
@@ -80,6 +100,9 @@ class Connection:
     closed: bool = False
     close_code: int = 1008
     """The WebSocket's close code once ``closed`` (4401: a wrong token in a ``hello``)."""
+    presence: str | None = None
+    """The key its client's count of WebSockets gave it (``ConnectionCap.enter``): its
+    presence row's id when several servers share presence (``presence``)."""
 
 
 class HumanSeat:
@@ -147,6 +170,12 @@ def error_frame(message: str) -> Json:
     return {"type": "error", "message": message}
 
 
+def chat_frame(line: Json) -> Json:
+    """The frame of a stored chat line (``seat``, ``name``, ``text``, ``at``)."""
+    return {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
+            "html": html.escape(line["text"]), "at": line["at"]}
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -169,6 +198,24 @@ class LiveTable:
     background: set[asyncio.Task[Any]] = field(default_factory=set)
     """Writes that wait for the database to come back (kept here: a task nobody holds may be
     collected before it ends)."""
+    # --- owner and mirrors (several servers) ---
+    owner: bool = True
+    """This server drives the table (always, with a single server); else it is a mirror."""
+    lease: Lease | None = None
+    """The owner's lease, checked by every move and result it stores (None: one server, no
+    check)."""
+    planned: tuple[int, float] | None = None
+    """(Owner) the turn timer's deadline of a ply, told to the other servers with its move."""
+    told_deadline: tuple[int, float] | None = None
+    """(Mirror) the latest deadline the owner told, and the ply it is for."""
+    wanted: set[str] = field(default_factory=set)
+    """(Mirror) what to read again from the database: ``moves``, ``row``, ``seats``."""
+    syncing: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the table catches up with the database (one catch-up at a time)."""
+    forwarding: dict[str, int] = field(default_factory=dict)
+    """(Mirror) the seats whose move is on its way to the owner, and the ply it was sent
+    at."""
 
     @property
     def result(self) -> Result | None:
@@ -189,6 +236,14 @@ class LiveTable:
         return self.row.id
 
     @property
+    def running(self) -> bool:
+        """The match is under way: the owner's match loop runs, or (a mirror) the table says
+        it is playing."""
+        if self.owner:
+            return self.task is not None
+        return self.row.status == "playing" and not self.free_seats
+
+    @property
     def kinds(self) -> list[str]:
         return [seat.kind for seat in self.seats]
 
@@ -207,8 +262,9 @@ class LiveTable:
     # --- the match ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Run the match loop (from wherever the state is) once every seat is taken."""
-        if self.task is not None or self.free_seats or self.result is not None:
+        """Run the match loop (from wherever the state is) once every seat is taken (a mirror
+        leaves that to the owner)."""
+        if not self.owner or self.task is not None or self.free_seats or self.result is not None:
             return
         if self.row.status != "playing":
             self.row.status = "playing"
@@ -271,25 +327,54 @@ class LiveTable:
         to store: the loop refuses it as ever); False when the database did not take it and
         ``keep_trying`` is off (else it is tried again until it does)."""
         try:
-            self.state.clone().apply(action)
+            after = self.state.clone()
+            after.apply(action)
         except IllegalAction:
             return True
-        ply, store = self.ply + 1, self.hub.store
+        ply, store, lease = self.ply + 1, self.hub.store, self.lease
+        timed = self._timed(after) if lease is not None else None
+        planned: list[tuple[int, float]] = []
+
+        def write() -> None:
+            if lease is None:
+                store.add_move(self.id, ply, seat, text)
+                return
+            # The next turn's timer starts when the move is stored: the other servers learn
+            # its deadline with the move.
+            deadline = None if timed is None else time.time() + timed
+            store.add_move(self.id, ply, seat, text, lease=lease, deadline=deadline)
+            if deadline is not None:
+                planned.append((ply, deadline))
+
         self.storing = True
         try:
             if keep_trying:
-                await self.keep_trying(f"move {ply}",
-                                       lambda: store.add_move(self.id, ply, seat, text))
+                await self.keep_trying(f"move {ply}", write)
             else:
-                await self.hub.in_store_thread(lambda: store.add_move(self.id, ply, seat, text))
+                await self.hub.in_store_thread(write)
         except StoreUnavailable as error:
             log.warning("table %s: move %d by %s refused, not stored: %s", self.id, ply, seat,
                         error)
             return False
+        except LeaseLost as error:
+            log.warning("table %s: move %d by %s not stored: %s", self.id, ply, seat, error)
+            if not keep_trying:  # (a person's move: they play it again at the new owner)
+                self.send_to_seat(seat, error_frame(SAVE_FAILED), everywhere=True)
+            self.step_down()
+            raise MatchAbandoned(seat, MOVED_AWAY) from error
         finally:
             self.storing = False
         self.pending_text = text
+        self.planned = planned[-1] if planned else None
         return True
+
+    def _timed(self, after: Any) -> int | None:
+        """The turn timer's seconds for the turn that follows in the state ``after`` (None:
+        the game is over, the table has no timer, or a bot or program moves next)."""
+        seconds = self.row.turn_seconds
+        if not seconds or after.result is not None or after.to_move not in self.humans:
+            return None
+        return seconds
 
     async def keep_trying(self, what: str, call: Callable[[], T]) -> T:
         """``call()`` (a store call) on a worker thread, so that the event loop serves every
@@ -317,7 +402,12 @@ class LiveTable:
     async def finish(self, result: Result) -> None:
         """Store the result (tried again until it is), rate the game, then tell everyone."""
         stored = serialize.result_json(result) or {}
-        await self.keep_trying("result", lambda: self.hub.store.finish(self.id, stored))
+        try:
+            await self.keep_trying("result", lambda: self.store_result(stored))
+        except LeaseLost as error:  # the new owner stores it
+            log.warning("table %s: result not stored: %s", self.id, error)
+            self.step_down()
+            return
         try:
             await self.hub.in_store_thread(lambda: self.hub.rate(self, result))
         except Exception as error:  # a game is over whether or not it could be rated
@@ -329,15 +419,26 @@ class LiveTable:
         its first move), else in the background."""
         stored = serialize.result_json(result) or {}
         try:
-            self.hub.store.finish(self.id, stored)
+            self.store_result(stored)
         except StoreUnavailable:
             self.spawn(self.finish(result))
+            return
+        except LeaseLost as error:
+            log.warning("table %s: result not stored: %s", self.id, error)
+            self.step_down()
             return
         try:
             self.hub.rate(self, result)
         except Exception as error:
             log.error("table %s: not rated: %s", self.id, error)
         self.announce_end(stored)
+
+    def store_result(self, stored: Json) -> None:
+        """Store the game's result (as long as this server holds the table's lease)."""
+        if self.lease is None:
+            self.hub.store.finish(self.id, stored)
+        else:
+            self.hub.store.finish(self.id, stored, self.lease)
 
     def announce_end(self, stored: Json) -> None:
         """The game is over and its result ``stored`` is in the database: tell everyone."""
@@ -374,14 +475,282 @@ class LiveTable:
         human.waiter.set_result((action, self.state.action_text(action), False))
         return None
 
+    # --- owner and mirrors ---------------------------------------------------------------------
+
+    async def forward(self, seat: str, text: str) -> str | None:
+        """A person's move at a table another server drives: checked here as far as this
+        copy of the table can, then handed to the owner, whose answer is :meth:`submit`'s. An
+        owner that does not answer gives ``SAVE_FAILED``: nothing happened, and the person
+        may try again (the server that takes the table over will take it)."""
+        if self.result is not None:
+            return "The game is over."
+        if not self.running:
+            return "The game has not started: waiting for players."
+        if self.state.to_move != seat:
+            return "It is not your turn."
+        try:
+            self.state.parse_action(text)
+        except GameError as error:
+            return error.message
+        except (ValueError, TypeError, IndexError, KeyError):
+            return f"Invalid move '{text[:40]}'."
+        # One move of a seat on its way at a time; one played since (the owner's answer can
+        # come after the move's own news) is on its way no more.
+        ply = self.ply
+        if self.forwarding.get(seat) == ply:
+            return "A move is already being played."
+        self.forwarding[seat] = ply
+        try:
+            return await self._hand_over(seat, text)
+        finally:
+            if self.forwarding.get(seat) == ply:
+                del self.forwarding[seat]
+
+    async def _hand_over(self, seat: str, text: str) -> str | None:
+        from cardtable.web.cluster import Unreachable
+
+        hub = self.hub
+        owner = self.row.owner
+        for _attempt in range(2):
+            if self.owner:  # (this server took the table over meanwhile)
+                return self.submit(seat, text)
+            if owner is not None and owner != hub.cluster.server_id:
+                try:
+                    answer = await hub.cluster.request(
+                        owner, {"op": "move", "t": self.id, "seat": seat, "text": text},
+                        timeout=hub.cluster.lease)
+                except Unreachable as error:
+                    log.info("table %s: the move of %s not handed to %s: %s", self.id, seat,
+                             owner, error)
+                else:
+                    if answer.get("owner", True):
+                        refusal = answer.get("refusal")
+                        return refusal if isinstance(refusal, str) else None
+            # The owner did not answer, or no longer drives the table: ask the database who
+            # does now, and hand the move to that one.
+            try:
+                row = await hub.in_store_thread(lambda: hub.store.table(self.id))
+            except StoreUnavailable:
+                return SAVE_FAILED
+            if row is None or row.owner is None or row.owner == owner:
+                return SAVE_FAILED
+            owner = self.row.owner = row.owner
+            self.row.epoch = row.epoch
+        return SAVE_FAILED
+
+    async def reload_seats(self) -> None:
+        """Read the seats again (one may have been taken at another server a moment ago)."""
+        store = self.hub.store
+        seats = await self.hub.in_store_thread(lambda: store.seats(self.id))
+        if self._take_seats(seats):
+            self._seats_taken()
+
+    def _seats_taken(self) -> None:
+        """Seats were taken at another server: the owner starts the match once every seat
+        is; everyone is told."""
+        self.start()
+        self.broadcast_table()
+        if self.owner and self.task is not None:
+            self.broadcast()
+
+    def moved(self, ply: int, deadline: float | None) -> None:
+        """(Mirror) the owner stored the moves up to ``ply``; ``deadline`` is when the turn
+        timer of the turn after it runs out."""
+        if deadline is not None:
+            self.told_deadline = (ply, deadline)
+        if ply > self.ply:
+            self.refresh("moves")
+        elif ply == self.ply and deadline is not None and deadline != self.deadline \
+                and self.result is None:
+            self.deadline = deadline  # (a timer started after its move: the game's first)
+            self.broadcast()
+
+    def seat_frame(self, seat: str, frame: Json) -> None:
+        """The owner's frame for ``seat`` only: sent to its connections here (a state frame
+        made from this server's copy)."""
+        if frame.get("type") == "state":
+            frame = self.state_frame(seat)
+        self.send_to_seat(seat, frame, everywhere=False)
+
+    def refresh(self, *parts: str) -> None:
+        """Read ``parts`` again from the database (``moves``: a mirror's moves after its ply;
+        ``row``: the table's summary; ``seats``) and tell the connections what changed, in
+        the background: one catch-up at a time, as many as asked for."""
+        self.wanted.update(parts)
+        if self.syncing is None or self.syncing.done():
+            self.syncing = asyncio.get_running_loop().create_task(self._sync())
+            self.background.add(self.syncing)
+            self.syncing.add_done_callback(self.background.discard)
+            self.syncing.add_done_callback(self._ended)
+
+    async def _sync(self) -> None:
+        while self.wanted:
+            parts, self.wanted = self.wanted, set()
+            async with self.lock:
+                await self._catch_up(parts)
+
+    async def _catch_up(self, parts: set[str]) -> None:
+        store, table_id, ply = self.hub.store, self.id, self.ply
+        mirror = not self.owner
+
+        def read() -> tuple[TableRow | None, list[SeatRow] | None, list[tuple[int, str, str]]]:
+            # The row before the moves: a result stored is read with every move before it.
+            row = store.table(table_id) if "row" in parts else None
+            seats = store.seats(table_id) if "seats" in parts else None
+            moves = store.moves_after(table_id, ply) if "moves" in parts and mirror else []
+            return row, seats, moves
+
+        row, seats, moves = await self.keep_trying("catch-up", read)
+        if self.owner != (not mirror):  # (taken over or stepped down meanwhile: again)
+            self.wanted.update(parts)
+            return
+        seats_changed = seats is not None and self._take_seats(seats)
+        if self.owner:
+            rematch = None if row is None else self._take_rematch(row)
+            if seats_changed:
+                self._seats_taken()
+            elif rematch:
+                self.broadcast_table()
+            return
+        self._apply_moves(moves)
+        if row is None:
+            if seats_changed:
+                self.broadcast_table()
+            return
+        was = self.row.status
+        rematch = self._take_rematch(row)
+        self._take_row(row)
+        if row.status == "finished" and was != "finished":
+            self._ended_elsewhere()
+        elif row.status != was or seats_changed or rematch:
+            self.broadcast_table()
+            if row.status != was:
+                self.broadcast()
+
+    def _apply_moves(self, moves: list[tuple[int, str, str]]) -> None:
+        """(Mirror) play the stored moves after the table's ply, in order, each told once."""
+        state = self.state
+        for ply, seat, text in moves:
+            if ply <= self.ply:
+                continue
+            if ply != self.ply + 1:  # (never stored so: read again from the ply after)
+                log.error("table %s: ply %d stored without ply %d", self.id, ply, self.ply + 1)
+                return
+            try:
+                state.apply(state.parse_action(text))
+            except (GameError, ValueError, TypeError, IndexError, KeyError) as error:
+                log.error("table %s: stored move %d (%s by %s) cannot be played: %s", self.id,
+                          ply, text[:40], seat, error)
+                return
+            self.ply = ply
+            self.last_move = time.time()
+            told = self.told_deadline
+            self.deadline = told[1] if told is not None and told[0] == ply else None
+            if state.result is None:  # (the last move is told with the result)
+                self.broadcast()
+
+    def _take_seats(self, seats: list[SeatRow]) -> bool:
+        if [vars(seat) for seat in seats] == [vars(seat) for seat in self.seats]:
+            return False
+        self.seats = seats
+        return True
+
+    def _take_rematch(self, row: TableRow) -> bool:
+        """Link the rematch another server made; True when it is new (its frame is sent)."""
+        if row.rematch is None or row.rematch == self.row.rematch:
+            return False
+        self.row.rematch = row.rematch
+        self.send_all({"type": "rematch", "table": row.rematch})
+        return True
+
+    def _take_row(self, row: TableRow) -> None:
+        mine = self.row
+        for name in ("status", "finished", "result", "rematch", "owner", "epoch", "activity"):
+            setattr(mine, name, getattr(row, name))
+
+    def _ended_elsewhere(self) -> None:
+        """(Mirror) the owner stored the result: tell everyone, as the owner does."""
+        stored = self.row.result or {}
+        if self.state.result is None and stored.get("reason") is not None:
+            self.forfeit = Result(tuple(stored.get("winners", ())), str(stored["reason"]),
+                                  dict(stored.get("details", {})))
+        self.deadline = None
+        self.broadcast()
+        self.broadcast_table()
+        asyncio.get_running_loop().call_later(FORGET_AFTER, self.hub.forget, self.id)
+
+    def step_down(self) -> None:
+        """Stop driving the table (another server drives it now, or this one cannot reach the
+        database): its match loop, timer and programs end, nothing is shown, and it goes on as
+        a mirror that catches up from the database."""
+        if not self.owner:
+            return
+        log.warning("table %s: no longer driven by this server", self.id)
+        self.owner = False
+        self.lease = None
+        self.stop_timer()
+        self.planned = None
+        task, self.task = self.task, None
+        for running in [*self.background, *([task] if task is not None else [])]:
+            running.cancel()  # (the current one, if it is one, ends as soon as it returns)
+        self.syncing = None
+        self.humans.clear()
+        self.storing = False
+        self.pending_text = None
+        self.hub.program_seats.pop(self.id, None)
+        self.refresh("moves", "row", "seats")
+
+    async def promote(self, epoch: int) -> bool:
+        """Drive the table from now on with the lease ``epoch`` this server claimed: catch up
+        with the database (each move not shown yet told once), then go on as after a restart
+        (bots, the person's turn timer afresh, programs from their seat's view). False when
+        there is nothing to drive (the table is finished, or gone)."""
+        store, table_id = self.hub.store, self.id
+        async with self.lock:
+            ply = self.ply
+
+            def read() -> tuple[TableRow | None, list[SeatRow], list[tuple[int, str, str]]]:
+                moves = [] if self.owner else store.moves_after(table_id, ply)
+                return store.table(table_id), store.seats(table_id), moves
+
+            row, seats, moves = await self.keep_trying("take-over", read)
+            if row is None:
+                return False
+            self._take_seats(seats)
+            if not self.owner:
+                self._apply_moves(moves)
+                self._take_rematch(row)
+                self._take_row(row)
+            self.row.owner, self.row.epoch = self.hub.cluster.server_id, epoch
+            self.owner, self.lease = True, (self.hub.cluster.server_id, epoch)
+            self.told_deadline = None
+            self.deadline = None
+            if row.status == "finished":
+                return False
+            if self.state.result is not None:  # (stopped between its last move and result)
+                self.finish_now(self.state.result)
+                return True
+            self.start()
+            self.hub.launch_programs(self, anyway=True)
+            return True
+
     # --- turn timer ---------------------------------------------------------------------------
 
     def start_timer(self, human: HumanSeat) -> None:
         seconds = self.row.turn_seconds
         if not seconds:
             return
-        self.deadline = time.time() + seconds
-        self.timer = asyncio.get_running_loop().call_later(seconds, self._time_up, human)
+        planned, self.planned = self.planned, None
+        now = time.time()
+        if planned is not None and planned[0] == self.ply:  # (told with the move)
+            self.deadline = planned[1]
+        else:
+            self.deadline = now + seconds
+            if self.hub.cluster.shared:
+                self.hub.tell({"e": "move", "t": self.id, "p": self.ply,
+                               "deadline": self.deadline})
+        self.timer = asyncio.get_running_loop().call_later(max(0.0, self.deadline - now),
+                                                           self._time_up, human)
         self.broadcast()
 
     def stop_timer(self) -> None:
@@ -414,7 +783,7 @@ class LiveTable:
         else:
             observation = serialize.seat_view(self.row.game, state, seat)
         legal: list[str] = []
-        if seat is not None and to_move == seat and self.task is not None:
+        if seat is not None and to_move == seat and self.running:
             legal = [state.action_text(action) for action in state.legal_actions()]
         return {"type": "state", "table": self.id, "seat": seat, "observation": observation,
                 "legal": legal, "to_move": to_move,
@@ -462,10 +831,16 @@ class LiveTable:
         for connection in list(self.connections):
             connection.send(frame)
 
-    def send_to_seat(self, seat: str, frame: Json) -> None:
+    def send_to_seat(self, seat: str, frame: Json, everywhere: bool | None = None) -> None:
+        """Send ``frame`` to ``seat``'s connections; ``everywhere`` (by default: when this
+        server drives the table) to those at the other servers too (a state frame is then
+        made by each server from its own copy)."""
         for connection in list(self.connections):
             if connection.seat == seat:
                 connection.send(frame)
+        if (self.owner if everywhere is None else everywhere) and self.hub.cluster.shared:
+            told = {"type": "state"} if frame.get("type") == "state" else frame
+            self.hub.tell({"e": "seat", "t": self.id, "seat": seat, "frame": told})
 
     def send_all(self, frame: Json) -> None:
         for connection in list(self.connections):

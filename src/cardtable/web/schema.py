@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -37,6 +38,10 @@ tables = Table(
     Column("activity", Float, nullable=True),        # last move, join or start (the lobby's order)
     Column("bot_delay", Float, nullable=True),       # seconds before each bot move (None: server's)
     Column("quick", Boolean, nullable=False, server_default=false()),  # made by quick match
+    # --- cluster (0003): the server driving the table, fenced by its epoch ---
+    Column("owner", String(32), nullable=True),      # servers.id driving it; None: nobody yet
+    Column("epoch", Integer, nullable=False, server_default="0"),  # +1 at every new owner
+    Column("rated", Boolean, nullable=False, server_default=false()),  # ratings written
 )
 
 seats = Table(
@@ -103,4 +108,51 @@ ratings = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),
+)
+
+# --- cluster (0003): every running server, its heartbeat and where it runs ---
+servers = Table(
+    "servers", metadata,
+    Column("id", String(32), primary_key=True),      # random hex, made at the server's start
+    Column("host", String(255), nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("started", Float, nullable=False),
+    Column("heartbeat", Float, nullable=False),      # time.time() of its last beat
+)
+
+# --- presence and limits (0003): open WebSockets, seats on their way, rate limits ---
+presence = Table(
+    "presence", metadata,
+    Column("id", String(32), primary_key=True),      # random, one per open table WebSocket
+    Column("server_id", String(32), nullable=False),  # servers.id holding it
+    Column("table_id", String(32), nullable=False),  # (from the URL: maybe no table)
+    Column("seat", String(8), nullable=True),        # None: a spectator (or not said yet)
+    Column("player_id", String(64), nullable=True),  # the seat's player
+    Column("client", String(100), nullable=False),   # who it counts against (limits)
+    Column("opened", Float, nullable=False),
+    Index("ix_presence_table_seat", "table_id", "seat"),
+    Index("ix_presence_client", "client"),
+)
+
+presence_waits = Table(
+    "presence_waits", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", String(8), primary_key=True),     # taken, its page not connected yet
+    Column("since", Float, nullable=False),          # when it was taken
+)
+
+presence_tables = Table(
+    "presence_tables", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("last_here", Float, nullable=False),      # a person of the table last known here
+)
+
+rate_buckets = Table(
+    "rate_buckets", metadata,
+    Column("name", String(16), primary_key=True),    # the limit: create, join, chat, ...
+    Column("client", String(100), primary_key=True),
+    Column("tokens", Float, nullable=False),         # left when counted
+    Column("at", Float, nullable=False),             # when they were counted
+    Column("spent", Boolean, nullable=False),        # whether the last action was allowed
+    Index("ix_rate_buckets_name_at", "name", "at"),
 )

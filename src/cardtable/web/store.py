@@ -4,6 +4,13 @@ SQLite (a file in the user's data directory by default) or PostgreSQL, through S
 The schema is created and upgraded by the Alembic migrations shipped in
 ``cardtable/web/migrations`` when the store opens. A call that meets the database away for a
 moment is tried again briefly, then raises :class:`StoreUnavailable`.
+
+Several servers may share one PostgreSQL database: each unfinished table is driven by one of
+them, its owner (``tables.owner``, with ``tables.epoch`` counting the changes of owner). A
+move or a result is stored only by the owner whose lease (``(server id, epoch)``) the table
+still holds, checked in the transaction that stores it (:class:`LeaseLost` otherwise). Every
+write that changes what a table shows tells the other servers in its own transaction, through
+``Store.cluster`` (``cardtable.web.cluster``): "stored, then told" is one commit.
 """
 
 from __future__ import annotations
@@ -20,15 +27,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
+    Connection,
     Engine,
     bindparam,
     create_engine,
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -47,6 +56,9 @@ from sqlalchemy.pool import StaticPool
 from cardtable.web import schema
 from cardtable.web.backoff import Backoff, retry_call
 
+if TYPE_CHECKING:
+    from cardtable.web.cluster import Cluster, Event
+
 log = logging.getLogger("cardtable.web")
 
 P = ParamSpec("P")
@@ -64,6 +76,15 @@ CONNECT_TIMEOUT = 5
 
 class StoreError(Exception):
     """The database cannot be opened or used; the message is one line for the user."""
+
+
+class LeaseLost(StoreError):
+    """The table is driven by another server now (its owner or epoch changed): this server
+    may not store its moves or its result. Not transient: trying again changes nothing."""
+
+
+Lease = tuple[str, int]
+"""A table's lease: the id of the server driving it and the epoch it took it at."""
 
 
 class StoreUnavailable(StoreError):
@@ -135,6 +156,11 @@ class TableRow:
     """Made by a quick match."""
     activity: float | None = None
     """The last move, join or start (the lobby's order; moves are written in batches)."""
+    # --- ownership (several servers) ---
+    owner: str | None = None
+    """The id of the server driving the table (None: nobody yet, or its server stopped)."""
+    epoch: int = 0
+    """How many times the table changed owner (its lease is ``(owner, epoch)``)."""
 
 
 @dataclass
@@ -151,7 +177,8 @@ def _table_row(row: Any) -> TableRow:
     return TableRow(row.id, row.game, json.loads(row.params), int(row.seed), row.status,
                     bool(row.private), bool(row.spectators), row.turn_seconds, row.created,
                     row.finished, None if row.result is None else json.loads(row.result),
-                    row.rematch_of, row.rematch, row.bot_delay, bool(row.quick), row.activity)
+                    row.rematch_of, row.rematch, row.bot_delay, bool(row.quick), row.activity,
+                    row.owner, int(row.epoch or 0))
 
 
 _inside = threading.local()
@@ -223,6 +250,10 @@ class Store:
         self.sleep = sleep
         self.answering = True
         """False after a call the database did not answer, True again after one it did."""
+        from cardtable.web.cluster import LocalCluster
+
+        self.cluster: Cluster = LocalCluster()
+        """How the writes tell the other servers (the app sets the server's own)."""
         self.engine = _open_engine(self.url)
         migrate(self.engine)
         # Built once: a move is stored on every turn of every table.
@@ -234,6 +265,9 @@ class Store:
     # --- tables -------------------------------------------------------------------------------
 
     def add_table(self, table: TableRow, seat_rows: Sequence[SeatRow]) -> None:
+        """Store a new table and its seats; this server owns it (epoch 1), and ``table``'s
+        ``owner`` and ``epoch`` say so."""
+        table.owner, table.epoch = self.cluster.server_id, 1
         with self.engine.begin() as conn:
             conn.execute(insert(schema.tables).values(
                 id=table.id, game=table.game, params=json.dumps(table.params), seed=table.seed,
@@ -241,7 +275,8 @@ class Store:
                 turn_seconds=table.turn_seconds, created=table.created, finished=None,
                 result=None, rematch_of=table.rematch_of, rematch=None,
                 bot_delay=table.bot_delay, quick=table.quick,
-                activity=table.created if table.activity is None else table.activity))
+                activity=table.created if table.activity is None else table.activity,
+                owner=table.owner, epoch=table.epoch))
             conn.execute(insert(schema.seats), [
                 {"table_id": table.id, "seat": seat.seat, "position": seat.position,
                  "kind": seat.kind, "token_hash": seat.token_hash, "player_id": seat.player_id,
@@ -264,15 +299,22 @@ class Store:
     def set_status(self, table_id: str, status: str) -> None:
         """The table's status, unless it is finished (a late write never reopens a table)."""
         with self.engine.begin() as conn:
-            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id,
-                                                     schema.tables.c.status != "finished")
-                         .values(status=status))
+            done = conn.execute(update(schema.tables).where(schema.tables.c.id == table_id,
+                                                            schema.tables.c.status != "finished")
+                                .values(status=status))
+            if done.rowcount:
+                self._tell(conn, {"e": "table", "t": table_id})
 
-    def finish(self, table_id: str, result: dict[str, Any]) -> None:
+    def finish(self, table_id: str, result: dict[str, Any], lease: Lease | None = None) -> None:
+        """Store the table's result. With ``lease``, only while the table still holds it
+        (:class:`LeaseLost` otherwise)."""
         with self.engine.begin() as conn:
+            if lease is not None:
+                _check_lease(conn, table_id, lease)
             conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
                          .values(status="finished", finished=time.time(),
                                  result=json.dumps(result)))
+            self._tell(conn, {"e": "end", "t": table_id})
 
     def set_rematch(self, table_id: str, rematch: str) -> bool:
         """Link ``rematch`` as the rematch of ``table_id``; False when one is already linked."""
@@ -281,7 +323,74 @@ class Store:
                                 .where(schema.tables.c.id == table_id,
                                        schema.tables.c.rematch.is_(None))
                                 .values(rematch=rematch))
+            if done.rowcount:
+                self._tell(conn, {"e": "table", "t": table_id})
         return bool(done.rowcount)
+
+    # --- owners (several servers on one database) --------------------------------------------
+
+    def claim_orphans(self, server_id: str, alive_since: float,
+                      limit: int | None) -> list[tuple[str, int]]:
+        """Make ``server_id`` the owner of the unfinished tables nobody drives (no owner, or
+        one whose heartbeat is older than ``alive_since``), the most recently active first, at
+        most ``limit`` (None: all); each table's epoch goes up by one. Returns ``(table id,
+        epoch)`` of each table claimed. Servers claiming at once each get other tables."""
+        tables = schema.tables
+        candidates = (select(tables.c.id)
+                      .where(tables.c.status != "finished", _orphaned(alive_since))
+                      .order_by(func.coalesce(tables.c.activity, tables.c.created).desc(),
+                                tables.c.id))
+        if limit is not None:
+            candidates = candidates.limit(limit)
+        if self.engine.dialect.name == "postgresql":
+            candidates = candidates.with_for_update(skip_locked=True)
+        with self.engine.begin() as conn:
+            rows = conn.execute(update(tables).where(tables.c.id.in_(candidates))
+                                .values(owner=server_id, epoch=tables.c.epoch + 1)
+                                .returning(tables.c.id, tables.c.epoch)).all()
+        return [(str(row.id), int(row.epoch)) for row in rows]
+
+    def claim_table(self, table_id: str, server_id: str, alive_since: float) -> int | None:
+        """Make ``server_id`` the owner of the unfinished table ``table_id`` if nobody drives
+        it (see :meth:`claim_orphans`); its new epoch, or None when it has a live owner or is
+        finished."""
+        tables = schema.tables
+        with self.engine.begin() as conn:
+            row = conn.execute(update(tables)
+                               .where(tables.c.id == table_id, tables.c.status != "finished",
+                                      _orphaned(alive_since))
+                               .values(owner=server_id, epoch=tables.c.epoch + 1)
+                               .returning(tables.c.epoch)).first()
+        return None if row is None else int(row.epoch)
+
+    def release(self, server_id: str, table_ids: Sequence[str] | None = None) -> int:
+        """Hand over the unfinished tables ``server_id`` owns (only ``table_ids`` when given):
+        their owner becomes None, so that any server claims them at once. Returns how many."""
+        tables = schema.tables
+        statement = update(tables).where(tables.c.owner == server_id,
+                                         tables.c.status != "finished")
+        if table_ids is not None:
+            statement = statement.where(tables.c.id.in_(list(table_ids)))
+        with self.engine.begin() as conn:
+            done = conn.execute(statement.values(owner=None))
+        return int(done.rowcount)
+
+    def servers(self, alive_since: float) -> list[tuple[str, str, int]]:
+        """``(id, host, pid)`` of every server whose heartbeat is at least ``alive_since``."""
+        servers = schema.servers
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(servers.c.id, servers.c.host, servers.c.pid)
+                                .where(servers.c.heartbeat >= alive_since)).all()
+        return [(str(row.id), str(row.host), int(row.pid)) for row in rows]
+
+    def forget_server(self, server_id: str) -> None:
+        """Delete the row of a server known to be gone (its tables are then nobody's)."""
+        with self.engine.begin() as conn:
+            conn.execute(schema.servers.delete().where(schema.servers.c.id == server_id))
+
+    def _tell(self, conn: Connection, event: Event) -> None:
+        """Tell every server of ``event`` when ``conn``'s transaction commits."""
+        self.cluster.publish_in(conn, event)
 
     # --- seats --------------------------------------------------------------------------------
 
@@ -302,27 +411,55 @@ class Store:
                                        schema.seats.c.kind == "human",
                                        schema.seats.c.token_hash.is_(None))
                                 .values(token_hash=hashed, player_id=player_id, name=name))
+            if done.rowcount:
+                self._tell(conn, {"e": "seats", "t": table_id})
         return bool(done.rowcount)
 
     # --- moves and chat -----------------------------------------------------------------------
 
-    def add_move(self, table_id: str, ply: int, seat: str, move: str) -> None:
+    def add_move(self, table_id: str, ply: int, seat: str, move: str,
+                 lease: Lease | None = None, deadline: float | None = None) -> None:
         """Store the move of ``ply``. A ply already stored is overwritten: it was written by a
         try whose answer was lost (the same move again), or by one its mover was told had
-        failed, which nobody was shown; the live table is the truth of what was shown."""
+        failed, which nobody was shown; the live table is the truth of what was shown.
+
+        With ``lease``, only while the table still holds it (:class:`LeaseLost` otherwise).
+        The other servers are told that ``ply`` is stored, and ``deadline``: when the turn
+        timer of the next turn runs out (None: no timer)."""
         values = {"table_id": table_id, "ply": ply, "seat": seat, "move": move,
                   "at": time.time()}
+        told: Event = {"e": "move", "t": table_id, "p": ply, "deadline": deadline}
+        if lease is not None:
+            with self.engine.begin() as conn:
+                _check_lease(conn, table_id, lease)
+                try:
+                    with conn.begin_nested():
+                        conn.execute(self._insert_move, values)
+                except IntegrityError:
+                    if not _overwrite_move(conn, values):
+                        raise
+                self._tell(conn, told)
+            return
         try:
             with self.engine.begin() as conn:
                 conn.execute(self._insert_move, values)
+                self._tell(conn, told)
         except IntegrityError:
             with self.engine.begin() as conn:
-                done = conn.execute(update(schema.moves)
-                                    .where(schema.moves.c.table_id == table_id,
-                                           schema.moves.c.ply == ply)
-                                    .values(seat=seat, move=move, at=values["at"]))
-            if not done.rowcount:  # not a stored ply: another constraint (no such table)
+                overwritten = _overwrite_move(conn, values)
+                if overwritten:
+                    self._tell(conn, told)
+            if not overwritten:
                 raise
+
+    def moves_after(self, table_id: str, ply: int) -> list[tuple[int, str, str]]:
+        """``(ply, seat, move)`` of every move stored after ``ply``, in order."""
+        moves = schema.moves
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(moves.c.ply, moves.c.seat, moves.c.move)
+                                .where(moves.c.table_id == table_id, moves.c.ply > ply)
+                                .order_by(moves.c.ply)).all()
+        return [(int(row.ply), row.seat, row.move) for row in rows]
 
     def moves(self, table_id: str) -> list[tuple[str, str]]:
         with self.engine.connect() as conn:
@@ -336,6 +473,8 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(insert(schema.chat).values(table_id=table_id, seat=seat, name=name,
                                                     text=text, at=at))
+            self._tell(conn, {"e": "chat", "t": table_id,
+                              "line": {"seat": seat, "name": name, "text": text, "at": at}})
 
     def chat(self, table_id: str, limit: int = 50) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -397,6 +536,35 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(statement, [{"table_id": table_id, "at": at}
                                      for table_id, at in activity.items()])
+
+
+def _orphaned(alive_since: float) -> Any:
+    """The condition of a table nobody drives: no owner, or one whose heartbeat is older than
+    ``alive_since``."""
+    tables, servers = schema.tables, schema.servers
+    alive = select(servers.c.id).where(servers.c.heartbeat >= alive_since)
+    return or_(tables.c.owner.is_(None), tables.c.owner.not_in(alive))
+
+
+def _overwrite_move(conn: Connection, values: dict[str, Any]) -> bool:
+    """Overwrite a stored ply's move; False when the ply is not stored (the insert broke
+    another constraint: no such table)."""
+    done = conn.execute(update(schema.moves)
+                        .where(schema.moves.c.table_id == values["table_id"],
+                               schema.moves.c.ply == values["ply"])
+                        .values(seat=values["seat"], move=values["move"], at=values["at"]))
+    return bool(done.rowcount)
+
+
+def _check_lease(conn: Connection, table_id: str, lease: Lease) -> None:
+    """Lock the table's row until ``conn``'s transaction ends (a claim by another server
+    waits for it, or this waits for the claim) and raise :class:`LeaseLost` unless the table
+    still holds ``lease``."""
+    tables = schema.tables
+    row = conn.execute(select(tables.c.owner, tables.c.epoch).where(tables.c.id == table_id)
+                       .with_for_update()).first()
+    if row is None or (row.owner, int(row.epoch)) != lease:
+        raise LeaseLost(f"Table {table_id} is driven by another server now.")
 
 
 def _open_engine(url: str) -> Engine:

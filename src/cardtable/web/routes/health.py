@@ -16,7 +16,8 @@ router = APIRouter(prefix="/api", tags=["health"])
 @router.get("/health")
 async def health(web: Web) -> dict[str, Any]:
     """``ok``, or ``degraded`` while the database does not answer (asked now, once, on a worker
-    thread: a database that hangs holds up no table); the live tables' count."""
+    thread: a database that hangs holds up no table); the live tables' count and the id of the
+    server that answered (one of several on one database)."""
     try:
         await asyncio.to_thread(web.store.ping)
         database = "ok"
@@ -24,4 +25,5 @@ async def health(web: Web) -> dict[str, Any]:
         database = "unavailable"
     return {"status": "ok" if database == "ok" else "degraded", "version": __version__,
             "database": database, "backend": web.store.engine.dialect.name,
+            "server": web.store.cluster.server_id,
             "tables": sum(1 for t in web.hub.tables.values() if t.row.status != "finished")}

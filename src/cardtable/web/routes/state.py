@@ -52,9 +52,10 @@ class WebState:
     """The rate limits' live counts, per client (:meth:`client`)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "limiters", Limiters(self.settings.limits))
+        object.__setattr__(self, "limiters", Limiters(self.settings.limits, store=self.store))
         object.__setattr__(self, "accounts",
                            Accounts(self.store, client_limit=self.limiters.signin))
+        self.limiters.share_accounts(self.accounts)
 
     def table(self, table_id: str) -> LiveTable:
         """The live table ``table_id``, or a 404 refusal."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import time
 import unicodedata
@@ -19,7 +18,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.web.limits import wait_message
-from cardtable.web.live import OUTBOX_LIMIT, Connection, Flood, LiveTable, error_frame
+from cardtable.web.live import (
+    OUTBOX_LIMIT,
+    Connection,
+    Flood,
+    LiveTable,
+    chat_frame,
+    error_frame,
+)
 from cardtable.web.routes import socket_hello
 from cardtable.web.routes.refusals import DATABASE_AWAY
 from cardtable.web.routes.state import Web, WebState
@@ -35,26 +41,27 @@ CHAT_LIMIT = 300
 async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
     await websocket.accept()
     sockets = web.limiters.sockets
-    counted: str | None = None  # the client, once its connection is counted
+    counted: str | None = None  # its key, once its connection is counted
     try:
         client = web.client(websocket)
-        if not sockets.open(client):
+        counted = sockets.enter(client, table_id, time.time())
+        if counted is None:
             await websocket.send_json(error_frame(
                 f"Too many connections at once (at most {sockets.limit}): close another "
                 "table's page first."))
             await websocket.close(code=4429)
             return
-        counted = client
-        await _serve(websocket, table_id, web, client)
+        await _serve(websocket, table_id, web, client, counted)
     except StoreUnavailable:  # (the table could not be read: no frame of it went out)
         await websocket.send_json(error_frame(DATABASE_AWAY))
         await websocket.close(code=1013)
     finally:
         if counted is not None:
-            sockets.close(counted)
+            sockets.leave(counted)
 
 
-async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str) -> None:
+async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str,
+                 counted: str) -> None:
     live = web.hub.get(table_id)
     if live is None:
         await websocket.send_json(error_frame("No such table."))
@@ -68,6 +75,9 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
     seat: str | None = None
     if token:
         seat = live.seat_of_token(token)
+        if seat is None and web.hub.shared:  # (a seat taken at another server a moment ago)
+            await live.reload_seats()
+            seat = live.seat_of_token(token)
         if seat is None:
             await websocket.send_json(error_frame("Unknown token for this table."))
             await websocket.close(code=4401)
@@ -88,7 +98,7 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
             return
         outbox.put_nowait(frame)
 
-    connection = Connection(seat, name, send)
+    connection = Connection(seat, name, send, presence=counted)
 
     async def sender() -> None:
         while True:
@@ -132,6 +142,7 @@ async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
     flood_limit = web.settings.flood_limit
     flood = Flood(flood_limit)
     send = connection.send
+    forwarded: set[asyncio.Task[None]] = set()  # moves on their way to the table's server
     while not connection.closed:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -163,6 +174,8 @@ async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
                 send(error_frame("Spectators cannot move."))
             elif not isinstance(move, str) or not move.strip():
                 send(error_frame("A move is a non-empty string in the game's notation."))
+            elif not live.owner:  # (another server drives the table: the move goes there)
+                _forward(live, connection, move.strip(), forwarded)
             else:
                 refusal = live.submit(connection.seat, move.strip())
                 if refusal is not None:
@@ -175,6 +188,23 @@ async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
             socket_hello.take_seat(live, connection, data)
         else:
             send(error_frame(f"Unknown message type '{kind[:20]}'."))
+
+
+def _forward(live: LiveTable, connection: Connection, move: str,
+             forwarded: set[asyncio.Task[None]]) -> None:
+    """Hand ``move`` to the server driving ``live`` without holding up this connection's other
+    messages; its refusal, if any, is sent back."""
+    seat = connection.seat
+    assert seat is not None
+
+    async def hand_over() -> None:
+        refusal = await live.forward(seat, move)
+        if refusal is not None:
+            connection.send(error_frame(refusal))
+
+    task = asyncio.get_running_loop().create_task(hand_over())
+    forwarded.add(task)
+    task.add_done_callback(forwarded.discard)
 
 
 def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
@@ -209,5 +239,4 @@ def clean_chat(text: str) -> str:
 
 
 def chat_line(line: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
-            "html": html.escape(line["text"]), "at": line["at"]}
+    return chat_frame(line)

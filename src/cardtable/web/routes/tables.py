@@ -3,17 +3,18 @@ match and the rematch."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 
-from cardtable.web import games, limits, table_queries
+from cardtable.web import games, limits, shared_store, table_queries
 from cardtable.web.live import LiveTable
 from cardtable.web.routes import bodies
 from cardtable.web.routes.json_body import JsonBodyRoute
 from cardtable.web.routes.refusals import ERROR_RESPONSES, Refused
-from cardtable.web.routes.state import Web
+from cardtable.web.routes.state import Web, WebState
 
 router = APIRouter(prefix="/api", tags=["tables"], route_class=JsonBodyRoute,
                    responses=ERROR_RESPONSES)
@@ -108,21 +109,24 @@ async def quick(body: bodies.QuickMatch, request: Request, web: Web) -> dict[str
     """A seat opposite people waiting for a game: at the public table of the game that has
     waited longest whose people are all here now (or asked for a quick match a moment ago and
     are on their way), else at a new quick-match table (people only, with a turn timer) where
-    the next person to ask finds this one."""
+    the next person to ask finds this one. Servers sharing a database pair their people with
+    each other's, one quick match of a game at a time."""
     hub, game, name = web.hub, body.game, body.name
     limits.spend(web.limiters.join, web.client(request), "seats taken")
     player = web.player(request)
-    for live in hub.pairable_tables(game, player):
-        outcome = hub.join(live, None, player, name)
-        if not isinstance(outcome, str):
-            return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
-    params, kinds = games.check_table(game, games.quick_params(game), games.quick_seats(game))
-    seat_names = list(games.new_state(game, params, 0, kinds).seats)
-    live, tokens = hub.create(game, params, kinds, claim=[seat_names[0]], player=player,
-                              private=False, spectators=True,
-                              turn_seconds=hub.policy.quick_turn_seconds,
-                              names=None if name is None else {seat_names[0]: name},
-                              quick=True)
+    with one_at_a_time(web, f"quick:{game}"):
+        for live in hub.pairable_tables(game, player):
+            outcome = hub.join(live, None, player, name)
+            if not isinstance(outcome, str):
+                return {"table": live.id, "seat": outcome[0], "token": outcome[1]}
+        params, kinds = games.check_table(game, games.quick_params(game),
+                                          games.quick_seats(game))
+        seat_names = list(games.new_state(game, params, 0, kinds).seats)
+        live, tokens = hub.create(game, params, kinds, claim=[seat_names[0]], player=player,
+                                  private=False, spectators=True,
+                                  turn_seconds=hub.policy.quick_turn_seconds,
+                                  names=None if name is None else {seat_names[0]: name},
+                                  quick=True)
     return {"table": live.id, "seat": seat_names[0], "token": tokens[seat_names[0]]}
 
 
@@ -131,7 +135,7 @@ async def rematch(table_id: str, request: Request, web: Web,
                   body: Annotated[bodies.Rematch, Body(default_factory=bodies.Rematch)]
                   ) -> dict[str, Any]:
     """A new table with the same game, rules and seats; each player who asks takes their
-    own seat in it (the first one creates it)."""
+    own seat in it (the first one creates it, on whichever server they ask)."""
     hub = web.hub
     live = web.table(table_id)
     seat = seat_of(live, request, body.token)
@@ -141,22 +145,45 @@ async def rematch(table_id: str, request: Request, web: Web,
     seat_row = next(row for row in live.seats if row.seat == seat)
     player = (seat_row.player_id, seat_row.name or "") if seat_row.player_id else None
     if live.row.rematch is None:
-        client = web.client(request)
-        over = hub.program_refusal(live.kinds, client)
-        if over is not None:
-            raise Refused(429, over)
-        new, _tokens = hub.create(live.row.game, live.row.params, live.kinds, claim=[],
-                                  player=None, private=live.row.private,
-                                  spectators=live.row.spectators,
-                                  turn_seconds=live.row.turn_seconds, rematch_of=live.id,
-                                  bot_delay=live.row.bot_delay, client=client)
-        if web.store.set_rematch(live.id, new.id):
-            live.row.rematch = new.id
-            live.send_all({"type": "rematch", "table": new.id})
+        with one_at_a_time(web, f"rematch:{live.id}"):
+            linked = linked_rematch(web, live.id)  # (another server may have made it)
+            if linked is None:
+                client = web.client(request)
+                over = hub.program_refusal(live.kinds, client)
+                if over is not None:
+                    raise Refused(429, over)
+                new, _tokens = hub.create(live.row.game, live.row.params, live.kinds,
+                                          claim=[], player=None, private=live.row.private,
+                                          spectators=live.row.spectators,
+                                          turn_seconds=live.row.turn_seconds,
+                                          rematch_of=live.id, bot_delay=live.row.bot_delay,
+                                          client=client)
+                linked = new.id if web.store.set_rematch(live.id, new.id) \
+                    else linked_rematch(web, live.id)
+        if live.row.rematch is None and linked is not None:
+            live.row.rematch = linked
+            live.send_all({"type": "rematch", "table": linked})
             live.broadcast_table()
-    assert live.row.rematch is not None
+    if live.row.rematch is None:
+        raise Refused(409, "The rematch could not be made; try again.")
     target = web.table(live.row.rematch)
     outcome = hub.join(target, seat, player, None if player is not None else seat_row.name)
     if isinstance(outcome, str):
         raise Refused(409, outcome)
     return {"table": target.id, "seat": outcome[0], "token": outcome[1]}
+
+
+def linked_rematch(web: WebState, table_id: str) -> str | None:
+    """The rematch of ``table_id`` as the database has it."""
+    row = web.store.table(table_id)
+    return None if row is None else row.rematch
+
+
+def one_at_a_time(web: WebState, key: str) -> contextlib.AbstractContextManager[None]:
+    """The block run by one server at a time for ``key`` when servers share the database (a
+    lock in it: a quick match or rematch racing on another server waits for this one). One
+    server alone needs no lock: the block never waits for anything, so nothing else of the
+    server runs meanwhile."""
+    if shared_store.shared_cluster(web.store) is None:
+        return contextlib.nullcontext()
+    return shared_store.exclusive(web.store, key)

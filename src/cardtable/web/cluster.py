@@ -1,0 +1,738 @@
+"""The servers of one database: each server's identity and heartbeat, and the bus on which they
+tell each other what changed.
+
+Every server has a random id and a row in ``servers`` whose ``heartbeat`` it writes every
+``lease / 4`` seconds; a server whose heartbeat is older than ``lease`` seconds is gone, and
+the others take over its tables. Events are tiny JSON objects ("table T has ply 17 stored"),
+never a state, a hand or a token: a server that hears one reads what changed from the
+database.
+
+- :class:`LocalCluster`: one server (SQLite, or a test of one process). Events are delivered
+  in the process, after the transaction that published them commits. On a store, it keeps its
+  own ``servers`` row, so that a second process on the same SQLite file is refused.
+- :class:`PostgresCluster`: any number of servers on one PostgreSQL. Events travel by
+  ``LISTEN``/``NOTIFY`` on the channel ``cardtable`` (published inside a store transaction,
+  an event is delivered when it commits: "stored, then told" is one transaction); requests to
+  one server travel on its own channel ``cardtable_<id>``. A lost connection is made again,
+  and the server is then told ``{"e": "resync"}`` so that it catches up from the database on
+  what it may have missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, cast
+
+from sqlalchemy import Connection, Engine, delete, event, insert, select, text, update
+
+from cardtable.web import schema
+from cardtable.web.backoff import Backoff
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from cardtable.web.store import Store
+
+log = logging.getLogger("cardtable.web")
+
+Json = dict[str, Any]
+LEASE = 5.0
+"""Seconds without a heartbeat before a server counts as gone (``cardtable serve --lease``)."""
+CHANNEL = "cardtable"
+"""Every server's events; requests to one server go to ``cardtable_<its id>``."""
+MAX_PAYLOAD = 7000
+"""Bytes of one event, request or answer (PostgreSQL carries at most 8,000)."""
+FORGET_DEAD_AFTER = 3600.0
+"""Seconds after its last heartbeat when a gone server's row is deleted."""
+RECONNECT = Backoff(first=0.1, cap=5.0)
+"""Waits between tries to make the bus's connection again."""
+SEND_RETRY = Backoff(first=0.05, cap=1.0, attempts=5)
+"""Tries of an event published outside a transaction, while the database is away a moment."""
+STOP_WAIT = 3.0
+"""Seconds a stopping server waits for its last events to be sent."""
+START_LIMIT = 30.0
+"""Seconds a starting server waits for the database to take its row (a busy machine)."""
+
+Subscriber = Callable[["Event"], None]
+RequestHandler = Callable[[Json], Awaitable[Json]]
+
+
+class Event(TypedDict, total=False):
+    """What changed at a table (docs/web.md, "Running several servers")."""
+
+    e: str
+    """The kind: move, end, seats, table, chat, seat, owner; resync is never published."""
+    t: str
+    """The table's id."""
+    s: str
+    """The id of the server that published it."""
+    p: int
+    """move: the moves up to this ply are stored."""
+    deadline: float | None
+    """move: when the turn timer of the next mover ends (time.time()), if it has one."""
+    line: dict[str, Any]
+    """chat: the line stored."""
+    seat: str
+    """seat: the seat the frame is for."""
+    frame: dict[str, Any]
+    """seat: the frame for that seat only."""
+    o: str
+    """owner: the server that now drives the table."""
+    epoch: int
+    """owner: its epoch."""
+
+
+class Unreachable(Exception):
+    """A request got no answer: the server is gone, or it did not answer in time."""
+
+
+class AnotherServer(Exception):
+    """Another server process uses the same SQLite file (one line for the user)."""
+
+
+class Cluster(Protocol):
+    """This server among the servers of its database (see the module's docstring)."""
+
+    @property
+    def server_id(self) -> str:
+        """This server's id (32 hex digits, made at its start)."""
+
+    @property
+    def lease(self) -> float:
+        """Seconds without a heartbeat before a server is gone."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other servers may share the database (PostgreSQL)."""
+
+    @property
+    def healthy(self) -> bool:
+        """False while this server's heartbeat could not be written for ``lease / 2``
+        seconds: others may soon take its tables, so it must not drive them."""
+
+    async def start(self) -> None:
+        """Write this server's row, listen, and start the heartbeat."""
+
+    async def stop(self) -> None:
+        """Hand this server's unfinished tables over (owner None), delete its row, stop
+        listening."""
+
+    def subscribe(self, handler: Subscriber) -> None:
+        """Call ``handler`` on the event loop with every event of every server, this one's
+        included (``e["s"] == server_id``)."""
+
+    def on_request(self, handler: RequestHandler) -> None:
+        """Answer the requests other servers send to this one with ``handler``."""
+
+    async def request(self, server_id: str, body: Json, timeout: float = 10.0) -> Json:
+        """``server_id``'s answer to ``body``; raises :class:`Unreachable` when that server
+        is not running or does not answer within ``timeout`` seconds."""
+
+    def publish_in(self, conn: Connection, event: Event) -> None:
+        """Publish ``event`` when the transaction of ``conn`` commits (nothing if it rolls
+        back); raises ValueError for one over ``MAX_PAYLOAD`` bytes."""
+
+    def publish(self, event: Event) -> None:
+        """Publish ``event`` now, outside any transaction (ValueError as ``publish_in``)."""
+
+    def alive_since(self) -> float:
+        """The time (``time.time()``) a server's heartbeat must be at least to count as
+        running."""
+
+
+def new_server_id() -> str:
+    return secrets.token_hex(16)
+
+
+def encode(message: Json) -> str:
+    """``message`` as the JSON a notification carries; ValueError when it is too long."""
+    payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    size = len(payload.encode())
+    if size > MAX_PAYLOAD:
+        raise ValueError(f"A message of {size} bytes is over the {MAX_PAYLOAD} bytes the "
+                         "servers' bus carries.")
+    return payload
+
+
+class _Bus:
+    """What both clusters share: the server's identity, its subscribers and request handler,
+    and delivery on the event loop."""
+
+    shared = False
+
+    def __init__(self, lease: float) -> None:
+        self.server_id = new_server_id()
+        self.lease = lease
+        self.host = socket.gethostname()[:255]
+        self.pid = os.getpid()
+        self.started = time.time()
+        self.subscribers: list[Subscriber] = []
+        self.handler: RequestHandler | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def subscribe(self, handler: Subscriber) -> None:
+        self.subscribers.append(handler)
+        self._see_loop()
+
+    def on_request(self, handler: RequestHandler) -> None:
+        self.handler = handler
+
+    def alive_since(self) -> float:
+        return time.time() - self.lease
+
+    def stamped(self, event: Event) -> Event:
+        """``event`` with this server as its origin."""
+        stamped = cast(Event, dict(event))
+        stamped["s"] = self.server_id
+        return stamped
+
+    def _see_loop(self) -> None:
+        if self.loop is None:
+            with contextlib.suppress(RuntimeError):
+                self.loop = asyncio.get_running_loop()
+
+    def deliver(self, event: Event) -> None:
+        """Give ``event`` to every subscriber (on the event loop); one that fails is logged
+        and the others still get it."""
+        for subscriber in list(self.subscribers):
+            try:
+                subscriber(event)
+            except Exception:
+                log.exception("a handler of the servers' event %s failed", event.get("e"))
+
+    def deliver_soon(self, events: list[Event]) -> None:
+        """Deliver ``events`` on the event loop, in order, from any thread."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # nobody listens yet (or any more)
+        for item in events:
+            try:
+                loop.call_soon_threadsafe(self.deliver, item)
+            except RuntimeError:  # the loop closed meanwhile
+                return
+
+    async def answer(self, body: Json) -> Json:
+        """This server's own answer to ``body``."""
+        if self.handler is None:
+            raise Unreachable("The server takes no requests.")
+        return await self.handler(body)
+
+    def spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def cancel_tasks(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        self.tasks.clear()
+
+
+# --- one server -----------------------------------------------------------------------------
+
+_PENDING = "cardtable_events"
+"""Key, in a database connection's ``info``, of the events published in its transaction."""
+_COMMITTED = "cardtable_committed"
+"""Key of the events whose transaction committed, delivered when the connection is returned."""
+
+
+class LocalCluster(_Bus):
+    """One server: events are delivered in the process (after their transaction commits),
+    requests go only to itself, and it is always healthy (nobody else may take its tables).
+
+    On ``store``, it writes its ``servers`` row and heartbeat, and :meth:`register` refuses to
+    start while another live process uses the same database (one process per SQLite file)."""
+
+    def __init__(self, store: Store | None = None, lease: float = LEASE) -> None:
+        super().__init__(lease)
+        self.store = store
+        self.registered = False
+        self.beating: asyncio.Task[None] | None = None
+        self._engines: weakref.WeakSet[Engine] = weakref.WeakSet()
+        # Keys of this cluster's events in a connection's ``info`` (another cluster may
+        # publish on the same database).
+        self._pending = (_PENDING, self.server_id)
+        self._committed = (_COMMITTED, self.server_id)
+
+    @property
+    def healthy(self) -> bool:
+        return True
+
+    def register(self) -> None:
+        """Write this server's row; raises :class:`AnotherServer` while another live process
+        has one (a row whose heartbeat is recent and whose process, on this machine, runs)."""
+        if self.store is None or self.registered:
+            return
+        now = time.time()
+        servers = schema.servers
+        with self.store.engine.begin() as conn:
+            # A write first: SQLite then holds its write lock to the end, so that two servers
+            # starting at once cannot both find the file free.
+            conn.execute(delete(servers).where(servers.c.heartbeat < now - FORGET_DEAD_AFTER))
+            for row in conn.execute(select(servers)).all():
+                if self._runs(row.host, row.pid, row.heartbeat, now):
+                    raise AnotherServer(
+                        f"Another cardtable server (process {row.pid} on {row.host}) uses this "
+                        "database; several server processes need PostgreSQL.")
+                conn.execute(delete(servers).where(servers.c.id == row.id))
+            conn.execute(insert(servers).values(id=self.server_id, host=self.host,
+                                                pid=self.pid, started=self.started,
+                                                heartbeat=now))
+        self.registered = True
+
+    def unregister(self) -> None:
+        """Delete this server's row (it will not serve after all)."""
+        if self.store is not None and self.registered:
+            self.registered = False
+            with contextlib.suppress(Exception):
+                _leave(self.store.engine, self.server_id)
+
+    def _runs(self, host: str, pid: int, heartbeat: float, now: float) -> bool:
+        if heartbeat < now - self.lease:
+            return False
+        if host != self.host:
+            return True  # (a process on another machine: its heartbeat tells)
+        if pid == self.pid:
+            return False  # a server of this process stopped without a word
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+    async def start(self) -> None:
+        self._see_loop()
+        if self.store is None:
+            return
+        await asyncio.to_thread(self.register)
+        self.beating = asyncio.create_task(self._beat_forever())
+
+    async def _beat_forever(self) -> None:
+        assert self.store is not None
+        engine = self.store.engine
+        while True:
+            await asyncio.sleep(self.lease / 4)
+            try:
+                await asyncio.to_thread(_beat, engine, self)
+            except Exception as error:  # the file busy a moment: the next beat will do
+                log.debug("heartbeat not written: %s", error)
+
+    async def stop(self) -> None:
+        if self.beating is not None:
+            self.beating.cancel()
+            with contextlib.suppress(BaseException):
+                await self.beating
+            self.beating = None
+        await self.cancel_tasks()
+        if self.store is not None and self.registered:
+            self.registered = False
+            try:
+                await asyncio.to_thread(_leave, self.store.engine, self.server_id)
+            except Exception as error:
+                log.warning("could not delete this server's row: %s", error)
+
+    async def request(self, server_id: str, body: Json, timeout: float = 10.0) -> Json:
+        if server_id != self.server_id:
+            raise Unreachable(f"No server {server_id[:32]} is running.")
+        try:
+            return await asyncio.wait_for(self.answer(body), timeout)
+        except TimeoutError:
+            raise Unreachable("The server did not answer in time.") from None
+
+    def publish(self, event: Event) -> None:
+        stamped = self.stamped(event)
+        encode(cast(Json, stamped))
+        self._see_loop()
+        self.deliver_soon([stamped])
+
+    def publish_in(self, conn: Connection, event: Event) -> None:
+        stamped = self.stamped(event)
+        encode(cast(Json, stamped))
+        self._watch(conn.engine)
+        conn.info.setdefault(self._pending, []).append(stamped)
+
+    def _watch(self, engine: Engine) -> None:
+        """Deliver the events of ``engine``'s transactions once they commit: they wait in the
+        connection's ``info`` until its commit (dropped at a rollback), then until the
+        connection goes back to the pool, which is after the commit is done."""
+        if engine in self._engines:
+            return
+        self._engines.add(engine)
+        pending_key, committed_key = self._pending, self._committed
+
+        def committed(conn: Connection) -> None:
+            pending = conn.info.pop(pending_key, None)
+            if pending:
+                conn.info.setdefault(committed_key, []).extend(pending)
+
+        def rolled_back(conn: Connection) -> None:
+            conn.info.pop(pending_key, None)
+
+        def returned(_dbapi: Any, record: Any) -> None:
+            done = record.info.pop(committed_key, None)
+            record.info.pop(pending_key, None)
+            if done:
+                self.deliver_soon(done)
+
+        event.listen(engine, "commit", committed)
+        event.listen(engine, "rollback", rolled_back)
+        event.listen(engine.pool, "checkin", returned)
+
+
+def _beat(engine: Engine, bus: _Bus) -> None:
+    """Write ``bus``'s heartbeat (its row again if it was deleted meanwhile)."""
+    now = time.time()
+    servers = schema.servers
+    with engine.begin() as conn:
+        done = conn.execute(update(servers).where(servers.c.id == bus.server_id)
+                            .values(heartbeat=now))
+        if not done.rowcount:
+            conn.execute(insert(servers).values(id=bus.server_id, host=bus.host, pid=bus.pid,
+                                                started=bus.started, heartbeat=now))
+
+
+def _leave(engine: Engine, server_id: str) -> None:
+    """Hand ``server_id``'s unfinished tables over and delete its row."""
+    tables, servers = schema.tables, schema.servers
+    with engine.begin() as conn:
+        conn.execute(update(tables).where(tables.c.owner == server_id,
+                                          tables.c.status != "finished").values(owner=None))
+        conn.execute(delete(servers).where(servers.c.id == server_id))
+
+
+# --- several servers on PostgreSQL ----------------------------------------------------------
+
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+class _Link:
+    """One autocommit connection, made again on the next use after it failed; each use has a
+    time limit (a database that hangs makes it fail, not wait)."""
+
+    def __init__(self, conninfo: str, options: Json, limit: float) -> None:
+        self.conninfo = conninfo
+        self.options = options
+        self.limit = limit
+        self.conn: psycopg.AsyncConnection[Any] | None = None
+        self.connecting = asyncio.Lock()
+
+    async def connection(self) -> psycopg.AsyncConnection[Any]:
+        async with self.connecting:
+            if self.conn is None or self.conn.closed:
+                import psycopg
+
+                self.conn = await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True, **self.options)
+            return self.conn
+
+    async def run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of ``sql`` (none for a statement without rows)."""
+        rows: list[tuple[Any, ...]] = await self._limited(self._run(sql, params), self.limit)
+        return rows
+
+    async def _run(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        conn = await self.connection()
+        cursor = await conn.execute(sql.encode(), params)
+        return await cursor.fetchall() if cursor.description is not None else []
+
+    async def count(self, sql: str, params: tuple[Any, ...] = (),
+                    limit: float | None = None) -> int:
+        """The rows ``sql`` changed (within ``limit`` seconds, else the link's own)."""
+        async def counted() -> int:
+            conn = await self.connection()
+            cursor = await conn.execute(sql.encode(), params)
+            return cursor.rowcount
+
+        changed: int = await self._limited(counted(), limit or self.limit)
+        return changed
+
+    async def _limited(self, call: Awaitable[Any], limit: float) -> Any:
+        try:
+            return await asyncio.wait_for(call, limit)
+        except BaseException:
+            await self.drop()
+            raise
+
+    async def drop(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+
+def conninfo_of(engine: Engine) -> str:
+    """The psycopg connection string of ``engine``'s database."""
+    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PostgresCluster(_Bus):
+    """Servers sharing one PostgreSQL database (see the module's docstring). Two connections of
+    its own besides the store's: one listens, one sends (events, requests, the heartbeat)."""
+
+    shared = True
+
+    def __init__(self, store: Store, lease: float = LEASE) -> None:
+        super().__init__(lease)
+        self.store = store
+        self.conninfo = conninfo_of(store.engine)
+        keepalive = max(1, int(lease / 2))
+        self.options: Json = {
+            "connect_timeout": max(2, int(lease)),
+            "application_name": f"cardtable {self.server_id[:8]}",
+            "keepalives": 1, "keepalives_idle": keepalive, "keepalives_interval": 1,
+            "keepalives_count": 2}
+        self.link = _Link(self.conninfo, self.options, max(1.0, lease / 2))
+        self.reply_channel = f"{CHANNEL}_{self.server_id}"
+        self.beaten = time.monotonic()
+        """When the heartbeat was last written (``time.monotonic()``)."""
+        self.waiting: dict[str, asyncio.Future[Json]] = {}
+        """Our requests waiting for their answers, by id."""
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        """Events published outside a transaction, sent in order by one task."""
+        self.listener: psycopg.AsyncConnection[Any] | None = None
+        self.listening = False
+        self.running = False
+
+    @property
+    def healthy(self) -> bool:
+        return time.monotonic() - self.beaten < self.lease / 2
+
+    async def start(self) -> None:
+        self._see_loop()
+        self.running = True
+        now = time.time()
+        await self.link.count("DELETE FROM servers WHERE heartbeat < %s",
+                              (now - FORGET_DEAD_AFTER,), START_LIMIT)
+        await self.link.count(
+            "INSERT INTO servers (id, host, pid, started, heartbeat) VALUES (%s, %s, %s, %s, %s)",
+            (self.server_id, self.host, self.pid, self.started, now), START_LIMIT)
+        self.beaten = time.monotonic()
+        # Listening before the server serves: no event after this point is missed.
+        first = await self._listen_once()
+        self.spawn(self._listen_forever(first))
+        self.spawn(self._beat_forever())
+        self.spawn(self._send_forever())
+
+    async def stop(self) -> None:
+        if not self.running:
+            return
+        self.running = False
+        with contextlib.suppress(TimeoutError):  # (the last events sent first)
+            await asyncio.wait_for(self.outbox.join(), STOP_WAIT)
+        await self.cancel_tasks()
+        for waiting in self.waiting.values():
+            if not waiting.done():
+                waiting.set_exception(Unreachable("This server is stopping."))
+        self.waiting.clear()
+        try:
+            await self.link.count(
+                "UPDATE tables SET owner = NULL WHERE owner = %s AND status <> 'finished'",
+                (self.server_id,))
+            await self.link.count("DELETE FROM servers WHERE id = %s", (self.server_id,))
+        except Exception as error:
+            log.warning("could not hand this server's tables over: %s", error)
+        await self.link.drop()
+        await self._close_listener()
+
+    # --- listening ---
+
+    async def _listen_once(self) -> psycopg.AsyncConnection[Any]:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True,
+                                                     **self.options)
+        try:
+            await conn.execute(f"LISTEN {CHANNEL}".encode())
+            await conn.execute(f"LISTEN {self.reply_channel}".encode())
+        except BaseException:
+            await conn.close()
+            raise
+        self.listener = conn
+        self.listening = True
+        return conn
+
+    async def _close_listener(self) -> None:
+        conn, self.listener = self.listener, None
+        self.listening = False
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def _listen_forever(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        import psycopg
+
+        while True:
+            try:
+                await self._hear(conn)
+            except (psycopg.Error, OSError, TimeoutError) as error:
+                log.warning("lost the servers' bus (%s); connecting again",
+                            str(error).strip().splitlines()[0] if str(error).strip()
+                            else type(error).__name__)
+            await self._close_listener()
+            for delay in RECONNECT.delays():
+                await asyncio.sleep(delay)
+                try:
+                    conn = await self._listen_once()
+                    break
+                except (psycopg.Error, OSError) as error:
+                    log.info("servers' bus: cannot connect yet (%s)", error)
+            log.warning("servers' bus connected again; catching up from the database")
+            # Listening again: whatever was published meanwhile is in the database.
+            self.deliver({"e": "resync", "s": self.server_id})
+
+    async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Every notification of ``conn`` until it fails; a quiet connection is asked whether
+        it still answers every ``lease / 2`` seconds."""
+        while True:
+            async for notify in conn.notifies(timeout=self.lease / 2):
+                self._received(notify.channel, notify.payload)
+            await asyncio.wait_for(conn.execute(b"SELECT 1"), self.lease)
+
+    def _received(self, channel: str, payload: str) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            log.warning("a message on the servers' bus is no JSON: %.60r", payload)
+            return
+        if not isinstance(message, dict):
+            return
+        if channel == CHANNEL:
+            if isinstance(message.get("e"), str):
+                self.deliver(cast(Event, message))
+        elif "q" in message:
+            self.spawn(self._serve(message))
+        elif "a" in message:
+            waiting = self.waiting.pop(str(message["a"]), None)
+            if waiting is not None and not waiting.done():
+                if "error" in message:
+                    waiting.set_exception(Unreachable(str(message["error"])))
+                else:
+                    waiting.set_result(message.get("body") or {})
+
+    # --- requests ---
+
+    async def request(self, server_id: str, body: Json, timeout: float = 10.0) -> Json:
+        if server_id == self.server_id:
+            try:
+                return await asyncio.wait_for(self.answer(body), timeout)
+            except TimeoutError:
+                raise Unreachable("This server did not answer in time.") from None
+        question = secrets.token_hex(8)
+        payload = encode({"q": question, "from": self.server_id, "body": body})
+        answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+        self.waiting[question] = answer
+        try:
+            async with asyncio.timeout(timeout):
+                try:
+                    sent = await self.link.run(
+                        "SELECT pg_notify(%s, %s) FROM servers WHERE id = %s "
+                        "AND heartbeat >= %s",
+                        (f"{CHANNEL}_{server_id}", payload, server_id, self.alive_since()))
+                except Exception as error:
+                    raise Unreachable(f"The database did not take the request: {error}") \
+                        from None
+                if not sent:
+                    raise Unreachable(f"No server {server_id[:32]} is running.")
+                return await answer
+        except TimeoutError:
+            raise Unreachable(f"Server {server_id[:32]} did not answer in time.") from None
+        finally:
+            self.waiting.pop(question, None)
+
+    async def _serve(self, message: Json) -> None:
+        """Answer a request of another server."""
+        asker, question = message.get("from"), message.get("q")
+        if not isinstance(asker, str) or not asker.isalnum() or len(asker) > 32:
+            return
+        body = message.get("body")
+        reply: Json = {"a": question}
+        try:
+            reply["body"] = await self.answer(body if isinstance(body, dict) else {})
+            payload = encode(reply)
+        except Exception as error:
+            if not isinstance(error, Unreachable | ValueError):
+                log.exception("a request of server %s failed", asker)
+            payload = encode({"a": question, "error": str(error)[:500] or "failed"})
+        try:
+            await self.link.run("SELECT pg_notify(%s, %s)", (f"{CHANNEL}_{asker}", payload))
+        except Exception as error:
+            log.warning("could not answer server %s: %s", asker, error)
+
+    # --- publishing ---
+
+    def publish_in(self, conn: Connection, event: Event) -> None:
+        payload = encode(cast(Json, self.stamped(event)))
+        conn.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
+
+    def publish(self, event: Event) -> None:
+        payload = encode(cast(Json, self.stamped(event)))
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if self.loop is None or running is self.loop:
+            self.outbox.put_nowait(payload)  # (sent once started)
+        else:
+            self.loop.call_soon_threadsafe(self.outbox.put_nowait, payload)
+
+    async def _send_forever(self) -> None:
+        while True:
+            payload = await self.outbox.get()
+            try:
+                for delay in [*SEND_RETRY.delays(), None]:
+                    try:
+                        await self.link.run("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                        break
+                    except Exception as error:
+                        if delay is None:
+                            log.warning("an event was not sent (%s): %.80s", error, payload)
+                        else:
+                            await asyncio.sleep(delay)
+            finally:
+                self.outbox.task_done()
+
+    # --- the heartbeat ---
+
+    async def _beat_forever(self) -> None:
+        swept = time.monotonic()
+        while True:
+            await asyncio.sleep(self.lease / 4 if self.healthy else self.lease / 10)
+            now, attempt = time.time(), time.monotonic()
+            try:
+                if not await self.link.count("UPDATE servers SET heartbeat = %s WHERE id = %s",
+                                             (now, self.server_id)):
+                    log.warning("this server's row was gone; writing it again")
+                    await self.link.count(
+                        "INSERT INTO servers (id, host, pid, started, heartbeat) "
+                        "VALUES (%s, %s, %s, %s, %s)",
+                        (self.server_id, self.host, self.pid, self.started, now))
+                self.beaten = attempt
+                if self.beaten - swept > 60:
+                    swept = self.beaten
+                    await self.link.count("DELETE FROM servers WHERE heartbeat < %s",
+                                          (now - FORGET_DEAD_AFTER,))
+            except Exception as error:
+                log.info("heartbeat not written: %s", error)
+
+
+def cluster_for(store: Store, lease: float = LEASE) -> Cluster:
+    """The cluster of ``store``'s database: shared on PostgreSQL, local on SQLite."""
+    if store.engine.dialect.name == "postgresql":
+        return PostgresCluster(store, lease)
+    return LocalCluster(store, lease)

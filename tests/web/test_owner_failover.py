@@ -1,0 +1,207 @@
+"""Leases and failover between servers on one PostgreSQL: a stale owner stores nothing and
+steps down, the tables of a server gone silent are taken over by the living (each by one),
+and a move handed to an owner that does not answer is refused with the usual message."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from typing import Any
+
+import pytest
+from owner_nodes import Node, recorder, seat_socket, told_once_in_order, wait_for_owner
+from webplay import Viewer, play_through, random_chooser
+
+from cardtable.web.live import SAVE_FAILED
+from cardtable.web.store import LeaseLost, SeatRow, Store, TableRow
+from waiting import wait_until
+
+
+@pytest.fixture
+def url(pg_cluster: Any) -> str:
+    database: str = pg_cluster.new_database()
+    return database
+
+
+def _steal(store: Store, table: str, server_id: str) -> int:
+    """Make ``server_id`` the table's owner behind everyone's back; its new epoch."""
+    from sqlalchemy import update
+
+    from cardtable.web import schema
+
+    tables = schema.tables
+    with store.engine.begin() as conn:
+        epoch: int = conn.execute(update(tables).where(tables.c.id == table)
+                             .values(owner=server_id, epoch=tables.c.epoch + 1)
+                             .returning(tables.c.epoch)).scalar_one()
+    return int(epoch)
+
+
+def test_a_write_under_a_lease_the_table_no_longer_holds_is_refused(url: str) -> None:
+    with Node(url) as one:
+        table, _tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        lease = one.live(table).lease
+        assert lease == (one.id, 1)
+        one.store.add_move(table, 1, "ABC", "P1A", lease=lease, deadline=None)
+        epoch = _steal(one.store, table, "another")
+        with pytest.raises(LeaseLost):
+            one.store.add_move(table, 2, "DEF", "P1D", lease=lease)
+        with pytest.raises(LeaseLost):
+            one.store.finish(table, {"winners": [], "reason": "abandoned"}, lease)
+        assert one.store.moves(table) == [("ABC", "P1A")]
+        assert one.store.table(table).status != "finished"  # type: ignore[union-attr]
+        one.store.add_move(table, 2, "DEF", "P1D", lease=("another", epoch))
+        assert len(one.store.moves(table)) == 2
+
+
+def test_a_stale_owner_stores_nothing_steps_down_and_the_game_goes_on(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with contextlib.ExitStack() as stack:
+            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
+                           table, "ABC", tokens)
+            def_ = recorder(two, stack.enter_context(seat_socket(two, table, tokens["DEF"])),
+                            table, "DEF", tokens)
+            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+            frame = play_through(viewers, {"ABC", "DEF"}, random_chooser(7), stop_after=3)
+            # Another server takes the lease, and the owner has not heard of it yet.
+            epoch = _steal(one.store, table, two.id)
+            mover = viewers[frame["to_move"]]
+            assert mover.last is not None
+            mover.socket.send_json({"type": "move", "move": mover.last["legal"][0]})
+            assert mover.until("error")["message"] == SAVE_FAILED
+            wait_until(lambda: not one.live(table).owner, "the stale owner to step down")
+            assert len(one.store.moves(table)) == 3
+            assert one.live(table).task is None
+            assert two.call(two.hub.owners.take_over, table, epoch)
+            wait_for_owner(two, table)
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(8))
+        assert last["result"] is not None
+        assert not one.live(table).owner and two.live(table).owner
+        stored = two.store.moves(table)
+        for viewer in (abc, def_):
+            told_once_in_order(viewer, len(stored))
+
+
+def test_the_tables_of_a_dead_server_go_to_the_living_each_to_one(url: str) -> None:
+    from sqlalchemy import insert
+
+    from cardtable.web import schema
+
+    store, other = Store(url), Store(url)
+    try:
+        now = time.time()
+        with store.engine.begin() as conn:
+            conn.execute(insert(schema.servers), [
+                {"id": name, "host": "h", "pid": 1, "started": now, "heartbeat": beat}
+                for name, beat in (("dead", now - 60), ("a", now), ("b", now), ("busy", now))])
+        tables = []
+        for index in range(30):
+            row = TableRow(f"t{index}", "caravan", {"rules": "nv"}, index, "playing", False,
+                           True, None, now, None, None, None, None)
+            store.add_table(row, [SeatRow("ABC", 0, "bot:random", None, None, None),
+                                  SeatRow("DEF", 1, "bot:random", None, None, None)])
+            tables.append(row.id)
+        for index, table in enumerate(tables):
+            _steal(store, table, "busy" if index % 10 == 0 else "dead")
+        store.finish("t1", {"winners": [], "reason": "abandoned"})
+        orphans = {table for index, table in enumerate(tables) if index % 10 and index != 1}
+        claimed: dict[str, list[tuple[str, int]]] = {}
+        start = threading.Barrier(2)
+
+        def claim(name: str, by: Store) -> None:
+            start.wait()
+            claimed[name] = []
+            while found := by.claim_orphans(name, now - 5, 4):
+                claimed[name] += found
+
+        threads = [threading.Thread(target=claim, args=(name, by))
+                   for name, by in (("a", store), ("b", other))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        mine, theirs = ({table for table, _epoch in claimed[name]} for name in ("a", "b"))
+        assert mine | theirs == orphans and not mine & theirs
+        assert {epoch for name in claimed for _table, epoch in claimed[name]} == {3}
+        assert store.claim_orphans("b", now - 5, None) == []
+        for table in orphans:
+            found = store.table(table)
+            assert found is not None and found.owner in ("a", "b") and found.epoch == 3
+        # A server that stops hands its tables over: anyone claims them at once.
+        assert store.release("a") == len(mine)
+        assert {table for table, _ in other.claim_orphans("b", now - 5, None)} == mine
+    finally:
+        store.close()
+        other.close()
+
+
+def test_a_silent_owners_table_is_taken_over_and_played_to_the_end(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with contextlib.ExitStack() as stack:
+            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
+                           table, "ABC", tokens)
+            def_ = recorder(two, stack.enter_context(seat_socket(two, table, tokens["DEF"])),
+                            table, "DEF", tokens)
+            watcher = recorder(two, stack.enter_context(seat_socket(two, table, None)),
+                               table, None, tokens)
+            recorders = {"ABC": abc, "DEF": def_, None: watcher}
+            viewers: dict[str | None, Viewer] = dict(recorders)
+            play_through(viewers, {"ABC", "DEF"}, random_chooser(9), stop_after=4)
+            # The owner can no longer write its heartbeat: it stops driving at once, and the
+            # other server takes the table over once the lease has run out.
+            link = one.cluster.link
+            beating = link.count
+
+            async def no_heartbeat(sql: str, params: tuple[Any, ...] = ()) -> int:
+                if "heartbeat" in sql and sql.startswith("UPDATE"):
+                    raise OSError("the database does not answer")
+                changed: int = await beating(sql, params)
+                return changed
+
+            link.count = no_heartbeat
+            wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
+            wait_for_owner(two, table)
+            link.count = beating
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(10))
+        assert last["result"] is not None
+        assert two.live(table).owner and not one.live(table).owner
+        stored = two.store.moves(table)
+        for viewer in recorders.values():
+            told_once_in_order(viewer, len(stored))
+            assert viewer.errors == []
+
+
+def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with seat_socket(one, table, tokens["ABC"]) as a, \
+                seat_socket(two, table, tokens["DEF"]) as b:
+            abc, def_ = (recorder(one, a, table, "ABC", tokens),
+                         recorder(two, b, table, "DEF", tokens))
+            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+            choose = random_chooser(12)
+            frame = play_through(viewers, {"ABC", "DEF"}, choose, stop_after=1)
+            while frame["to_move"] != "DEF":
+                frame = play_through(viewers, {"ABC", "DEF"}, choose,
+                                     stop_after=frame["ply"] + 1)
+            assert def_.last is not None
+            answering = one.cluster.handler
+
+            async def never(body: dict[str, Any]) -> dict[str, Any]:
+                await asyncio.Event().wait()  # (until the server stops)
+                return {}
+
+            one.cluster.handler = never
+            move = def_.last["legal"][0]
+            b.send_json({"type": "move", "move": move})
+            assert def_.until("error")["message"] == SAVE_FAILED
+            assert len(one.store.moves(table)) == frame["ply"]  # nothing happened
+            one.cluster.handler = answering
+            b.send_json({"type": "move", "move": move})
+            after = def_.until_state(lambda state: state["ply"] == frame["ply"] + 1)
+            assert after["to_move"] == "ABC"
+        assert one.store.moves(table)[-1] == ("DEF", move)

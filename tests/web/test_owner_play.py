@@ -1,0 +1,106 @@
+"""One table, a seat at each of two servers on one PostgreSQL: the server that made it drives
+it, the other keeps a mirror, moves made at the mirror are handed to the owner, and each seat
+is told every ply once, in order, from its own server."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from owner_nodes import Node, recorder, seat_socket, told_once_in_order
+from webplay import Viewer, play_through, random_chooser
+
+from cardtable.web.cluster import Event
+from waiting import wait_until
+
+
+@pytest.fixture
+def url(pg_cluster: Any) -> str:
+    database: str = pg_cluster.new_database()
+    return database
+
+
+def test_a_seat_on_each_of_two_servers_plays_to_the_end(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"},
+                                   claim=["ABC"])
+        seat, token = two.join(table)
+        tokens[seat] = token
+        assert seat == "DEF"
+        with contextlib.ExitStack() as stack:
+            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
+                           table, "ABC", tokens)
+            def_ = recorder(two, stack.enter_context(seat_socket(two, table, tokens["DEF"])),
+                            table, "DEF", tokens)
+            watcher = recorder(two, stack.enter_context(seat_socket(two, table, None)),
+                               table, None, tokens)
+            last = play_through({"ABC": abc, "DEF": def_, None: watcher}, {"ABC", "DEF"},
+                                random_chooser(11))
+        assert last["result"] is not None
+        assert one.live(table).owner and not two.live(table).owner
+        stored = one.store.moves(table)
+        assert last["ply"] == len(stored) == two.live(table).ply
+        for viewer in (abc, def_, watcher):
+            told_once_in_order(viewer, len(stored))
+            assert viewer.errors == []
+        assert def_.last is not None and def_.last["result"] == abc.last["result"]  # type: ignore[index]
+        assert two.store.table(table).status == "finished"  # type: ignore[union-attr]
+        record = two.client.get(f"/api/tables/{table}/record")
+        assert record.status_code == 200
+
+
+def test_chat_and_a_rematch_reach_the_other_server(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"},
+                                   claim=["ABC"])
+        seat, token = two.join(table)
+        tokens[seat] = token
+        with seat_socket(one, table, tokens["ABC"]) as a, \
+                seat_socket(two, table, tokens["DEF"]) as b:
+            abc, def_ = (recorder(one, a, table, "ABC", tokens),
+                         recorder(two, b, table, "DEF", tokens))
+            abc.until("chat_history")
+            def_.until("chat_history")
+            b.send_json({"type": "chat", "text": "hello from two"})
+            assert abc.until("chat")["text"] == "hello from two"
+            assert def_.until("chat")["text"] == "hello from two"
+            assert def_.chat[-1]["text"] == "hello from two" and len(def_.chat) == 1
+
+
+def test_a_mirror_catches_up_after_missed_duplicate_and_late_events(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with contextlib.ExitStack() as stack:
+            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
+                           table, "ABC", tokens)
+            def_ = recorder(one, stack.enter_context(seat_socket(one, table, tokens["DEF"])),
+                            table, "DEF", tokens)
+            watcher = recorder(two, stack.enter_context(seat_socket(two, table, None)),
+                               table, None, tokens)
+            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+            play_through(viewers, {"ABC", "DEF"}, random_chooser(3), stop_after=2)
+            wait_until(lambda: two.live(table).ply == 2, "the mirror at ply 2")
+            # The mirror hears nothing while four moves are played ...
+            deaf: list[Event] = []
+            subscribers = two.cluster.subscribers
+            two.cluster.subscribers = [deaf.append]
+            play_through(viewers, {"ABC", "DEF"}, random_chooser(4), stop_after=6)
+            wait_until(lambda: len(deaf) >= 4, "the events the mirror missed")
+            two.cluster.subscribers = subscribers
+            assert two.live(table).ply == 2
+            # ... then hears an old event, the same one twice, and the bus's "resync".
+            live = two.live(table)
+            two.call(live.moved, 1, None)
+            two.call(live.moved, 2, None)
+            two.call(live.moved, 2, None)
+            assert two.live(table).ply == 2
+            two.call(two.cluster.deliver, {"e": "resync", "s": two.id})
+            wait_until(lambda: two.live(table).ply == 6, "the mirror to catch up")
+            two.call(live.moved, 6, None)
+            two.call(live.moved, 5, None)
+            # Every ply reached the spectator at the mirror once, in order.
+            last = play_through({**viewers, None: watcher}, {"ABC", "DEF"},
+                                random_chooser(5), stop_after=8)
+        told_once_in_order(watcher, last["ply"])
+        assert watcher.plies()[-1] == 8 == two.live(table).ply
