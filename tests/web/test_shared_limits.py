@@ -6,11 +6,11 @@ at once gives exactly its count."""
 from __future__ import annotations
 
 import contextlib
-import threading
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from racing import at_once
 from starlette.websockets import WebSocketDisconnect
 from webplay import Server
 
@@ -18,8 +18,6 @@ from cardtable.web import schema, shared_store
 from cardtable.web.limits import Limits, Rate
 from cardtable.web.store import Store
 from waiting import wait_until
-
-T = TypeVar("T")
 
 
 class Clock:
@@ -134,26 +132,6 @@ def test_the_sockets_of_a_server_that_died_count_no_more(pg_url: str) -> None:
         assert shared_store.sweep_presence(first.store) == 2
         assert open_count(first.store) == 0
 
-
-def at_once(count: int, call: Callable[[int], T]) -> list[T]:
-    """``call(0)`` ... ``call(count - 1)``, each on its own thread, all let go at once."""
-    start = threading.Barrier(count)
-    results: list[T] = []
-    lock = threading.Lock()
-
-    def run(index: int) -> None:
-        start.wait()
-        result = call(index)
-        with lock:
-            results.append(result)
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(results) == count
-    return results
 
 
 def test_a_bucket_spent_by_many_threads_at_once_gives_its_count(pg_url: str) -> None:

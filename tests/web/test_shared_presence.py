@@ -6,18 +6,16 @@ table. The servers' clocks are the test's."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from policy_server import PolicyServer
+from racing import at_once
 from webplay import connect
 
 from cardtable.web import schema
 from waiting import wait_until
-
-T = TypeVar("T")
 
 
 @pytest.fixture
@@ -122,26 +120,6 @@ def test_presence_on_a_server_that_died_does_not_count(
                      .values(server_id=first.app.state.cluster.server_id))
     assert second.quick()["table"] == waiting["table"]
 
-
-def at_once(count: int, call: Callable[[int], T]) -> list[T]:
-    """``call(0)`` ... ``call(count - 1)``, each on its own thread, all let go at once."""
-    start = threading.Barrier(count)
-    results: list[T] = []
-    lock = threading.Lock()
-
-    def run(index: int) -> None:
-        start.wait()
-        result = call(index)
-        with lock:
-            results.append(result)
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(results) == count
-    return results
 
 
 def test_two_quick_matches_racing_on_two_servers_meet_at_one_table(

@@ -5,11 +5,11 @@ changes."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
+from racing import at_once
 from sqlalchemy import func, insert, select
 
 pytest.importorskip("openskill")
@@ -20,7 +20,6 @@ from cardtable.web import schema
 from cardtable.web.ratings import update_ratings
 from cardtable.web.store import SeatRow, Store, TableRow
 
-T = TypeVar("T")
 ROUNDS = 12
 
 
@@ -50,26 +49,6 @@ def finished_table(store: Store, table_id: str, players: Sequence[str]) -> None:
                              1.0, {"winners": [], "reason": "points"}, None, None),
                     seats(players))
 
-
-def at_once(count: int, call: Callable[[int], T]) -> list[T]:
-    """``call(0)`` ... ``call(count - 1)``, each on its own thread, all let go at once."""
-    start = threading.Barrier(count)
-    results: list[T] = []
-    lock = threading.Lock()
-
-    def run(index: int) -> None:
-        start.wait()
-        result = call(index)
-        with lock:
-            results.append(result)
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(results) == count
-    return results
 
 
 def history(store: Store, table_id: str | None = None) -> int:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cardtable.engine.errors import GameError
 from cardtable.web import games
+from cardtable.web.cluster import process_runs
 from cardtable.web.live import LiveTable, chat_frame
 from cardtable.web.store import StoreError
 
@@ -47,17 +48,6 @@ NOT_REBUILT = (GameError, games.TableError, ValueError)
 """What a table's stored rules or moves that cannot be replayed raise."""
 HOST = socket.gethostname()[:255]
 """This machine, as the servers' rows name it."""
-
-
-def _runs(pid: int) -> bool:
-    """Whether process ``pid`` of this machine runs (one of another user's counts)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class TableOwners:
@@ -237,7 +227,7 @@ class TableOwners:
                   if server_id != self.me]
         alive = 0
         for server_id, host, pid in others:
-            if host == HOST and pid != os.getpid() and not _runs(pid):
+            if host == HOST and pid != os.getpid() and not process_runs(pid):
                 log.info("server %s (process %d) is gone; its tables are taken over",
                          server_id, pid)
                 self.hub.store.forget_server(server_id)
