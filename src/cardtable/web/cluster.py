@@ -27,6 +27,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 import weakref
 from collections.abc import Awaitable, Callable
@@ -488,7 +489,8 @@ def conninfo_of(engine: Engine) -> str:
 
 class PostgresCluster(_Bus):
     """Servers sharing one PostgreSQL database (see the module's docstring). Two connections of
-    its own besides the store's: one listens, one sends (events, requests, the heartbeat)."""
+    its own besides the store's: one listens, one sends (events, requests); the heartbeat is
+    written on a thread of its own with the store's connections."""
 
     shared = True
 
@@ -506,6 +508,8 @@ class PostgresCluster(_Bus):
         self.reply_channel = f"{CHANNEL}_{self.server_id}"
         self.beaten = time.monotonic()
         """When the heartbeat was last written (``time.monotonic()``)."""
+        self.beating: threading.Thread | None = None
+        self.beating_stopped = threading.Event()
         self.waiting: dict[str, asyncio.Future[Json]] = {}
         """Our requests waiting for their answers, by id."""
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -531,7 +535,10 @@ class PostgresCluster(_Bus):
         # Listening before the server serves: no event after this point is missed.
         first = await self._listen_once()
         self.spawn(self._listen_forever(first))
-        self.spawn(self._beat_forever())
+        self.beating_stopped.clear()
+        self.beating = threading.Thread(target=self._beat_forever, daemon=True,
+                                        name=f"cardtable-heartbeat-{self.server_id[:8]}")
+        self.beating.start()
         self.spawn(self._send_forever())
 
     async def stop(self) -> None:
@@ -541,6 +548,9 @@ class PostgresCluster(_Bus):
         with contextlib.suppress(TimeoutError):  # (the last events sent first)
             await asyncio.wait_for(self.outbox.join(), STOP_WAIT)
         await self.cancel_tasks()
+        self.beating_stopped.set()
+        if self.beating is not None:
+            await asyncio.to_thread(self.beating.join, STOP_WAIT)
         for waiting in self.waiting.values():
             if not waiting.done():
                 waiting.set_exception(Unreachable("This server is stopping."))
@@ -714,24 +724,25 @@ class PostgresCluster(_Bus):
 
     # --- the heartbeat ---
 
-    async def _beat_forever(self) -> None:
+    def write_heartbeat(self) -> None:
+        """Write this server's heartbeat (its row again if it was deleted meanwhile)."""
+        _beat(self.store.engine, self)
+
+    def _beat_forever(self) -> None:
+        """The heartbeat, on a thread of its own with the store's connections: a server whose
+        event loop is busy with its tables still beats, so that only a server that cannot reach
+        the database (or has stopped) loses its tables."""
         swept = time.monotonic()
-        while True:
-            await asyncio.sleep(self.lease / 4 if self.healthy else self.lease / 10)
-            now, attempt = time.time(), time.monotonic()
+        while not self.beating_stopped.wait(self.lease / 4 if self.healthy else self.lease / 10):
+            attempt = time.monotonic()
             try:
-                if not await self.link.count("UPDATE servers SET heartbeat = %s WHERE id = %s",
-                                             (now, self.server_id)):
-                    log.warning("this server's row was gone; writing it again")
-                    await self.link.count(
-                        "INSERT INTO servers (id, host, pid, started, heartbeat) "
-                        "VALUES (%s, %s, %s, %s, %s)",
-                        (self.server_id, self.host, self.pid, self.started, now))
+                self.write_heartbeat()
                 self.beaten = attempt
-                if self.beaten - swept > 60:
-                    swept = self.beaten
-                    await self.link.count("DELETE FROM servers WHERE heartbeat < %s",
-                                          (now - FORGET_DEAD_AFTER,))
+                if attempt - swept > 60:
+                    swept = attempt
+                    with self.store.engine.begin() as conn:
+                        conn.execute(delete(schema.servers).where(
+                            schema.servers.c.heartbeat < time.time() - FORGET_DEAD_AFTER))
             except Exception as error:
                 log.info("heartbeat not written: %s", error)
 
