@@ -7,8 +7,10 @@ and a test that passes never waits that long.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 TIMEOUT = 60.0
@@ -28,3 +30,18 @@ def wait_until(condition: Callable[[], T], what: str, timeout: float = TIMEOUT,
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(interval)
+
+
+async def until_true(condition: Callable[[], T | Awaitable[T]], what: str,
+                     timeout: float = TIMEOUT, interval: float = 0.02) -> T:
+    """:func:`wait_until` inside a running event loop: the loop goes on between the tries
+    (``condition`` may be a coroutine function)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(interval)

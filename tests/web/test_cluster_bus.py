@@ -10,7 +10,6 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -28,24 +27,9 @@ from cardtable.web.cluster import (
     Unreachable,
 )
 from cardtable.web.store import Store
+from waiting import until_true
 
 TIMEOUT = 60.0
-
-
-async def until(condition: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> None:
-    """Let the event loop run until ``condition()`` holds (fail after ``timeout`` s)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
-
-
-async def until_async(condition: Callable[[], Awaitable[bool]], what: str,
-                      timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
 
 
 class Heard:
@@ -95,7 +79,7 @@ def test_events_reach_every_server_in_order_and_once(pg_url: str) -> None:
                 else:
                     cluster.publish({"e": "move", "t": "t1", "p": ply})
             for listener in heard:
-                await until(partial(listener.has, "move", 40), "every event at every server")
+                await until_true(partial(listener.has, "move", 40), "every event at every server")
             # A last event, committed after all the others were sent: once it is heard,
             # nothing of before is still on its way (each was heard once).
             for cluster, store in ((one, stores[0]), (two, stores[1])):
@@ -103,7 +87,7 @@ def test_events_reach_every_server_in_order_and_once(pg_url: str) -> None:
                 with store.engine.begin() as conn:
                     cluster.publish_in(conn, {"e": "end", "t": "t1"})
             for listener in heard:
-                await until(partial(listener.has, "end", 2), "the last events")
+                await until_true(partial(listener.has, "end", 2), "the last events")
             for listener in heard:
                 moves = listener.of("move")
                 assert len(moves) == 40
@@ -161,10 +145,10 @@ def test_an_event_comes_after_its_commit_and_never_after_a_rollback(
             with pytest.raises(RuntimeError):
                 await asyncio.to_thread(store_move, 2, True)
             await asyncio.to_thread(store_move, 2, False)
-            await until(lambda: len(seen) >= 2, "the two stored moves' events")
+            await until_true(lambda: len(seen) >= 2, "the two stored moves' events")
             # A last event: heard after anything still on its way.
             cluster.publish({"e": "table", "t": "t1"})
-            await until(lambda: seen[-1][0] == 0, "the last event")
+            await until_true(lambda: seen[-1][0] == 0, "the last event")
             assert seen == [(1, 1), (2, 2), (0, 2)]
         finally:
             await cluster.stop()
@@ -254,7 +238,7 @@ def test_an_event_over_the_payload_limit_is_refused(backend: str,
                 cluster.publish_in(conn, too_long)
             fits = chat((MAX_PAYLOAD - 100) // 2)
             cluster.publish(fits)
-            await until(lambda: heard.of("chat"), "the event that fits")
+            await until_true(lambda: heard.of("chat"), "the event that fits")
             assert heard.of("chat")[0]["line"] == fits["line"]
         finally:
             await cluster.stop()
@@ -283,7 +267,7 @@ def test_every_server_has_a_heartbeat_row_and_hands_its_tables_over(pg_url: str)
             add_table(store, "mine", owner=one.server_id)
             add_table(store, "done", status="finished", owner=one.server_id)
             add_table(store, "theirs", owner=two.server_id)
-            await until(lambda: all(rows()[c.server_id].heartbeat
+            await until_true(lambda: all(rows()[c.server_id].heartbeat
                                     > first[c.server_id].heartbeat for c in (one, two)),
                         "both heartbeats to be written again")
             assert one.healthy and two.healthy
@@ -317,29 +301,30 @@ def test_the_bus_survives_a_postgresql_restart_and_says_resync(pg_own_cluster: A
         try:
             one.publish({"e": "table", "t": "before"})
             for listener in heard:
-                await until(partial(listener.has, "table"), "the first event")
+                await until_true(partial(listener.has, "table"), "the first event")
             await asyncio.to_thread(pg_own_cluster.halt)
             # Without its heartbeat a server soon knows it must not drive tables.
-            await until(lambda: not one.healthy and not two.healthy,
+            await until_true(lambda: not one.healthy and not two.healthy,
                         "the servers to see their heartbeat fail")
             assert not any(listener.of("resync") for listener in heard)
             await asyncio.to_thread(pg_own_cluster.start)
             for listener in heard:
-                await until(partial(listener.has, "resync"),
+                await until_true(partial(listener.has, "resync"),
                             "resync after the bus connected again")
-            await until(lambda: one.healthy and two.healthy, "the heartbeats again")
+            await until_true(lambda: one.healthy and two.healthy, "the heartbeats again")
             resync = heard[0].of("resync")[0]
             assert resync["s"] == one.server_id and "t" not in resync
 
-            async def delivered() -> bool:
+            def delivered() -> bool:
                 # (an event published while the connection was being made again may be lost:
-                # that is what resync is for; publish until one arrives)
+                # that is what resync is for; publish again until one arrives)
+                if all(any(e.get("t") == "after" for e in listener.of("table"))
+                       for listener in heard):
+                    return True
                 two.publish({"e": "table", "t": "after"})
-                await asyncio.sleep(0.2)
-                return all(e.get("t") == "after" for listener in heard
-                           for e in listener.of("table")[-1:])
+                return False
 
-            await until_async(delivered, "events after the restart")
+            await until_true(delivered, "events after the restart", interval=0.1)
             assert sum(len(listener.of("resync")) for listener in heard) == 2
         finally:
             await one.stop()
