@@ -10,6 +10,7 @@ from typing import Any
 from webplay import Server
 
 from cardtable.web.table_policy import TablePolicy
+from waiting import wait_until
 
 
 class Clock:
@@ -48,9 +49,11 @@ class PolicyServer(Server):
         return closed
 
     def abandon(self, table: str) -> None:
-        """Close the table as abandoned now, on the server's event loop."""
-        assert self.client.portal.call(self.app.state.hub.abandon,
-                                       self.app.state.hub.tables[table], 601.0)
+        """Close the table as abandoned, on the server's event loop: as soon as it can be (not
+        while one of its moves is being stored; the hub's sweep would try again too)."""
+        live = self.app.state.hub.tables[table]
+        wait_until(lambda: self.client.portal.call(self.app.state.hub.abandon, live, 601.0),
+                   f"table {table} closed as abandoned")
 
     def view(self, table: str) -> dict[str, Any]:
         answer = self.client.get(f"/api/tables/{table}")
