@@ -171,6 +171,39 @@ def test_a_silent_owners_table_is_taken_over_and_played_to_the_end(url: str) -> 
             assert viewer.errors == []
 
 
+def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: str) -> None:
+    from sqlalchemy import select, text
+    from sqlalchemy.exc import DBAPIError
+
+    from cardtable.web import schema
+
+    with Node(url) as one, Node(url) as two:
+        table, _tokens = one.create("caravan", ["bot:random", "human"],
+                                    {"rules": "nv", "first": "DEF"})
+        two.call(lambda: two.hub.get(table))  # (a mirror on the other server)
+        # The owner freezes with the table's row locked (a transaction begun, never ended)
+        # and its heartbeat stopped: the database ends that transaction after the lease.
+        frozen = one.store.engine.connect()
+        try:
+            transaction = frozen.begin()
+            frozen.execute(select(schema.tables.c.id).where(schema.tables.c.id == table)
+                           .with_for_update())
+
+            def no_heartbeat() -> None:
+                raise OSError("the machine hangs")
+
+            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            wait_for_owner(two, table)
+            with pytest.raises(DBAPIError):  # (its session was ended: the lock went with it)
+                frozen.execute(text("SELECT 1"))
+            with contextlib.suppress(DBAPIError):
+                transaction.rollback()
+        finally:
+            frozen.close()
+        row = two.store.table(table)
+        assert row is not None and row.owner == two.id and row.epoch == 2
+
+
 def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(url: str) -> None:
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})

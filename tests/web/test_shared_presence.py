@@ -75,6 +75,41 @@ def test_a_spectator_is_counted_but_is_nobodys_presence(
         assert first.sweep() == [table]
 
 
+def test_the_table_frames_of_each_server_count_the_connections_of_the_other(
+        servers: tuple[PolicyServer, PolicyServer]) -> None:
+    first, second = servers
+    made = first.client.post("/api/tables", json={
+        "game": "caravan", "seats": ["human", "human"], "claim": ["ABC", "DEF"]}).json()
+    table, tokens = made["table"], made["tokens"]
+
+    def seen(frame: dict[str, Any]) -> tuple[list[str], int]:
+        return ([seat["seat"] for seat in frame["seats"] if seat["connected"]],
+                frame["spectators"]["count"])
+
+    def next_table_frame(socket: Any) -> dict[str, Any]:
+        frame: dict[str, Any] = socket.receive_json()
+        while frame["type"] != "table":
+            frame = socket.receive_json()
+        return frame
+
+    def until_seen(socket: Any, wanted: tuple[list[str], int]) -> None:
+        frame = next_table_frame(socket)
+        while seen(frame) != wanted:
+            frame = next_table_frame(socket)
+
+    with connect(first.client, table, tokens["ABC"]) as alice:
+        until_seen(alice, (["ABC"], 0))
+        with connect(second.client, table, tokens["DEF"]) as bob:
+            until_seen(bob, (["ABC", "DEF"], 0))  # (Alice, at the first server, is here)
+            until_seen(alice, (["ABC", "DEF"], 0))
+            with connect(second.client, table, None) as watcher:
+                until_seen(watcher, (["ABC", "DEF"], 1))
+                until_seen(alice, (["ABC", "DEF"], 1))
+            until_seen(alice, (["ABC", "DEF"], 0))
+        until_seen(alice, (["ABC"], 0))
+    assert seen(first.client.get(f"/api/tables/{table}").json()) == ([], 0)
+
+
 def test_quick_match_pairs_a_person_here_on_the_other_server(
         servers: tuple[PolicyServer, PolicyServer]) -> None:
     first, second = servers

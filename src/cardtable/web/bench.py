@@ -3,8 +3,15 @@
 Starts ``cardtable serve`` on loopback (a real uvicorn process on a temporary SQLite file, bots
 without delay), creates N tables of a person against a bot, and plays them all at once through
 WebSocket clients in this process. The move round trip is the time from sending a move to
-receiving the state frame that shows it; the report gives its p50/p95/p99 and the moves per
-second (the clients' moves, and every move the server applied, bots' included).
+receiving the state frame that shows it; the report gives its p50/p95/p99, the moves per
+second (the clients' moves, and every move the server applied, bots' included) and the
+server's CPU time per move.
+
+``--servers K`` starts K server processes on one PostgreSQL database (``--db``) and plays
+tables of two people instead, whose two seats sit on different servers (table t is made on
+server t mod K, where its first seat plays; its second seat plays through server t+1 mod K):
+every move then crosses servers, forwarded to the table's owner or fanned out to the other
+one. The CPU time is the sum over the server processes.
 
 The server runs with its rate limits on. Every table is made and played from this one client,
 so the limits on new tables and on WebSockets open at once are raised to the number of tables
@@ -25,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cardtable.engine.error_line import OneLineArgumentParser, print_error
@@ -58,13 +66,27 @@ def parser() -> OneLineArgumentParser:
     parse.add_argument("--rate-limits", default=None, metavar="SPEC",
                        help="the server's rate limits (cardtable serve --rate-limits; default: "
                        "the server's, with create=N/60 and sockets=N for N tables made and "
-                       "played from this one client)")
+                       "played from this one client; sockets=2N with --servers)")
+    parse.add_argument("--servers", type=int, default=None, metavar="K",
+                       help="K server processes on the one database of --db (PostgreSQL when "
+                       "K > 1), playing tables of two people whose seats sit on different "
+                       "servers (default: one server, a person against a bot)")
     return parse
 
 
-def bench_limits(tables: int) -> Limits:
-    """The server's default limits, with room for ``tables`` new tables at once and as many
-    WebSockets open from the bench's one client."""
+MAX_SERVERS = 16
+LOG_LINES = 10
+"""Lines of each server's log shown when clients failed."""
+RETRIES = 20
+"""How many times a client sends a move the server could not save again."""
+SAVE_FAILED = "The server could not save your move; try again."
+SILENCE = 60.0
+"""A client that gets no frame for this long fails (its table stopped)."""
+
+
+def bench_limits(tables: int, sockets_per_table: int = 1) -> Limits:
+    """The server's default limits, with room for ``tables`` new tables at once and their
+    WebSockets (``sockets_per_table`` each) open from the bench's one client."""
     from dataclasses import replace
 
     from cardtable.web.limits import Limits, Rate
@@ -74,8 +96,8 @@ def bench_limits(tables: int) -> Limits:
     if create is not None and create.count < tables:
         create = Rate(tables, create.seconds)
     sockets = defaults.sockets
-    if sockets is not None and sockets < tables:
-        sockets = tables
+    if sockets is not None and sockets < tables * sockets_per_table:
+        sockets = tables * sockets_per_table
     return replace(defaults, create=create, sockets=sockets)
 
 
@@ -100,23 +122,45 @@ class Totals:
         self.client_moves = 0
         self.server_moves = 0
         self.finished = 0
+        self.retries = 0
+        """Moves sent again after the server could not save them."""
         self.failures: list[str] = []
 
 
 async def _client(url: str, token: str, moves: int, chooser: random.Random,
-                  totals: Totals, think: float) -> None:
+                  totals: Totals, think: float, last: int | None = None,
+                  counts: bool = True) -> None:
+    """One seat's client: ``moves`` moves, or (a table of two people, ``last`` set) moves
+    until the table's ply ``last``; ``counts``: this client counts the table's moves and
+    its end (one client of each table does)."""
     import websockets
 
-    async with websockets.connect(f"{url}?token={token}", max_size=1 << 22) as ws:
+    async with websockets.connect(f"{url}?token={token}", max_size=1 << 22,
+                                  open_timeout=SILENCE) as ws:
         ply = -1
         sent_at: float | None = None
         sent_ply = 0
         played = 0
         last_ply = 0
-        async for raw in ws:
+        retries = 0
+        move = ""
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), SILENCE)
+            except TimeoutError:
+                totals.failures.append(f"no frame for {SILENCE:.0f} s at ply {ply}")
+                return
             frame = json.loads(raw)
             kind = frame.get("type")
             if kind == "error":
+                if frame.get("message") == SAVE_FAILED and sent_at is not None \
+                        and retries < RETRIES:
+                    # Not saved (the table's server changes hands): a person tries again.
+                    retries += 1
+                    totals.retries += 1
+                    await asyncio.sleep(0.1 * retries)
+                    await ws.send(json.dumps({"type": "move", "move": move}))
+                    continue
                 totals.failures.append(frame.get("message", "?"))
                 return
             if kind != "state":
@@ -127,10 +171,12 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
                 totals.round_trips.append(time.perf_counter() - sent_at)
                 sent_at = None
             if frame["result"] is not None:
-                totals.finished += 1
+                totals.finished += counts
+                break
+            if last is not None and ply >= last:
                 break
             if sent_at is None and frame["legal"]:
-                if played >= moves:
+                if last is None and played >= moves:
                     break
                 legal = frame["legal"]
                 plays = [move for move in legal if move.split(":")[-1][:1] in ("P", "p")]
@@ -138,44 +184,86 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
                 if think > 0:
                     await asyncio.sleep(think * (0.5 + chooser.random()))
                 sent_ply = ply
+                retries = 0
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "move": move}))
                 played += 1
                 totals.client_moves += 1
-        totals.server_moves += last_ply
+        if counts:
+            totals.server_moves += last_ply
 
 
-async def _run(base: str, options: argparse.Namespace) -> tuple[Totals, float]:
+async def _tables(bases: list[str], options: argparse.Namespace
+                  ) -> list[list[tuple[str, str, str]]]:
+    """Make the tables: per table, (server, table, token) of each seat a client plays. One
+    server: a person against bots. Several: two people, table t made on server t mod K, its
+    second seat played through the next server."""
     import httpx
 
     from cardtable.engine.game_registry import description
 
-    totals = Totals()
     described = description(options.game)
     # The game's caps on a game between bots keep a long game (Obsession's) bounded.
     params = dict(described.bot_params)
-    seats = ["human", *[f"bot:{options.bot or 'random'}"] * (max(described.seat_counts[0], 2)
-                                                            - 1)]
-    tokens: list[tuple[str, str]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        for _ in range(options.tables):
-            response = await client.post("/api/tables", json={
+    people = options.servers is not None
+    seats = (["human", "human"] if people else
+             ["human", *[f"bot:{options.bot or 'random'}"] * (max(described.seat_counts[0], 2)
+                                                             - 1)])
+    made: list[list[tuple[str, str, str]]] = []
+    clients = [httpx.AsyncClient(base_url=base, timeout=60) for base in bases]
+    try:
+        for number in range(options.tables):
+            home = number % len(bases)
+            response = await clients[home].post("/api/tables", json={
                 "game": options.game, "params": params, "seats": seats})
             response.raise_for_status()
             data = response.json()
-            tokens.append((data["table"], data["tokens"][next(iter(data["tokens"]))]))
-    ws_base = base.replace("http://", "ws://")
+            tokens = list(data["tokens"].values())
+            where = [bases[(home + index) % len(bases)] for index in range(len(tokens))]
+            made.append([(base, data["table"], token)
+                         for base, token in zip(where, tokens, strict=True)])
+    finally:
+        for client in clients:
+            await client.aclose()
+    return made
+
+
+async def _run(bases: list[str], options: argparse.Namespace,
+               cpu: Callable[[], float | None]) -> tuple[Totals, float, float | None]:
+    """Play every table; the totals, the seconds it took and the servers' CPU seconds."""
+    totals = Totals()
+    tables = await _tables(bases, options)
     chooser = random.Random(options.seed)
+    last = 2 * options.moves if options.servers is not None else None
+    cpu_before = cpu()
     started = time.perf_counter()
     results = await asyncio.gather(*(
-        _client(f"{ws_base}/api/tables/{table}/ws", token, options.moves,
-                random.Random(chooser.random()), totals, options.think)
-        for table, token in tokens), return_exceptions=True)
+        _client(f"{base.replace('http://', 'ws://')}/api/tables/{table}/ws", token,
+                options.moves, random.Random(chooser.random()), totals, options.think, last,
+                counts=index == 0)
+        for seats in tables for index, (base, table, token) in enumerate(seats)),
+        return_exceptions=True)
     elapsed = time.perf_counter() - started
+    cpu_after = cpu()
     for result in results:
         if isinstance(result, BaseException):
             totals.failures.append(f"{type(result).__name__}: {result}")
-    return totals, elapsed
+    used = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return totals, elapsed, used
+
+
+def cpu_seconds(pids: list[int]) -> float | None:
+    """The user + system CPU seconds the processes ``pids`` used so far (from /proc), or None
+    where /proc cannot tell."""
+    total = 0
+    try:
+        for pid in pids:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _wait_ready(base: str, process: subprocess.Popen[bytes], seconds: float = 60) -> bool:
@@ -192,10 +280,22 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes], seconds: float = 60
     return False
 
 
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
 def main(argv: list[str]) -> int:
     options = parser().parse_args(argv)
     if options.tables < 1 or options.moves < 1:
         print_error(PROG, "--tables and --moves must be at least 1")
+        return 1
+    count = 1 if options.servers is None else options.servers
+    if not 1 <= count <= MAX_SERVERS:
+        print_error(PROG, f"--servers must be 1 to {MAX_SERVERS}")
+        return 1
+    if count > 1 and (options.db is None or is_sqlite(options.db)):
+        print_error(PROG, f"--servers {count} needs --db postgresql://USER:PASSWORD@HOST/NAME "
+                          "(several servers share one PostgreSQL database)")
         return 1
     try:
         import httpx  # noqa: F401
@@ -206,8 +306,9 @@ def main(argv: list[str]) -> int:
         print_error(PROG, f"the web extra is not installed ({error.name}): "
                           "pip install 'cardtable[web]'")
         return 1
+    per_table = 1 if options.servers is None else 2
     try:
-        limits = (bench_limits(options.tables) if options.rate_limits is None
+        limits = (bench_limits(options.tables, per_table) if options.rate_limits is None
                   else Limits.parse(options.rate_limits))
     except ValueError as error:
         print_error(PROG, f"--rate-limits: {error}")
@@ -215,38 +316,55 @@ def main(argv: list[str]) -> int:
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = min(hard, max(soft, 4 * options.tables + 256))
+    wanted = min(hard, max(soft, 4 * per_table * options.tables + 256))
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as directory:
         db = options.db or f"sqlite:///{os.path.join(directory, 'bench.sqlite3')}"
-        command = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port", str(port),
-                   "--db", db, "--bot-delay", "0", "--max-messages", "100000",
-                   "--rate-limits", str(limits), "--log-level", "error"]
-        log_path = os.path.join(directory, "server.log")
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+        servers: list[tuple[str, subprocess.Popen[bytes], str]] = []
         try:
-            if not _wait_ready(base, process):
-                with open(log_path, encoding="utf-8", errors="replace") as log_text:
-                    lines = log_text.read().strip().splitlines()
-                reason = f": {lines[-1]}" if lines else ""
-                print_error(PROG, "the server did not start" + reason)
-                return 1
-            print(f"{PROG}: {options.tables} tables of {options.game} (a WebSocket client "
-                  f"against bot:{options.bot or 'random'}), {options.moves} client moves "
-                  f"each, think time {options.think:g} s, server pid {process.pid}, "
-                  f"rate limits {limits}", flush=True)
-            totals, elapsed = asyncio.run(_run(base, options))
+            for number in range(count):
+                port = _free_port()
+                command = [sys.executable, "-m", "cardtable.cli.main", "serve", "--port",
+                           str(port), "--db", db, "--bot-delay", "0", "--max-messages",
+                           "100000", "--rate-limits", str(limits), "--log-level", "warning"]
+                log_path = os.path.join(directory, f"server{number + 1}.log")
+                with open(log_path, "wb") as log:
+                    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+                servers.append((f"http://127.0.0.1:{port}", process, log_path))
+                if number == 0 and not _wait_ready(*servers[0][:2]):
+                    # (the first one made and migrated the database: the others find it ready)
+                    return _not_started(servers[0][2])
+            for base, process, log_path in servers[1:]:
+                if not _wait_ready(base, process):
+                    return _not_started(log_path)
+            pids = [process.pid for _base, process, _log in servers]
+            shown = (f"server pid {pids[0]}" if count == 1 else
+                     f"{count} servers (pids {', '.join(map(str, pids))}), the two seats of "
+                     "each table on two of them")
+            players = (f"a WebSocket client against bot:{options.bot or 'random'}"
+                       if options.servers is None else "two WebSocket clients")
+            print(f"{PROG}: {options.tables} tables of {options.game} ({players}), "
+                  f"{options.moves} client moves each, think time {options.think:g} s, "
+                  f"{shown}, rate limits {limits}", flush=True)
+            totals, elapsed, cpu = asyncio.run(_run(
+                [base for base, _process, _log in servers], options,
+                lambda: cpu_seconds(pids)))
+            if totals.failures:  # (what the servers said, before their logs go)
+                for number, (_base, _process, log_path) in enumerate(servers):
+                    with open(log_path, encoding="utf-8", errors="replace") as log_text:
+                        said = log_text.read().strip().splitlines()[-LOG_LINES:]
+                    for line in said:
+                        print(f"server {number + 1}: {line}")
         finally:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            for _base, process, _log in servers:
+                process.terminate()
+            for _base, process, _log in servers:
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
     trips = [seconds * 1000 for seconds in totals.round_trips]
     print(f"move round trip: p50 {percentile(trips, 0.5):.1f} ms, "
           f"p95 {percentile(trips, 0.95):.1f} ms, p99 {percentile(trips, 0.99):.1f} ms "
@@ -254,8 +372,21 @@ def main(argv: list[str]) -> int:
           f"{len(trips)} moves)")
     print(f"moves per second: {totals.client_moves / elapsed:.0f} client moves, "
           f"{totals.server_moves / elapsed:.0f} moves in all (bots included), "
-          f"over {elapsed:.1f} s; {totals.finished} games finished")
+          f"over {elapsed:.1f} s; {totals.finished} games finished"
+          + (f"; {totals.retries} moves sent again (not saved at first)" if totals.retries
+             else ""))
+    if cpu is not None and totals.server_moves:
+        print(f"server CPU: {cpu:.2f} s ({'the server' if count == 1 else f'{count} servers'}"
+              f"), {1000 * cpu / totals.server_moves:.3f} ms per move")
     if totals.failures:
         print(f"{len(totals.failures)} clients failed, first: {totals.failures[0]}")
         return 1
     return 0
+
+
+def _not_started(log_path: str) -> int:
+    with open(log_path, encoding="utf-8", errors="replace") as log_text:
+        lines = log_text.read().strip().splitlines()
+    reason = f": {lines[-1]}" if lines else ""
+    print_error(PROG, "the server did not start" + reason)
+    return 1

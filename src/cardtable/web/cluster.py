@@ -71,7 +71,8 @@ class Event(TypedDict, total=False):
     """What changed at a table (docs/web.md, "Running several servers")."""
 
     e: str
-    """The kind: move, end, seats, table, chat, seat, owner; resync is never published."""
+    """The kind: move, end, seats, table, chat, seat, owner, here (a WebSocket of the table
+    opened, said its seat or closed); resync is never published."""
     t: str
     """The table's id."""
     s: str
@@ -80,6 +81,11 @@ class Event(TypedDict, total=False):
     """move: the moves up to this ply are stored."""
     deadline: float | None
     """move: when the turn timer of the next mover ends (time.time()), if it has one."""
+    m: str
+    """move: the move of ply ``p`` (absent when long: the servers read it from the
+    database)."""
+    w: str
+    """move: the seat that played it."""
     line: dict[str, Any]
     """chat: the line stored."""
     seat: str
@@ -137,6 +143,10 @@ class Cluster(Protocol):
     async def request(self, server_id: str, body: Json, timeout: float = 10.0) -> Json:
         """``server_id``'s answer to ``body``; raises :class:`Unreachable` when that server
         is not running or does not answer within ``timeout`` seconds."""
+
+    def message(self, event: Event) -> str:
+        """``event`` as this server publishes it on the channel ``CHANNEL`` (stamped with
+        its id, encoded; ValueError as ``publish_in``)."""
 
     def publish_in(self, conn: Connection, event: Event) -> None:
         """Publish ``event`` when the transaction of ``conn`` commits (nothing if it rolls
@@ -196,6 +206,9 @@ class _Bus:
         stamped = cast(Event, dict(event))
         stamped["s"] = self.server_id
         return stamped
+
+    def message(self, event: Event) -> str:
+        return encode(cast(Json, self.stamped(event)))
 
     def _see_loop(self) -> None:
         if self.loop is None:
@@ -482,6 +495,32 @@ class _Link:
                 await conn.close()
 
 
+SEND_BATCH = 500
+"""Messages one round trip sends at most."""
+SEND_MANY = (
+    "SELECT x.i, pg_notify(x.c, x.p) FROM unnest(%s::int[], %s::text[], %s::text[], "
+    "%s::text[]) AS x(i, c, p, s) WHERE x.s IS NULL OR EXISTS "
+    "(SELECT 1 FROM servers WHERE servers.id = x.s AND servers.heartbeat >= %s)")
+"""Sends a batch of messages in one statement, each in order, one to a server only while its
+heartbeat is fresh; gives the positions of those sent."""
+
+
+class _Outgoing:
+    """A message waiting to be sent: an event, a request or an answer."""
+
+    __slots__ = ("channel", "payload", "sent", "to")
+
+    def __init__(self, channel: str, payload: str, to: str | None = None,
+                 sent: asyncio.Future[bool] | None = None) -> None:
+        self.channel = channel
+        self.payload = payload
+        self.to = to
+        """For a request: the server that must be running to be sent it."""
+        self.sent = sent
+        """For a request: told whether it was sent (False: no such server runs); its
+        exception when the database did not take it."""
+
+
 def conninfo_of(engine: Engine) -> str:
     """The psycopg connection string of ``engine``'s database."""
     return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -489,8 +528,10 @@ def conninfo_of(engine: Engine) -> str:
 
 class PostgresCluster(_Bus):
     """Servers sharing one PostgreSQL database (see the module's docstring). Two connections of
-    its own besides the store's: one listens, one sends (events, requests); the heartbeat is
-    written on a thread of its own with the store's connections."""
+    its own besides the store's: one listens; one sends every event, request and answer, as
+    many as are waiting in one round trip (in order), so that a busy server sends more in each
+    rather than queueing behind its own sends. The heartbeat is written on a thread of its own
+    with the store's connections."""
 
     shared = True
 
@@ -504,7 +545,7 @@ class PostgresCluster(_Bus):
             "application_name": f"cardtable {self.server_id[:8]}",
             "keepalives": 1, "keepalives_idle": keepalive, "keepalives_interval": 1,
             "keepalives_count": 2}
-        self.link = _Link(self.conninfo, self.options, max(1.0, lease / 2))
+        self.link = _Link(self.conninfo, self.options, max(2.0, lease / 2))
         self.reply_channel = f"{CHANNEL}_{self.server_id}"
         self.beaten = time.monotonic()
         """When the heartbeat was last written (``time.monotonic()``)."""
@@ -512,8 +553,9 @@ class PostgresCluster(_Bus):
         self.beating_stopped = threading.Event()
         self.waiting: dict[str, asyncio.Future[Json]] = {}
         """Our requests waiting for their answers, by id."""
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
-        """Events published outside a transaction, sent in order by one task."""
+        self.outbox: asyncio.Queue[_Outgoing] = asyncio.Queue()
+        """Events published outside a transaction, requests and answers: sent in order by one
+        task, in batches."""
         self.listener: psycopg.AsyncConnection[Any] | None = None
         self.listening = False
         self.running = False
@@ -525,6 +567,7 @@ class PostgresCluster(_Bus):
     async def start(self) -> None:
         self._see_loop()
         self.running = True
+        self._end_frozen_transactions()
         now = time.time()
         await self.link.count("DELETE FROM servers WHERE heartbeat < %s",
                               (now - FORGET_DEAD_AFTER,), START_LIMIT)
@@ -540,6 +583,21 @@ class PostgresCluster(_Bus):
                                         name=f"cardtable-heartbeat-{self.server_id[:8]}")
         self.beating.start()
         self.spawn(self._send_forever())
+
+    def _end_frozen_transactions(self) -> None:
+        """Have the database end a transaction of this server's that stays idle for ``lease``
+        seconds: a server frozen in the middle of one (a stopped process, a machine that
+        hangs) would otherwise keep its table's row locked, and no other server could take
+        the table over when its lease runs out. Its own work is tried again when it wakes."""
+        limit = f"SET idle_in_transaction_session_timeout = {int(self.lease * 1000)}"
+
+        def limited(dbapi_connection: Any, _record: Any) -> None:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(limit)
+            dbapi_connection.commit()
+
+        event.listen(self.store.engine, "connect", limited)
+        self.store.engine.dispose()  # (the connections opened before are made again)
 
     async def stop(self) -> None:
         if not self.running:
@@ -650,20 +708,22 @@ class PostgresCluster(_Bus):
                 raise Unreachable("This server did not answer in time.") from None
         question = secrets.token_hex(8)
         payload = encode({"q": question, "from": self.server_id, "body": body})
-        answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Json] = loop.create_future()
+        sent: asyncio.Future[bool] = loop.create_future()
         self.waiting[question] = answer
         try:
             async with asyncio.timeout(timeout):
+                self.outbox.put_nowait(_Outgoing(f"{CHANNEL}_{server_id}", payload, server_id,
+                                                 sent))
                 try:
-                    sent = await self.link.run(
-                        "SELECT pg_notify(%s, %s) FROM servers WHERE id = %s "
-                        "AND heartbeat >= %s",
-                        (f"{CHANNEL}_{server_id}", payload, server_id, self.alive_since()))
+                    if not await sent:
+                        raise Unreachable(f"No server {server_id[:32]} is running.")
+                except Unreachable:
+                    raise
                 except Exception as error:
                     raise Unreachable(f"The database did not take the request: {error}") \
                         from None
-                if not sent:
-                    raise Unreachable(f"No server {server_id[:32]} is running.")
                 return await answer
         except TimeoutError:
             raise Unreachable(f"Server {server_id[:32]} did not answer in time.") from None
@@ -684,43 +744,63 @@ class PostgresCluster(_Bus):
             if not isinstance(error, Unreachable | ValueError):
                 log.exception("a request of server %s failed", asker)
             payload = encode({"a": question, "error": str(error)[:500] or "failed"})
-        try:
-            await self.link.run("SELECT pg_notify(%s, %s)", (f"{CHANNEL}_{asker}", payload))
-        except Exception as error:
-            log.warning("could not answer server %s: %s", asker, error)
+        self.outbox.put_nowait(_Outgoing(f"{CHANNEL}_{asker}", payload))
 
     # --- publishing ---
 
     def publish_in(self, conn: Connection, event: Event) -> None:
-        payload = encode(cast(Json, self.stamped(event)))
+        payload = self.message(event)
         conn.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     def publish(self, event: Event) -> None:
-        payload = encode(cast(Json, self.stamped(event)))
+        outgoing = _Outgoing(CHANNEL, self.message(event))
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             running = None
         if self.loop is None or running is self.loop:
-            self.outbox.put_nowait(payload)  # (sent once started)
+            self.outbox.put_nowait(outgoing)  # (sent once started)
         else:
-            self.loop.call_soon_threadsafe(self.outbox.put_nowait, payload)
+            self.loop.call_soon_threadsafe(self.outbox.put_nowait, outgoing)
 
     async def _send_forever(self) -> None:
         while True:
-            payload = await self.outbox.get()
+            batch = [await self.outbox.get()]
+            while len(batch) < SEND_BATCH and not self.outbox.empty():
+                batch.append(self.outbox.get_nowait())
             try:
-                for delay in [*SEND_RETRY.delays(), None]:
-                    try:
-                        await self.link.run("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-                        break
-                    except Exception as error:
-                        if delay is None:
-                            log.warning("an event was not sent (%s): %.80s", error, payload)
-                        else:
-                            await asyncio.sleep(delay)
+                await self._send(batch)
             finally:
-                self.outbox.task_done()
+                for _ in batch:
+                    self.outbox.task_done()
+
+    async def _send(self, batch: list[_Outgoing]) -> None:
+        """Send ``batch`` in one round trip, tried again a few times while the database is
+        away a moment; a request whose asker gave up meanwhile is not sent."""
+        for delay in [*SEND_RETRY.delays(), None]:
+            batch = [item for item in batch if item.sent is None or not item.sent.done()]
+            if not batch:
+                return
+            try:
+                rows = await self.link.run(SEND_MANY, (
+                    list(range(len(batch))), [item.channel for item in batch],
+                    [item.payload for item in batch], [item.to for item in batch],
+                    self.alive_since()))
+            except Exception as error:
+                if delay is not None:
+                    await asyncio.sleep(delay)
+                    continue
+                log.warning("%d messages of the servers' bus were not sent (%s)", len(batch),
+                            error)
+                for item in batch:
+                    if item.sent is not None and not item.sent.done():
+                        item.sent.set_exception(error)
+                return
+            sent = {int(row[0]) for row in rows}
+            for position, item in enumerate(batch):
+                if item.sent is not None and not item.sent.done():
+                    item.sent.set_result(position in sent)
+            return
 
     # --- the heartbeat ---
 

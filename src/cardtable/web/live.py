@@ -50,7 +50,7 @@ from cardtable.engine.match import (
     play_match_async,
 )
 from cardtable.engine.protocol import GameState, Result
-from cardtable.web import games, serialize
+from cardtable.web import games, serialize, shared_store
 from cardtable.web.backoff import Backoff, retry_async
 from cardtable.web.program_seats import is_program
 from cardtable.web.store import (
@@ -209,7 +209,14 @@ class LiveTable:
     told_deadline: tuple[int, float] | None = None
     """(Mirror) the latest deadline the owner told, and the ply it is for."""
     wanted: set[str] = field(default_factory=set)
-    """(Mirror) what to read again from the database: ``moves``, ``row``, ``seats``."""
+    """What to read again from the database: ``moves`` (a mirror's), ``row``, ``seats``,
+    ``here``."""
+    ply_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    """(Owner) moves handed over by another server, waiting for this copy to reach the ply
+    they were made at (:meth:`reach`)."""
+    elsewhere: tuple[frozenset[str], int] = (frozenset(), 0)
+    """(Several servers) the seats with a WebSocket open on another server, and how many
+    spectators' WebSockets are open there (the table's summary counts them)."""
     syncing: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the table catches up with the database (one catch-up at a time)."""
@@ -477,6 +484,27 @@ class LiveTable:
 
     # --- owner and mirrors ---------------------------------------------------------------------
 
+    async def reach(self, ply: int, timeout: float) -> None:
+        """(Owner) wait, at most ``timeout`` seconds, until this copy of the table is at
+        ``ply``: a move made at another server's copy may arrive between the moment this
+        server stored (and told) the move before it and the moment it applies it here."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.ply < ply and self.owner and self.result is None:
+            waiter: asyncio.Future[None] = loop.create_future()
+            self.ply_waiters.append(waiter)
+            try:
+                await asyncio.wait_for(waiter, max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                return
+
+    def advanced(self) -> None:
+        """The table's ply went up, or its game ended: :meth:`reach` looks again."""
+        waiters, self.ply_waiters = self.ply_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
     async def forward(self, seat: str, text: str) -> str | None:
         """A person's move at a table another server drives: checked here as far as this
         copy of the table can, then handed to the owner, whose answer is :meth:`submit`'s. An
@@ -501,10 +529,13 @@ class LiveTable:
             return "A move is already being played."
         self.forwarding[seat] = ply
         try:
-            return await self._hand_over(seat, text)
+            refusal = await self._hand_over(seat, text)
         finally:
             if self.forwarding.get(seat) == ply:
                 del self.forwarding[seat]
+        if refusal == SAVE_FAILED and self.ply > ply:  # (stored all the same: its owner went
+            return None                                 # away before it could say so)
+        return refusal
 
     async def _hand_over(self, seat: str, text: str) -> str | None:
         from cardtable.web.cluster import Unreachable
@@ -517,8 +548,8 @@ class LiveTable:
             if owner is not None and owner != hub.cluster.server_id:
                 try:
                     answer = await hub.cluster.request(
-                        owner, {"op": "move", "t": self.id, "seat": seat, "text": text},
-                        timeout=hub.cluster.lease)
+                        owner, {"op": "move", "t": self.id, "seat": seat, "text": text,
+                                "p": self.ply}, timeout=hub.cluster.lease)
                 except Unreachable as error:
                     log.info("table %s: the move of %s not handed to %s: %s", self.id, seat,
                              owner, error)
@@ -553,11 +584,18 @@ class LiveTable:
         if self.owner and self.task is not None:
             self.broadcast()
 
-    def moved(self, ply: int, deadline: float | None) -> None:
+    def moved(self, ply: int, deadline: float | None,
+              move: tuple[str, str] | None = None) -> None:
         """(Mirror) the owner stored the moves up to ``ply``; ``deadline`` is when the turn
-        timer of the turn after it runs out."""
+        timer of the turn after it runs out; ``move`` (seat, move), when told, is the move
+        of ``ply``: played at once when it is the next one, else the moves are read."""
         if deadline is not None:
             self.told_deadline = (ply, deadline)
+        if ply == self.ply + 1 and move is not None and self.result is None:
+            # (a catch-up reading meanwhile skips it: it plays only the plies after its own)
+            self._apply_moves([(ply, *move)])
+            if self.ply == ply:
+                return
         if ply > self.ply:
             self.refresh("moves")
         elif ply == self.ply and deadline is not None and deadline != self.deadline \
@@ -574,8 +612,9 @@ class LiveTable:
 
     def refresh(self, *parts: str) -> None:
         """Read ``parts`` again from the database (``moves``: a mirror's moves after its ply;
-        ``row``: the table's summary; ``seats``) and tell the connections what changed, in
-        the background: one catch-up at a time, as many as asked for."""
+        ``row``: the table's summary; ``seats``; ``here``: the connections on the other
+        servers) and tell the connections what changed, in the background: one catch-up at a
+        time, as many as asked for."""
         self.wanted.update(parts)
         if self.syncing is None or self.syncing.done():
             self.syncing = asyncio.get_running_loop().create_task(self._sync())
@@ -592,18 +631,28 @@ class LiveTable:
     async def _catch_up(self, parts: set[str]) -> None:
         store, table_id, ply = self.hub.store, self.id, self.ply
         mirror = not self.owner
+        cluster = self.hub.cluster
 
-        def read() -> tuple[TableRow | None, list[SeatRow] | None, list[tuple[int, str, str]]]:
+        def read() -> tuple[TableRow | None, list[SeatRow] | None, list[tuple[int, str, str]],
+                            tuple[frozenset[str], int] | None]:
             # The row before the moves: a result stored is read with every move before it.
             row = store.table(table_id) if "row" in parts else None
             seats = store.seats(table_id) if "seats" in parts else None
             moves = store.moves_after(table_id, ply) if "moves" in parts and mirror else []
-            return row, seats, moves
+            here = None
+            if "here" in parts and cluster.shared:
+                seats_there, spectators = shared_store.here(
+                    store, table_id, cluster.alive_since(), but=cluster.server_id)
+                here = (frozenset(seats_there), spectators)
+            return row, seats, moves, here
 
-        row, seats, moves = await self.keep_trying("catch-up", read)
+        row, seats, moves, here = await self.keep_trying("catch-up", read)
         if self.owner != (not mirror):  # (taken over or stepped down meanwhile: again)
             self.wanted.update(parts)
             return
+        if here is not None and here != self.elsewhere:
+            self.elsewhere = here
+            self.broadcast_table()
         seats_changed = seats is not None and self._take_seats(seats)
         if self.owner:
             rematch = None if row is None else self._take_rematch(row)
@@ -795,6 +844,7 @@ class LiveTable:
 
     def summary(self) -> Json:
         connected = {connection.seat for connection in self.connections if connection.seat}
+        connected |= self.elsewhere[0]
         return {
             "table": self.id,
             "game": self.row.game,
@@ -807,7 +857,8 @@ class LiveTable:
                        "connected": seat.seat in connected} for seat in self.seats],
             "free_seats": self.free_seats,
             "spectators": {"allowed": self.row.spectators,
-                           "count": sum(1 for c in self.connections if c.seat is None)},
+                           "count": self.elsewhere[1] + sum(1 for c in self.connections
+                                                            if c.seat is None)},
             "turn_seconds": self.row.turn_seconds,
             "to_move": None if self.result is not None else self.state.to_move,
             "ply": self.ply,
@@ -861,6 +912,7 @@ class TableListener(MatchListener):
             text = live.state.action_text(action)
         live.ply += 1
         live.last_move = time.time()
+        live.advanced()
         if state.result is None:  # (the last move is told with the result, once stored)
             live.broadcast()
 
@@ -873,6 +925,7 @@ class TableListener(MatchListener):
         if result.reason == FORFEIT and live.state.result is None:
             live.forfeit = result
         live.stop_timer()
+        live.advanced()
 
 
 class Flood:

@@ -125,6 +125,7 @@ def open_socket(store: Store, row_id: str, server_id: str, table_id: str, client
         conn.execute(presence.insert().values(
             id=row_id, server_id=server_id, table_id=table_id[:32], seat=None, player_id=None,
             client=key, opened=opened))
+        store.tell_in(conn, {"e": "here", "t": table_id[:32]})
     return True
 
 
@@ -134,7 +135,11 @@ def close_sockets(store: Store, row_ids: Iterable[str]) -> None:
     ids = list(row_ids)
     if ids:
         with store.engine.begin() as conn:
-            conn.execute(delete(schema.presence).where(schema.presence.c.id.in_(ids)))
+            gone: list[str] = list(conn.execute(
+                delete(schema.presence).where(schema.presence.c.id.in_(ids))
+                .returning(schema.presence.c.table_id)).scalars())
+            for table_id in sorted(set(gone)):
+                store.tell_in(conn, {"e": "here", "t": table_id})
 
 
 @_database_call
@@ -146,6 +151,7 @@ def seat_arrived(store: Store, row_id: str | None, table_id: str, seat: str,
         if row_id is not None:
             conn.execute(update(schema.presence).where(schema.presence.c.id == row_id)
                          .values(seat=seat, player_id=player_id))
+            store.tell_in(conn, {"e": "here", "t": table_id})
         conn.execute(delete(schema.presence_waits)
                      .where(schema.presence_waits.c.table_id == table_id,
                             schema.presence_waits.c.seat == seat))
@@ -181,16 +187,17 @@ def _were_here(conn: Connection, table_id: str, now: float) -> None:
 
 
 @_database_call
-def here(store: Store, table_id: str, alive_since: float) -> tuple[set[str], int]:
-    """The seats of ``table_id`` with a WebSocket open on a live server, and how many
-    spectators' WebSockets are open there."""
+def here(store: Store, table_id: str, alive_since: float,
+         but: str | None = None) -> tuple[set[str], int]:
+    """The seats of ``table_id`` with a WebSocket open on a live server (``but`` that one),
+    and how many spectators' WebSockets are open there."""
     presence = schema.presence
+    query = select(presence.c.seat, func.count()).where(
+        presence.c.table_id == table_id, presence.c.server_id.in_(_live_servers(alive_since)))
+    if but is not None:
+        query = query.where(presence.c.server_id != but)
     with store.engine.connect() as conn:
-        rows = conn.execute(
-            select(presence.c.seat, func.count())
-            .where(presence.c.table_id == table_id,
-                   presence.c.server_id.in_(_live_servers(alive_since)))
-            .group_by(presence.c.seat)).all()
+        rows = conn.execute(query.group_by(presence.c.seat)).all()
     seats = {row[0] for row in rows if row[0] is not None}
     return seats, sum(row[1] for row in rows if row[0] is None)
 

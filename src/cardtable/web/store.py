@@ -39,6 +39,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -303,7 +304,7 @@ class Store:
                                                             schema.tables.c.status != "finished")
                                 .values(status=status))
             if done.rowcount:
-                self._tell(conn, {"e": "table", "t": table_id})
+                self.tell_in(conn, {"e": "table", "t": table_id})
 
     def finish(self, table_id: str, result: dict[str, Any], lease: Lease | None = None) -> None:
         """Store the table's result. With ``lease``, only while the table still holds it
@@ -314,7 +315,7 @@ class Store:
             conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
                          .values(status="finished", finished=time.time(),
                                  result=json.dumps(result)))
-            self._tell(conn, {"e": "end", "t": table_id})
+            self.tell_in(conn, {"e": "end", "t": table_id})
 
     def set_rematch(self, table_id: str, rematch: str) -> bool:
         """Link ``rematch`` as the rematch of ``table_id``; False when one is already linked."""
@@ -324,7 +325,7 @@ class Store:
                                        schema.tables.c.rematch.is_(None))
                                 .values(rematch=rematch))
             if done.rowcount:
-                self._tell(conn, {"e": "table", "t": table_id})
+                self.tell_in(conn, {"e": "table", "t": table_id})
         return bool(done.rowcount)
 
     # --- owners (several servers on one database) --------------------------------------------
@@ -388,7 +389,7 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(schema.servers.delete().where(schema.servers.c.id == server_id))
 
-    def _tell(self, conn: Connection, event: Event) -> None:
+    def tell_in(self, conn: Connection, event: Event) -> None:
         """Tell every server of ``event`` when ``conn``'s transaction commits."""
         self.cluster.publish_in(conn, event)
 
@@ -412,7 +413,7 @@ class Store:
                                        schema.seats.c.token_hash.is_(None))
                                 .values(token_hash=hashed, player_id=player_id, name=name))
             if done.rowcount:
-                self._tell(conn, {"e": "seats", "t": table_id})
+                self.tell_in(conn, {"e": "seats", "t": table_id})
         return bool(done.rowcount)
 
     # --- moves and chat -----------------------------------------------------------------------
@@ -429,6 +430,11 @@ class Store:
         values = {"table_id": table_id, "ply": ply, "seat": seat, "move": move,
                   "at": time.time()}
         told: Event = {"e": "move", "t": table_id, "p": ply, "deadline": deadline}
+        if len(move) <= MOVE_TOLD_MAX:  # (the other servers need not read it)
+            told["m"], told["w"] = move, seat
+        if lease is not None and self.engine.dialect.name == "postgresql":
+            self._add_move_fenced(values, lease, told)
+            return
         if lease is not None:
             with self.engine.begin() as conn:
                 _check_lease(conn, table_id, lease)
@@ -438,19 +444,33 @@ class Store:
                 except IntegrityError:
                     if not _overwrite_move(conn, values):
                         raise
-                self._tell(conn, told)
+                self.tell_in(conn, told)
             return
         try:
             with self.engine.begin() as conn:
                 conn.execute(self._insert_move, values)
-                self._tell(conn, told)
+                self.tell_in(conn, told)
         except IntegrityError:
             with self.engine.begin() as conn:
                 overwritten = _overwrite_move(conn, values)
                 if overwritten:
-                    self._tell(conn, told)
+                    self.tell_in(conn, told)
             if not overwritten:
                 raise
+
+    def _add_move_fenced(self, values: dict[str, Any], lease: Lease, told: Event) -> None:
+        """(PostgreSQL) :meth:`add_move` with ``lease``, in one statement: the table's row
+        locked and its lease checked, the move written (or its ply's overwritten) and the
+        other servers told, committed together."""
+        from cardtable.web.cluster import CHANNEL
+
+        with self.engine.connect() as conn:
+            stored = conn.execution_options(isolation_level="AUTOCOMMIT").execute(
+                FENCED_MOVE, {**values, "owner": lease[0], "epoch": lease[1],
+                              "channel": CHANNEL, "payload": self.cluster.message(told)}
+            ).first()
+        if stored is None:
+            raise LeaseLost(f"Table {values['table_id']} is driven by another server now.")
 
     def moves_after(self, table_id: str, ply: int) -> list[tuple[int, str, str]]:
         """``(ply, seat, move)`` of every move stored after ``ply``, in order."""
@@ -473,7 +493,7 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(insert(schema.chat).values(table_id=table_id, seat=seat, name=name,
                                                     text=text, at=at))
-            self._tell(conn, {"e": "chat", "t": table_id,
+            self.tell_in(conn, {"e": "chat", "t": table_id,
                               "line": {"seat": seat, "name": name, "text": text, "at": at}})
 
     def chat(self, table_id: str, limit: int = 50) -> list[dict[str, Any]]:
@@ -544,6 +564,18 @@ def _orphaned(alive_since: float) -> Any:
     tables, servers = schema.tables, schema.servers
     alive = select(servers.c.id).where(servers.c.heartbeat >= alive_since)
     return or_(tables.c.owner.is_(None), tables.c.owner.not_in(alive))
+
+
+MOVE_TOLD_MAX = 1000
+"""Characters of a move the other servers are told with its event (a longer one they read)."""
+FENCED_MOVE = text(
+    "WITH lease AS (SELECT id FROM tables WHERE id = :table_id AND owner = :owner "
+    "AND epoch = :epoch FOR UPDATE), "
+    "stored AS (INSERT INTO moves (table_id, ply, seat, move, at) "
+    "SELECT id, :ply, :seat, :move, :at FROM lease ON CONFLICT (table_id, ply) DO UPDATE "
+    "SET seat = excluded.seat, move = excluded.move, at = excluded.at RETURNING ply) "
+    "SELECT pg_notify(:channel, :payload) FROM stored")
+"""A move stored while its table holds the lease, and told, in one statement (PostgreSQL)."""
 
 
 def _overwrite_move(conn: Connection, values: dict[str, Any]) -> bool:

@@ -26,6 +26,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -80,7 +81,7 @@ class TableOwners:
         if kind == "resync":  # (events may have been missed: catch up on every table)
             for held in tables.values():
                 if held.result is None:
-                    held.refresh("moves", "row", "seats")
+                    held.refresh("moves", "row", "seats", "here")
             return
         if data.get("s") == self.me:  # (this server did it, and told its own connections)
             return
@@ -90,10 +91,12 @@ class TableOwners:
         # (An owner goes by its lease alone: an event published before it took the table
         # over may reach it after.)
         if kind == "move":
-            deadline = data.get("deadline")
+            deadline, seat, move = data.get("deadline"), data.get("w"), data.get("m")
             if not live.owner:
                 live.moved(int(data.get("p") or 0),
-                           float(deadline) if isinstance(deadline, int | float) else None)
+                           float(deadline) if isinstance(deadline, int | float) else None,
+                           (seat, move) if isinstance(seat, str) and isinstance(move, str)
+                           else None)
         elif kind == "end":
             if not live.owner:
                 live.refresh("moves", "row")
@@ -107,11 +110,14 @@ class TableOwners:
             seat, frame = data.get("seat"), data.get("frame")
             if isinstance(seat, str) and isinstance(frame, dict) and not live.owner:
                 live.seat_frame(seat, frame)
+        elif kind == "here":
+            live.refresh("here")
         elif kind == "owner":
             owner, epoch = data.get("o"), data.get("epoch")
             if isinstance(owner, str) and isinstance(epoch, int) and epoch > live.row.epoch:
                 live.row.owner, live.row.epoch = owner, epoch
                 live.step_down()  # (when it drove the table: another server claimed it)
+            live.refresh("here")  # (the connections of a server that died count no more)
 
     async def answer(self, body: Json) -> Json:
         """A request of another server: a move of a person connected there, for a table this
@@ -119,12 +125,24 @@ class TableOwners:
         if body.get("op") != "move":
             return {"error": "Unknown request."}
         live = self.hub.tables.get(str(body.get("t")))
-        seat, text = body.get("seat"), body.get("text")
+        seat, text, ply = body.get("seat"), body.get("text"), body.get("p")
         if live is None or not live.owner:
             return {"owner": False}
         if not isinstance(seat, str) or not isinstance(text, str):
             return {"refusal": "A move is a non-empty string in the game's notation."}
-        return {"refusal": live.submit(seat, text)}
+        if not isinstance(ply, int):
+            return {"refusal": live.submit(seat, text)}
+        # Made after a move stored here a moment ago (not yet applied here): wait for it.
+        # Answered once the move is stored and applied (or refused): an owner that dies
+        # before that gives the person "could not save", and they play it again.
+        deadline = time.monotonic() + self.cluster.lease * 0.8
+        await live.reach(ply, self.cluster.lease * 0.4)
+        if not live.owner:
+            return {"owner": False}
+        refusal = live.submit(seat, text)
+        if refusal is None:
+            await live.reach(ply + 1, max(0.0, deadline - time.monotonic()))
+        return {"refusal": refusal}
 
     # --- taking tables over ---------------------------------------------------------------
 

@@ -1,0 +1,48 @@
+"""``cardtable bench web --servers K``: K real server processes on one PostgreSQL database,
+each table's two seats played through two of them (small: its figures are not checked, only
+that it measures real round trips across servers and the servers' CPU time)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from typing import Any
+
+BENCH = [sys.executable, "-m", "cardtable.cli.main", "bench", "web"]
+
+
+def test_bench_web_over_two_servers(pg_cluster: Any) -> None:
+    done = subprocess.run([*BENCH, "--servers", "2", "--tables", "4", "--moves", "3", "--db",
+                           pg_cluster.new_database()], capture_output=True, text=True,
+                          timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    first = done.stdout.splitlines()[0]
+    assert "4 tables of caravan (two WebSocket clients)" in first
+    pids = re.search(r"2 servers \(pids (\d+), (\d+)\), the two seats of each table", first)
+    assert pids and pids[1] != pids[2]
+    match = re.search(r"move round trip: p50 ([\d.]+) ms, p95 ([\d.]+) ms, p99 ([\d.]+) ms "
+                      r"\(mean [\d.]+ ms, (\d+) moves\)", done.stdout)
+    assert match, done.stdout
+    p50, p95, p99, moves = (float(value) for value in match.groups())
+    # Each table plays to its ply 6: 3 moves of each of its two clients, each one timed.
+    assert 0 < p50 <= p95 <= p99 and moves == 24
+    assert re.search(r"moves per second: \d+ client moves, \d+ moves in all", done.stdout)
+    cpu = re.search(r"server CPU: ([\d.]+) s \(2 servers\), ([\d.]+) ms per move", done.stdout)
+    assert cpu and float(cpu[1]) > 0 and float(cpu[2]) > 0
+
+
+def test_several_servers_need_postgresql(tmp_path: Any) -> None:
+    for options in (["--servers", "2"], ["--servers", "3", "--db",
+                                         f"sqlite:///{tmp_path / 'bench.sqlite3'}"]):
+        done = subprocess.run([*BENCH, *options], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        assert done.returncode == 1
+        assert done.stderr == (f"cardtable bench web: --servers {options[1]} needs --db "
+                               "postgresql://USER:PASSWORD@HOST/NAME (several servers share "
+                               "one PostgreSQL database)\n")
+    done = subprocess.run([*BENCH, "--servers", "0"], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stderr) == (1, "cardtable bench web: --servers must be 1 "
+                                                 "to 16\n")
+    assert not (tmp_path / "bench.sqlite3").exists()
