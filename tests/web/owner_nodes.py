@@ -20,14 +20,16 @@ LEASE = 2.0
 class Node:
     """One server (an app with its own store and bus) on ``url``."""
 
-    def __init__(self, url: str, lease: float = LEASE) -> None:
+    def __init__(self, url: str, lease: float = LEASE,
+                 programs: dict[str, str] | None = None) -> None:
         from fastapi.testclient import TestClient
 
         from cardtable.web.app import create_app
         from cardtable.web.limits import Limits
 
         self.store = Store(url)
-        self.app = create_app(self.store, flood_limit=10_000, limits=Limits.off(), lease=lease)
+        self.app = create_app(self.store, flood_limit=10_000, limits=Limits.off(), lease=lease,
+                              programs=programs)
         self.client = TestClient(self.app)
 
     def __enter__(self) -> Node:

@@ -1,13 +1,19 @@
 """Leases and failover between servers on one PostgreSQL: a stale owner stores nothing and
 steps down, the tables of a server gone silent are taken over by the living (each by one),
-and a move handed to an owner that does not answer is refused with the usual message."""
+even when it froze inside a transaction holding the table's row, a move handed to an owner
+that does not answer is refused with the usual message, and a program seat starts again at
+the new owner (or forfeits when it cannot start there)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import shlex
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +24,20 @@ from cardtable.web.live import SAVE_FAILED
 from cardtable.web.store import LeaseLost, SeatRow, Store, TableRow
 from waiting import wait_until
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from external_bots.helpers import SCRIPTS, command, pids_in, wait_gone
+
 
 @pytest.fixture
 def url(pg_cluster: Any) -> str:
     database: str = pg_cluster.new_database()
     return database
+
+
+def finished(node: Node, table: str) -> TableRow | None:
+    """The table's row once its game is over."""
+    row = node.store.table(table)
+    return row if row is not None and row.status == "finished" else None
 
 
 def _steal(store: Store, table: str, server_id: str) -> int:
@@ -234,3 +249,47 @@ def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(url: str) -> 
             after = def_.until_state(lambda state: state["ply"] == frame["ply"] + 1)
             assert after["to_move"] == "ABC"
         assert one.store.moves(table)[-1] == ("DEF", move)
+
+
+@pytest.mark.parametrize("there", [True, False], ids=["starts-again", "cannot-start"])
+def test_a_program_seat_moves_with_its_table_or_forfeits_there(url: str, tmp_path: Path,
+                                                              there: bool) -> None:
+    def spy(name: str) -> dict[str, str]:
+        return {"spy": shlex.join(command(SCRIPTS / "spy.py", tmp_path / f"{name}.log",
+                                          tmp_path / f"{name}.pids"))}
+
+    with Node(url, programs=spy("one")) as one, \
+            Node(url, programs=spy("two") if there else {}) as two:
+        table, tokens = one.create("caravan", ["human", "bot:exec:spy"],
+                                   {"rules": "nv", "first": "ABC"})
+        with seat_socket(one, table, tokens["ABC"]) as socket:
+            abc = recorder(one, socket, table, "ABC", tokens)
+            viewers: dict[str | None, Viewer] = {"ABC": abc}
+            first = pids_in(tmp_path / "one.pids", 1)  # (started: its person is here)
+            play_through(viewers, {"ABC"}, random_chooser(3), stop_after=6)
+            two.call(lambda: two.hub.get(table))  # (a mirror on the other server)
+
+            def no_heartbeat() -> None:
+                raise OSError("the database does not answer")
+
+            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
+            assert wait_gone(first) == []  # (its program ended with its drive)
+            if not there:  # the program cannot start at the new owner: it forfeits
+                row = wait_until(lambda: finished(two, table), "the forfeit")
+                result = row.result
+                assert result["reason"] == "forfeit" and result["winners"] == ["ABC"], result
+                return
+            wait_for_owner(two, table)
+            again = pids_in(tmp_path / "two.pids", 1)
+            assert again != first
+            last = play_through(viewers, {"ABC"}, random_chooser(4))
+        assert last["result"] is not None and last["result"]["reason"] != "forfeit"
+        told_once_in_order(abc, len(two.store.moves(table)))
+        # The program at the new owner began as after a restart: hello, then its turns, each
+        # with its seat's view of the game as it stood.
+        lines = [json.loads(line) for line in
+                 (tmp_path / "two.log").read_text().splitlines()]
+        assert lines[0]["type"] == "hello" and lines[0]["seat"] == "DEF"
+        assert any(line["type"] == "turn" for line in lines)
+        assert wait_gone(again) == []
