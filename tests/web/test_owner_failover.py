@@ -293,3 +293,38 @@ def test_a_program_seat_moves_with_its_table_or_forfeits_there(url: str, tmp_pat
         assert lines[0]["type"] == "hello" and lines[0]["seat"] == "DEF"
         assert any(line["type"] == "turn" for line in lines)
         assert wait_gone(again) == []
+
+
+def test_the_turn_timer_moves_with_its_table_a_whole_turn_afresh(url: str) -> None:
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"],
+                                   {"rules": "nv", "first": "ABC"}, turn_seconds=120)
+        with seat_socket(one, table, tokens["ABC"]) as abc_socket, \
+                seat_socket(two, table, tokens["DEF"]) as def_socket:
+            abc = recorder(one, abc_socket, table, "ABC", tokens)
+            def_ = recorder(two, def_socket, table, "DEF", tokens)
+            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(5), stop_after=4)
+            told = one.live(table).deadline
+            assert told is not None
+            for viewer in (abc, def_):  # (the mirror was told the owner's deadline)
+                assert shown_deadline(viewer, told)["ply"] == last["ply"]
+
+            def no_heartbeat() -> None:
+                raise OSError("the database does not answer")
+
+            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
+            silenced = time.time()
+            wait_for_owner(two, table)
+            afresh = wait_until(lambda: two.live(table).deadline, "the new owner's timer")
+            assert afresh > told and afresh >= silenced + 120 - 1
+            for viewer in (def_, abc):  # (each seat is shown the new deadline)
+                assert shown_deadline(viewer, afresh)["ply"] == last["ply"]
+
+
+def shown_deadline(viewer: Viewer, deadline: float) -> dict[str, Any]:
+    """The state frame ``viewer`` got last, or the next it gets, that shows ``deadline``."""
+    if viewer.last is not None and viewer.last["deadline"] == deadline:
+        return viewer.last
+    return viewer.until_state(lambda frame: frame["deadline"] == deadline)
