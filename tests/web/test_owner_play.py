@@ -28,6 +28,8 @@ def test_a_seat_on_each_of_two_servers_plays_to_the_end(url: str) -> None:
         seat, token = two.join(table)
         tokens[seat] = token
         assert seat == "DEF"
+        # (the owner hears of the seat taken at the other server, and starts the game)
+        wait_until(lambda: one.live(table).task is not None, "the game to start")
         with contextlib.ExitStack() as stack:
             abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
                            table, "ABC", tokens)

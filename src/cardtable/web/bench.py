@@ -120,11 +120,15 @@ class Totals:
     def __init__(self) -> None:
         self.round_trips: list[float] = []
         self.client_moves = 0
-        self.server_moves = 0
+        self.plies: dict[str, int] = {}
+        """The last ply any client of each table saw (the moves the servers applied)."""
         self.finished = 0
         self.retries = 0
         """Moves sent again after the server could not save them."""
         self.failures: list[str] = []
+
+    def server_moves(self) -> int:
+        return sum(self.plies.values())
 
 
 async def _client(url: str, token: str, moves: int, chooser: random.Random,
@@ -135,13 +139,13 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
     its end (one client of each table does)."""
     import websockets
 
+    table = url.split("/api/tables/")[-1]  # (its two clients may play through two servers)
     async with websockets.connect(f"{url}?token={token}", max_size=1 << 22,
                                   open_timeout=SILENCE) as ws:
         ply = -1
         sent_at: float | None = None
         sent_ply = 0
         played = 0
-        last_ply = 0
         retries = 0
         move = ""
         while True:
@@ -166,7 +170,7 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
             if kind != "state":
                 continue
             ply = frame["ply"]
-            last_ply = max(last_ply, ply)
+            totals.plies[table] = max(totals.plies.get(table, 0), ply)
             if sent_at is not None and ply > sent_ply:
                 totals.round_trips.append(time.perf_counter() - sent_at)
                 sent_at = None
@@ -189,8 +193,6 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
                 await ws.send(json.dumps({"type": "move", "move": move}))
                 played += 1
                 totals.client_moves += 1
-        if counts:
-            totals.server_moves += last_ply
 
 
 async def _tables(bases: list[str], options: argparse.Namespace
@@ -371,13 +373,13 @@ def main(argv: list[str]) -> int:
           f"(mean {statistics.fmean(trips) if trips else float('nan'):.1f} ms, "
           f"{len(trips)} moves)")
     print(f"moves per second: {totals.client_moves / elapsed:.0f} client moves, "
-          f"{totals.server_moves / elapsed:.0f} moves in all (bots included), "
+          f"{totals.server_moves() / elapsed:.0f} moves in all (bots included), "
           f"over {elapsed:.1f} s; {totals.finished} games finished"
           + (f"; {totals.retries} moves sent again (not saved at first)" if totals.retries
              else ""))
-    if cpu is not None and totals.server_moves:
+    if cpu is not None and totals.server_moves():
         print(f"server CPU: {cpu:.2f} s ({'the server' if count == 1 else f'{count} servers'}"
-              f"), {1000 * cpu / totals.server_moves:.3f} ms per move")
+              f"), {1000 * cpu / totals.server_moves():.3f} ms per move")
     if totals.failures:
         print(f"{len(totals.failures)} clients failed, first: {totals.failures[0]}")
         return 1

@@ -54,6 +54,9 @@ MAX_PAYLOAD = 7000
 """Bytes of one event, request or answer (PostgreSQL carries at most 8,000)."""
 FORGET_DEAD_AFTER = 3600.0
 """Seconds after its last heartbeat when a gone server's row is deleted."""
+PROBE_WAIT = 30.0
+"""Seconds at least that a quiet listening connection may take to answer ``SELECT 1`` before it
+is made again (a busy server answers late; a dead peer is found by TCP keepalives sooner)."""
 RECONNECT = Backoff(first=0.1, cap=5.0)
 """Waits between tries to make the bus's connection again."""
 SEND_RETRY = Backoff(first=0.05, cap=1.0, attempts=5)
@@ -675,7 +678,7 @@ class PostgresCluster(_Bus):
         while True:
             async for notify in conn.notifies(timeout=self.lease / 2):
                 self._received(notify.channel, notify.payload)
-            await asyncio.wait_for(conn.execute(b"SELECT 1"), self.lease)
+            await asyncio.wait_for(conn.execute(b"SELECT 1"), max(PROBE_WAIT, self.lease))
 
     def _received(self, channel: str, payload: str) -> None:
         try:

@@ -74,6 +74,16 @@ asked for: its page, record or replay)."""
 OUTBOX_LIMIT = 200
 """Frames queued for one connection; a client that falls this far behind is dropped."""
 SAVE_FAILED = "The server could not save your move; try again."
+FORWARD_LEASES = 6
+"""How many ``--lease`` a move handed to its table's owner waits for the answer (30 s at the
+default lease): a busy owner answers late, and one that goes away is replaced (the move is
+then handed to the new owner at once, without waiting this long)."""
+
+
+def forward_wait(lease: float) -> float:
+    """How long a move handed to its table's owner waits for the answer (``--lease``)."""
+    return FORWARD_LEASES * lease
+
 """A person's move the database did not take: nothing happened, and it is still their turn."""
 MOVED_AWAY = "the table is driven by another server now"
 """Why a table stopped driving its match (the cause of the ``MatchAbandoned`` that ends it)."""
@@ -211,9 +221,15 @@ class LiveTable:
     wanted: set[str] = field(default_factory=set)
     """What to read again from the database: ``moves`` (a mirror's), ``row``, ``seats``,
     ``here``."""
+    handed: set[str] = field(default_factory=set)
+    """(Owner) the seats whose move on its way was handed over by another server (which tells
+    the person if it cannot be stored)."""
     ply_waiters: list[asyncio.Future[None]] = field(default_factory=list)
     """(Owner) moves handed over by another server, waiting for this copy to reach the ply
     they were made at (:meth:`reach`)."""
+    owner_news: asyncio.Future[None] | None = None
+    """(Mirror) resolved when the table changes hands (moves handed over go to the new
+    owner)."""
     elsewhere: tuple[frozenset[str], int] = (frozenset(), 0)
     """(Several servers) the seats with a WebSocket open on another server, and how many
     spectators' WebSockets are open there (the table's summary counts them)."""
@@ -365,8 +381,8 @@ class LiveTable:
             return False
         except LeaseLost as error:
             log.warning("table %s: move %d by %s not stored: %s", self.id, ply, seat, error)
-            if not keep_trying:  # (a person's move: they play it again at the new owner)
-                self.send_to_seat(seat, error_frame(SAVE_FAILED), everywhere=True)
+            if not keep_trying and seat not in self.handed:  # (a person's move: they play
+                self.send_to_seat(seat, error_frame(SAVE_FAILED), everywhere=True)  # it again)
             self.step_down()
             raise MatchAbandoned(seat, MOVED_AWAY) from error
         finally:
@@ -533,8 +549,8 @@ class LiveTable:
         finally:
             if self.forwarding.get(seat) == ply:
                 del self.forwarding[seat]
-        if refusal == SAVE_FAILED and self.ply > ply:  # (stored all the same: its owner went
-            return None                                 # away before it could say so)
+        if refusal is not None and self.ply > ply:  # (played all the same: its owner went away
+            return None                             # before it could say so, say)
         return refusal
 
     async def _hand_over(self, seat: str, text: str) -> str | None:
@@ -542,14 +558,21 @@ class LiveTable:
 
         hub = self.hub
         owner = self.row.owner
-        for _attempt in range(2):
+        for _attempt in range(3):
             if self.owner:  # (this server took the table over meanwhile)
                 return self.submit(seat, text)
             if owner is not None and owner != hub.cluster.server_id:
+                asked = asyncio.ensure_future(hub.cluster.request(
+                    owner, {"op": "move", "t": self.id, "seat": seat, "text": text,
+                            "p": self.ply}, timeout=forward_wait(hub.cluster.lease)))
+                moved = self._owner_news()
+                await asyncio.wait((asked, moved), return_when=asyncio.FIRST_COMPLETED)
+                if not asked.done():  # the table changed hands: to its new owner, at once
+                    asked.cancel()
+                    owner = self.row.owner
+                    continue
                 try:
-                    answer = await hub.cluster.request(
-                        owner, {"op": "move", "t": self.id, "seat": seat, "text": text,
-                                "p": self.ply}, timeout=hub.cluster.lease)
+                    answer = asked.result()
                 except Unreachable as error:
                     log.info("table %s: the move of %s not handed to %s: %s", self.id, seat,
                              owner, error)
@@ -568,6 +591,25 @@ class LiveTable:
             owner = self.row.owner = row.owner
             self.row.epoch = row.epoch
         return SAVE_FAILED
+
+    def _owner_news(self) -> asyncio.Future[None]:
+        if self.owner_news is None or self.owner_news.done():
+            self.owner_news = asyncio.get_running_loop().create_future()
+        return self.owner_news
+
+    def new_owner(self, owner: str, epoch: int) -> None:
+        """Another server drives the table from ``epoch`` on (it told so): this one stops
+        driving it if it did, and moves handed over go to that one."""
+        if epoch <= self.row.epoch:
+            return
+        self.row.owner, self.row.epoch = owner, epoch
+        self.step_down()
+        self._owner_changed()
+
+    def _owner_changed(self) -> None:
+        news, self.owner_news = self.owner_news, None
+        if news is not None and not news.done():
+            news.set_result(None)
 
     async def reload_seats(self) -> None:
         """Read the seats again (one may have been taken at another server a moment ago)."""
@@ -747,6 +789,7 @@ class LiveTable:
         self.storing = False
         self.pending_text = None
         self.hub.program_seats.pop(self.id, None)
+        self.advanced()  # (moves handed over and waiting here are answered)
         self.refresh("moves", "row", "seats")
 
     async def promote(self, epoch: int) -> bool:
@@ -772,6 +815,7 @@ class LiveTable:
                 self._take_row(row)
             self.row.owner, self.row.epoch = self.hub.cluster.server_id, epoch
             self.owner, self.lease = True, (self.hub.cluster.server_id, epoch)
+            self._owner_changed()
             self.told_deadline = None
             self.deadline = None
             if row.status == "finished":

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 from cardtable.engine.errors import GameError
 from cardtable.web import games
 from cardtable.web.cluster import process_runs
-from cardtable.web.live import LiveTable, chat_frame
+from cardtable.web.live import LiveTable, chat_frame, forward_wait
 from cardtable.web.store import StoreError
 
 if TYPE_CHECKING:
@@ -114,9 +114,8 @@ class TableOwners:
             live.refresh("here")
         elif kind == "owner":
             owner, epoch = data.get("o"), data.get("epoch")
-            if isinstance(owner, str) and isinstance(epoch, int) and epoch > live.row.epoch:
-                live.row.owner, live.row.epoch = owner, epoch
-                live.step_down()  # (when it drove the table: another server claimed it)
+            if isinstance(owner, str) and isinstance(epoch, int):
+                live.new_owner(owner, epoch)
             live.refresh("here")  # (the connections of a server that died count no more)
 
     async def answer(self, body: Json) -> Json:
@@ -135,14 +134,22 @@ class TableOwners:
         # Made after a move stored here a moment ago (not yet applied here): wait for it.
         # Answered once the move is stored and applied (or refused): an owner that dies
         # before that gives the person "could not save", and they play it again.
-        deadline = time.monotonic() + self.cluster.lease * 0.8
-        await live.reach(ply, self.cluster.lease * 0.4)
+        wait = forward_wait(self.cluster.lease)
+        deadline = time.monotonic() + wait * 0.8
+        await live.reach(ply, wait * 0.4)
         if not live.owner:
             return {"owner": False}
         refusal = live.submit(seat, text)
-        if refusal is None:
+        if refusal is not None:
+            return {"refusal": refusal}
+        live.handed.add(seat)
+        try:
             await live.reach(ply + 1, max(0.0, deadline - time.monotonic()))
-        return {"refusal": refusal}
+        finally:
+            live.handed.discard(seat)
+        if live.ply <= ply and not live.owner:  # (lost the table before it was stored: the
+            return {"owner": False}              # asker hands it to the new owner)
+        return {"refusal": None}
 
     # --- taking tables over ---------------------------------------------------------------
 
