@@ -36,6 +36,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, select
+from webplay import free_port
 
 from cardtable.web import schema
 from cardtable.web.games import new_state
@@ -54,13 +55,6 @@ LOG_TAIL = 6000
 """Characters of each server's log shown when a test fails."""
 
 Json = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class ServerProcess:
