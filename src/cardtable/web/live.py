@@ -247,6 +247,11 @@ class LiveTable:
         return result if result is not None else self.forfeit
 
     @property
+    def shown_result(self) -> Result | None:
+        """The result as frames and views show it: once it is stored (store, then tell)."""
+        return self.result if self.row.status == "finished" else None
+
+    @property
     def forfeited(self) -> tuple[str, str] | None:
         """``(seat, why)`` when a program's forfeit ended the game (the table's record ends
         with it), else None."""
@@ -880,7 +885,7 @@ class LiveTable:
             legal = [state.action_text(action) for action in state.legal_actions()]
         return {"type": "state", "table": self.id, "seat": seat, "observation": observation,
                 "legal": legal, "to_move": to_move,
-                "result": serialize.result_json(self.result), "ply": self.ply,
+                "result": serialize.result_json(self.shown_result), "ply": self.ply,
                 "status": self.row.status, "deadline": self.deadline}
 
     def table_frame(self) -> Json:
@@ -906,7 +911,7 @@ class LiveTable:
             "turn_seconds": self.row.turn_seconds,
             "to_move": None if self.result is not None else self.state.to_move,
             "ply": self.ply,
-            "result": serialize.result_json(self.result),
+            "result": serialize.result_json(self.shown_result),
             "rematch": self.row.rematch,
             "rematch_of": self.row.rematch_of,
         }
