@@ -4,45 +4,25 @@ server drives a table: test_owner_*.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from webplay import LeakChecker, Viewer
+from webplay import LeakChecker, Server, Viewer
 
-from cardtable.web.store import Store
 from waiting import wait_until
 
 LEASE = 2.0
 """A short lease: a silent server's tables are taken over within a few seconds."""
 
 
-class Node:
+class Node(Server):
     """One server (an app with its own store and bus) on ``url``."""
 
     def __init__(self, url: str, lease: float = LEASE,
                  programs: dict[str, str] | None = None) -> None:
-        from fastapi.testclient import TestClient
-
-        from cardtable.web.app import create_app
-        from cardtable.web.limits import Limits
-
-        self.store = Store(url)
-        self.app = create_app(self.store, flood_limit=10_000, limits=Limits.off(), lease=lease,
-                              programs=programs)
-        self.client = TestClient(self.app)
-
-    def __enter__(self) -> Node:
-        self.client.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.client.__exit__(None, None, None)
-        self.store.close()
-
-    @property
-    def hub(self) -> Any:
-        return self.app.state.hub
+        super().__init__(url, programs=programs, lease=lease)
 
     @property
     def cluster(self) -> Any:
@@ -58,14 +38,6 @@ class Node:
         portal = self.client.portal
         assert portal is not None
         return portal.call(function, *args)
-
-    def create(self, game: str, seats: list[str], params: dict[str, Any] | None = None,
-               **extra: object) -> tuple[str, dict[str, str]]:
-        response = self.client.post("/api/tables", json={
-            "game": game, "params": params or {}, "seats": seats, **extra})
-        assert response.status_code == 201, response.text
-        data = response.json()
-        return data["table"], data["tokens"]
 
     def join(self, table: str) -> tuple[str, str]:
         response = self.client.post(f"/api/tables/{table}/join", json={})
@@ -95,14 +67,33 @@ class Recorder(Viewer):
                 if frame["type"] == "state" and frame["ply"] > 0]
 
 
+def a_seat_at_each(one: Node, two: Node) -> tuple[str, dict[str, str]]:
+    """A Caravan table made at ``one``, its seat ABC claimed there and DEF taken at ``two``:
+    the table and both seats' tokens."""
+    table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"}, claim=["ABC"])
+    seat, token = two.join(table)
+    tokens[seat] = token
+    assert seat == "DEF"
+    return table, tokens
+
+
 def seat_socket(node: Node, table: str, token: str | None) -> Any:
     query = "" if token is None else f"?token={token}"
     return node.client.websocket_connect(f"/api/tables/{table}/ws{query}")
 
 
-def recorder(node: Node, socket: Any, table: str, seat: str | None,
-             tokens: dict[str, str]) -> Recorder:
-    return Recorder(socket, LeakChecker(node.store, table, seat, tokens))
+@contextlib.contextmanager
+def recorders(table: str, tokens: dict[str, str],
+              where: dict[str | None, Node]) -> Iterator[dict[str | None, Recorder]]:
+    """For each seat of ``where`` (None: a spectator), in that order, a socket at the server
+    given for it and a recorder of its frames; the sockets are closed when the block ends."""
+    with contextlib.ExitStack() as stack:
+        made: dict[str | None, Recorder] = {}
+        for seat, node in where.items():
+            token = None if seat is None else tokens[seat]
+            socket = stack.enter_context(seat_socket(node, table, token))
+            made[seat] = Recorder(socket, LeakChecker(node.store, table, seat, tokens))
+        yield made
 
 
 def told_once_in_order(viewer: Recorder, last: int) -> None:

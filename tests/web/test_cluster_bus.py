@@ -7,9 +7,11 @@ bus that survives a PostgreSQL restart and then says ``resync``; one process per
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator, Coroutine
 from functools import partial
 from typing import Any
 
@@ -54,6 +56,28 @@ def add_table(store: Store, table_id: str, status: str = "playing",
             spectators=True, created=time.time(), owner=owner, epoch=1))
 
 
+@contextlib.asynccontextmanager
+async def running(*clusters: Cluster) -> AsyncIterator[None]:
+    """The clusters started one after the other for the block, then stopped in the same order
+    however it ends."""
+    for cluster in clusters:
+        await cluster.start()
+    try:
+        yield
+    finally:
+        for cluster in clusters:
+            await cluster.stop()
+
+
+def run_then_close(main: Coroutine[Any, Any, None], *stores: Store) -> None:
+    """Run ``main`` to its end, then close ``stores`` however it ended."""
+    try:
+        asyncio.run(main)
+    finally:
+        for store in stores:
+            store.close()
+
+
 @pytest.fixture
 def pg_url(pg_cluster: Any) -> str:
     url: str = pg_cluster.new_database()
@@ -66,9 +90,7 @@ def test_events_reach_every_server_in_order_and_once(pg_url: str) -> None:
     async def main() -> None:
         one, two = (PostgresCluster(store, lease=5) for store in stores)
         heard = [Heard(one), Heard(two)]
-        await one.start()
-        await two.start()
-        try:
+        async with running(one, two):
             add_table(stores[0], "t1")
             for ply in range(1, 41):
                 # Half of them inside a store transaction, half outside one; from both servers.
@@ -101,15 +123,8 @@ def test_events_reach_every_server_in_order_and_once(pg_url: str) -> None:
                         assert own == sorted(own) and len(own) == 10
             # A server's own events carry its id: it may tell them from the others'.
             assert {e["s"] for e in heard[0].of("move") if e["p"] % 4 < 2} == {one.server_id}
-        finally:
-            await one.stop()
-            await two.stop()
 
-    try:
-        asyncio.run(main())
-    finally:
-        for store in stores:
-            store.close()
+    run_then_close(main(), *stores)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -131,8 +146,7 @@ def test_an_event_comes_after_its_commit_and_never_after_a_rollback(
             seen.append((event.get("p", 0), count))
 
         cluster.subscribe(stored_moves)
-        await cluster.start()
-        try:
+        async with running(cluster):
             def store_move(ply: int, fail: bool) -> None:
                 with store.engine.begin() as conn:
                     conn.execute(insert(schema.moves).values(
@@ -150,13 +164,8 @@ def test_an_event_comes_after_its_commit_and_never_after_a_rollback(
             cluster.publish({"e": "table", "t": "t1"})
             await until_true(lambda: seen[-1][0] == 0, "the last event")
             assert seen == [(1, 1), (2, 2), (0, 2)]
-        finally:
-            await cluster.stop()
 
-    try:
-        asyncio.run(main())
-    finally:
-        store.close()
+    run_then_close(main(), store)
 
 
 def test_requests_are_answered_in_time_or_unreachable(pg_url: str) -> None:
@@ -174,44 +183,37 @@ def test_requests_are_answered_in_time_or_unreachable(pg_url: str) -> None:
             return {"refusal": None, "text": body.get("text"), "by": owner.server_id}
 
         owner.on_request(answer)
-        await asker.start()
-        await owner.start()
-        try:
-            got = await asker.request(owner.server_id, {"op": "move", "text": "P1 6h"})
-            assert got == {"refusal": None, "text": "P1 6h", "by": owner.server_id}
-            # Several at once: each gets its own answer.
-            texts = [f"move {n}" for n in range(10)]
-            answers = await asyncio.gather(*(asker.request(owner.server_id,
-                                                           {"op": "move", "text": text})
-                                             for text in texts))
-            assert [a["text"] for a in answers] == texts
-            # Its own id: answered by itself.
-            assert (await owner.request(owner.server_id, {"op": "move", "text": "x"}))["by"] \
-                == owner.server_id
-            with pytest.raises(Unreachable):
-                await asker.request(owner.server_id, {"op": "hang"}, timeout=0.5)
-            with pytest.raises(Unreachable, match="no such table"):
-                await asker.request(owner.server_id, {"op": "fail"})
-            # A server that is not running: refused at once, not after the time limit.
-            started = time.monotonic()
-            with pytest.raises(Unreachable, match="No server"):
-                await asker.request("0" * 32, {"op": "move"}, timeout=30)
-            assert time.monotonic() - started < 15
-            with pytest.raises(ValueError, match="bytes"):
-                await asker.request(owner.server_id, {"text": "x" * MAX_PAYLOAD})
-            await owner.stop()
-            with pytest.raises(Unreachable):  # (stopped: its row is gone)
-                await asker.request(owner.server_id, {"op": "move"}, timeout=30)
-        finally:
-            never.set()
-            await asker.stop()
-            await owner.stop()
+        async with running(asker, owner):
+            try:
+                got = await asker.request(owner.server_id, {"op": "move", "text": "P1 6h"})
+                assert got == {"refusal": None, "text": "P1 6h", "by": owner.server_id}
+                # Several at once: each gets its own answer.
+                texts = [f"move {n}" for n in range(10)]
+                answers = await asyncio.gather(*(asker.request(owner.server_id,
+                                                               {"op": "move", "text": text})
+                                                 for text in texts))
+                assert [a["text"] for a in answers] == texts
+                # Its own id: answered by itself.
+                assert (await owner.request(owner.server_id, {"op": "move", "text": "x"}))["by"] \
+                    == owner.server_id
+                with pytest.raises(Unreachable):
+                    await asker.request(owner.server_id, {"op": "hang"}, timeout=0.5)
+                with pytest.raises(Unreachable, match="no such table"):
+                    await asker.request(owner.server_id, {"op": "fail"})
+                # A server that is not running: refused at once, not after the time limit.
+                started = time.monotonic()
+                with pytest.raises(Unreachable, match="No server"):
+                    await asker.request("0" * 32, {"op": "move"}, timeout=30)
+                assert time.monotonic() - started < 15
+                with pytest.raises(ValueError, match="bytes"):
+                    await asker.request(owner.server_id, {"text": "x" * MAX_PAYLOAD})
+                await owner.stop()
+                with pytest.raises(Unreachable):  # (stopped: its row is gone)
+                    await asker.request(owner.server_id, {"op": "move"}, timeout=30)
+            finally:
+                never.set()
 
-    try:
-        asyncio.run(main())
-    finally:
-        for store in stores:
-            store.close()
+    run_then_close(main(), *stores)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -225,8 +227,7 @@ def test_an_event_over_the_payload_limit_is_refused(backend: str,
         cluster: Cluster = (LocalCluster(store) if backend == "sqlite"
                             else PostgresCluster(store, lease=5))
         heard = Heard(cluster)
-        await cluster.start()
-        try:
+        async with running(cluster):
             def chat(size: int) -> Event:
                 return {"e": "chat", "t": "t1", "line": {"text": "é" * size}}
 
@@ -240,13 +241,8 @@ def test_an_event_over_the_payload_limit_is_refused(backend: str,
             cluster.publish(fits)
             await until_true(lambda: heard.of("chat"), "the event that fits")
             assert heard.of("chat")[0]["line"] == fits["line"]
-        finally:
-            await cluster.stop()
 
-    try:
-        asyncio.run(main())
-    finally:
-        store.close()
+    run_then_close(main(), store)
 
 
 def test_every_server_has_a_heartbeat_row_and_hands_its_tables_over(pg_url: str) -> None:
@@ -258,9 +254,7 @@ def test_every_server_has_a_heartbeat_row_and_hands_its_tables_over(pg_url: str)
 
     async def main() -> None:
         one, two = PostgresCluster(store, lease=1), PostgresCluster(store, lease=1)
-        await one.start()
-        await two.start()
-        try:
+        async with running(one, two):
             first = rows()
             assert set(first) == {one.server_id, two.server_id}
             assert {row.pid for row in first.values()} == {one.pid}
@@ -279,14 +273,8 @@ def test_every_server_has_a_heartbeat_row_and_hands_its_tables_over(pg_url: str)
                                                   schema.tables.c.owner)).all())
             # A clean stop hands its unfinished tables over at once.
             assert owners == {"mine": None, "done": one.server_id, "theirs": two.server_id}
-        finally:
-            await one.stop()
-            await two.stop()
 
-    try:
-        asyncio.run(main())
-    finally:
-        store.close()
+    run_then_close(main(), store)
 
 
 def test_the_bus_survives_a_postgresql_restart_and_says_resync(pg_own_cluster: Any) -> None:
@@ -296,9 +284,7 @@ def test_the_bus_survives_a_postgresql_restart_and_says_resync(pg_own_cluster: A
     async def main() -> None:
         one, two = PostgresCluster(stores[0], lease=2), PostgresCluster(stores[1], lease=2)
         heard = [Heard(one), Heard(two)]
-        await one.start()
-        await two.start()
-        try:
+        async with running(one, two):
             one.publish({"e": "table", "t": "before"})
             for listener in heard:
                 await until_true(partial(listener.has, "table"), "the first event")
@@ -326,15 +312,8 @@ def test_the_bus_survives_a_postgresql_restart_and_says_resync(pg_own_cluster: A
 
             await until_true(delivered, "events after the restart", interval=0.1)
             assert sum(len(listener.of("resync")) for listener in heard) == 2
-        finally:
-            await one.stop()
-            await two.stop()
 
-    try:
-        asyncio.run(main())
-    finally:
-        for store in stores:
-            store.close()
+    run_then_close(main(), *stores)
 
 
 def test_one_process_per_sqlite_file(sqlite_url: str) -> None:

@@ -11,21 +11,12 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from limiting import Clock, new_table, open_socket, refused_over_the_cap
 from sqlalchemy import func, select
-from starlette.websockets import WebSocketDisconnect
 from webplay import Server
 
 from cardtable.web import schema
 from cardtable.web.limits import Limits, Rate
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @contextlib.contextmanager
@@ -39,11 +30,6 @@ def limited(url: str, limits: Limits) -> Iterator[tuple[Server, Clock]]:
 def stored_tables(server: Server) -> int:
     with server.store.engine.connect() as conn:
         return int(conn.execute(select(func.count()).select_from(schema.tables)).scalar_one())
-
-
-def new_table(server: Server, **extra: Any) -> Any:
-    return server.client.post("/api/tables", json={
-        "game": "caravan", "seats": ["human", "human"], "claim": ["ABC"], **extra})
 
 
 def test_new_tables_over_the_limit_are_429_and_make_nothing(sqlite_url: str) -> None:
@@ -96,15 +82,6 @@ def test_seats_taken_over_the_limit_are_429_and_the_seat_stays_free(sqlite_url: 
         assert client.post(f"/api/tables/{tables[2]}/join", json={}).status_code == 200
 
 
-def open_socket(server: Server, stack: contextlib.ExitStack, table: str,
-                token: str | None = None) -> Any:
-    path = f"/api/tables/{table}/ws" + (f"?token={token}" if token else "")
-    socket = stack.enter_context(server.client.websocket_connect(path))
-    frame = socket.receive_json()
-    assert frame["type"] == "table", frame
-    return socket
-
-
 def until(socket: Any, kind: str) -> dict[str, Any]:
     while True:
         frame: dict[str, Any] = socket.receive_json()
@@ -121,13 +98,7 @@ def test_websockets_over_the_cap_get_an_error_frame_and_a_close(sqlite_url: str)
             open_socket(server, stack, one)
             open_socket(server, stack, two)
             for table in (one, two):
-                with server.client.websocket_connect(f"/api/tables/{table}/ws") as over:
-                    assert over.receive_json() == {
-                        "type": "error", "message": "Too many connections at once (at most "
-                        "3): close another table's page first."}
-                    with pytest.raises(WebSocketDisconnect) as closed:
-                        over.receive_json()
-                    assert closed.value.code == 4429
+                refused_over_the_cap(server, table, 3)
             # The connections already open go on.
             first.send_json({"type": "ping"})
             assert until(first, "pong") == {"type": "pong"}

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from owner_nodes import Node, recorder, seat_socket, told_once_in_order, wait_for_owner
+from owner_nodes import Node, recorders, told_once_in_order, wait_for_owner
 from webplay import Viewer, play_through, random_chooser
 
 from cardtable.web.live import SAVE_FAILED
@@ -74,12 +74,7 @@ def test_a_write_under_a_lease_the_table_no_longer_holds_is_refused(url: str) ->
 def test_a_stale_owner_stores_nothing_steps_down_and_the_game_goes_on(url: str) -> None:
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
-        with contextlib.ExitStack() as stack:
-            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
-                           table, "ABC", tokens)
-            def_ = recorder(two, stack.enter_context(seat_socket(two, table, tokens["DEF"])),
-                            table, "DEF", tokens)
-            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+        with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
             frame = play_through(viewers, {"ABC", "DEF"}, random_chooser(7), stop_after=3)
             # Another server takes the lease, and the owner has not heard of it yet.
             epoch = _steal(one.store, table, two.id)
@@ -96,7 +91,7 @@ def test_a_stale_owner_stores_nothing_steps_down_and_the_game_goes_on(url: str) 
         assert last["result"] is not None
         assert not one.live(table).owner and two.live(table).owner
         stored = two.store.moves(table)
-        for viewer in (abc, def_):
+        for viewer in viewers.values():
             told_once_in_order(viewer, len(stored))
 
 
@@ -156,15 +151,7 @@ def test_the_tables_of_a_dead_server_go_to_the_living_each_to_one(url: str) -> N
 def test_a_silent_owners_table_is_taken_over_and_played_to_the_end(url: str) -> None:
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
-        with contextlib.ExitStack() as stack:
-            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
-                           table, "ABC", tokens)
-            def_ = recorder(two, stack.enter_context(seat_socket(two, table, tokens["DEF"])),
-                            table, "DEF", tokens)
-            watcher = recorder(two, stack.enter_context(seat_socket(two, table, None)),
-                               table, None, tokens)
-            recorders = {"ABC": abc, "DEF": def_, None: watcher}
-            viewers: dict[str | None, Viewer] = dict(recorders)
+        with recorders(table, tokens, {"ABC": one, "DEF": two, None: two}) as viewers:
             play_through(viewers, {"ABC", "DEF"}, random_chooser(9), stop_after=4)
             # The owner can no longer write its heartbeat: it stops driving at once, and the
             # other server takes the table over once the lease has run out.
@@ -181,7 +168,7 @@ def test_a_silent_owners_table_is_taken_over_and_played_to_the_end(url: str) -> 
         assert last["result"] is not None
         assert two.live(table).owner and not one.live(table).owner
         stored = two.store.moves(table)
-        for viewer in recorders.values():
+        for viewer in viewers.values():
             told_once_in_order(viewer, len(stored))
             assert viewer.errors == []
 
@@ -222,11 +209,8 @@ def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: 
 def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(url: str) -> None:
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
-        with seat_socket(one, table, tokens["ABC"]) as a, \
-                seat_socket(two, table, tokens["DEF"]) as b:
-            abc, def_ = (recorder(one, a, table, "ABC", tokens),
-                         recorder(two, b, table, "DEF", tokens))
-            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+        with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
+            def_ = viewers["DEF"]
             choose = random_chooser(12)
             frame = play_through(viewers, {"ABC", "DEF"}, choose, stop_after=1)
             while frame["to_move"] != "DEF":
@@ -241,11 +225,11 @@ def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(url: str) -> 
 
             one.cluster.handler = never
             move = def_.last["legal"][0]
-            b.send_json({"type": "move", "move": move})
+            def_.socket.send_json({"type": "move", "move": move})
             assert def_.until("error")["message"] == SAVE_FAILED
             assert len(one.store.moves(table)) == frame["ply"]  # nothing happened
             one.cluster.handler = answering
-            b.send_json({"type": "move", "move": move})
+            def_.socket.send_json({"type": "move", "move": move})
             after = def_.until_state(lambda state: state["ply"] == frame["ply"] + 1)
             assert after["to_move"] == "ABC"
         assert one.store.moves(table)[-1] == ("DEF", move)
@@ -262,9 +246,7 @@ def test_a_program_seat_moves_with_its_table_or_forfeits_there(url: str, tmp_pat
             Node(url, programs=spy("two") if there else {}) as two:
         table, tokens = one.create("caravan", ["human", "bot:exec:spy"],
                                    {"rules": "nv", "first": "ABC"})
-        with seat_socket(one, table, tokens["ABC"]) as socket:
-            abc = recorder(one, socket, table, "ABC", tokens)
-            viewers: dict[str | None, Viewer] = {"ABC": abc}
+        with recorders(table, tokens, {"ABC": one}) as viewers:
             first = pids_in(tmp_path / "one.pids", 1)  # (started: its person is here)
             play_through(viewers, {"ABC"}, random_chooser(3), stop_after=6)
             two.call(lambda: two.hub.get(table))  # (a mirror on the other server)
@@ -285,7 +267,7 @@ def test_a_program_seat_moves_with_its_table_or_forfeits_there(url: str, tmp_pat
             assert again != first
             last = play_through(viewers, {"ABC"}, random_chooser(4))
         assert last["result"] is not None and last["result"]["reason"] != "forfeit"
-        told_once_in_order(abc, len(two.store.moves(table)))
+        told_once_in_order(viewers["ABC"], len(two.store.moves(table)))
         # The program at the new owner began as after a restart: hello, then its turns, each
         # with its seat's view of the game as it stood.
         lines = [json.loads(line) for line in
@@ -299,11 +281,8 @@ def test_the_turn_timer_moves_with_its_table_a_whole_turn_afresh(url: str) -> No
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"],
                                    {"rules": "nv", "first": "ABC"}, turn_seconds=120)
-        with seat_socket(one, table, tokens["ABC"]) as abc_socket, \
-                seat_socket(two, table, tokens["DEF"]) as def_socket:
-            abc = recorder(one, abc_socket, table, "ABC", tokens)
-            def_ = recorder(two, def_socket, table, "DEF", tokens)
-            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+        with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
+            abc, def_ = viewers["ABC"], viewers["DEF"]
             last = play_through(viewers, {"ABC", "DEF"}, random_chooser(5), stop_after=4)
             told = one.live(table).deadline
             assert told is not None

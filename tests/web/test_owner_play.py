@@ -4,12 +4,11 @@ is told every ply once, in order, from its own server."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import pytest
-from owner_nodes import Node, recorder, seat_socket, told_once_in_order
-from webplay import Viewer, play_through, random_chooser
+from owner_nodes import Node, Recorder, a_seat_at_each, recorders, told_once_in_order
+from webplay import play_through, random_chooser
 
 from cardtable.web.cluster import Event
 from waiting import wait_until
@@ -23,29 +22,19 @@ def url(pg_cluster: Any) -> str:
 
 def test_a_seat_on_each_of_two_servers_plays_to_the_end(url: str) -> None:
     with Node(url) as one, Node(url) as two:
-        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"},
-                                   claim=["ABC"])
-        seat, token = two.join(table)
-        tokens[seat] = token
-        assert seat == "DEF"
+        table, tokens = a_seat_at_each(one, two)
         # (the owner hears of the seat taken at the other server, and starts the game)
         wait_until(lambda: one.live(table).task is not None, "the game to start")
-        with contextlib.ExitStack() as stack:
-            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
-                           table, "ABC", tokens)
-            def_ = recorder(two, stack.enter_context(seat_socket(two, table, tokens["DEF"])),
-                            table, "DEF", tokens)
-            watcher = recorder(two, stack.enter_context(seat_socket(two, table, None)),
-                               table, None, tokens)
-            last = play_through({"ABC": abc, "DEF": def_, None: watcher}, {"ABC", "DEF"},
-                                random_chooser(11))
+        with recorders(table, tokens, {"ABC": one, "DEF": two, None: two}) as viewers:
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(11))
         assert last["result"] is not None
         assert one.live(table).owner and not two.live(table).owner
         stored = one.store.moves(table)
         assert last["ply"] == len(stored) == two.live(table).ply
-        for viewer in (abc, def_, watcher):
+        for viewer in viewers.values():
             told_once_in_order(viewer, len(stored))
             assert viewer.errors == []
+        abc, def_ = viewers["ABC"], viewers["DEF"]
         assert def_.last is not None and def_.last["result"] == abc.last["result"]  # type: ignore[index]
         assert two.store.table(table).status == "finished"  # type: ignore[union-attr]
         record = two.client.get(f"/api/tables/{table}/record")
@@ -54,17 +43,12 @@ def test_a_seat_on_each_of_two_servers_plays_to_the_end(url: str) -> None:
 
 def test_chat_and_a_rematch_reach_the_other_server(url: str) -> None:
     with Node(url) as one, Node(url) as two:
-        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"},
-                                   claim=["ABC"])
-        seat, token = two.join(table)
-        tokens[seat] = token
-        with seat_socket(one, table, tokens["ABC"]) as a, \
-                seat_socket(two, table, tokens["DEF"]) as b:
-            abc, def_ = (recorder(one, a, table, "ABC", tokens),
-                         recorder(two, b, table, "DEF", tokens))
+        table, tokens = a_seat_at_each(one, two)
+        with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
+            abc, def_ = viewers["ABC"], viewers["DEF"]
             abc.until("chat_history")
             def_.until("chat_history")
-            b.send_json({"type": "chat", "text": "hello from two"})
+            def_.socket.send_json({"type": "chat", "text": "hello from two"})
             assert abc.until("chat")["text"] == "hello from two"
             assert def_.until("chat")["text"] == "hello from two"
             assert def_.chat[-1]["text"] == "hello from two" and len(def_.chat) == 1
@@ -73,14 +57,9 @@ def test_chat_and_a_rematch_reach_the_other_server(url: str) -> None:
 def test_a_mirror_catches_up_after_missed_duplicate_and_late_events(url: str) -> None:
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
-        with contextlib.ExitStack() as stack:
-            abc = recorder(one, stack.enter_context(seat_socket(one, table, tokens["ABC"])),
-                           table, "ABC", tokens)
-            def_ = recorder(one, stack.enter_context(seat_socket(one, table, tokens["DEF"])),
-                            table, "DEF", tokens)
-            watcher = recorder(two, stack.enter_context(seat_socket(two, table, None)),
-                               table, None, tokens)
-            viewers: dict[str | None, Viewer] = {"ABC": abc, "DEF": def_}
+        with recorders(table, tokens, {"ABC": one, "DEF": one, None: two}) as everyone:
+            # (the spectator at the mirror reads its frames only at the end)
+            viewers: dict[str | None, Recorder] = {seat: everyone[seat] for seat in ("ABC", "DEF")}
             play_through(viewers, {"ABC", "DEF"}, random_chooser(3), stop_after=2)
             wait_until(lambda: two.live(table).ply == 2, "the mirror at ply 2")
             # The mirror hears nothing while four moves are played ...
@@ -102,7 +81,7 @@ def test_a_mirror_catches_up_after_missed_duplicate_and_late_events(url: str) ->
             two.call(live.moved, 6, None)
             two.call(live.moved, 5, None)
             # Every ply reached the spectator at the mirror once, in order.
-            last = play_through({**viewers, None: watcher}, {"ABC", "DEF"},
-                                random_chooser(5), stop_after=8)
+            last = play_through(everyone, {"ABC", "DEF"}, random_chooser(5), stop_after=8)
+        watcher = everyone[None]
         told_once_in_order(watcher, last["ply"])
         assert watcher.plies()[-1] == 8 == two.live(table).ply

@@ -10,22 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from limiting import Clock, new_table, open_socket, refused_over_the_cap
 from racing import at_once
-from starlette.websockets import WebSocketDisconnect
 from webplay import Server
 
 from cardtable.web import schema, shared_store
 from cardtable.web.limits import Limits, Rate
 from cardtable.web.store import Store
 from waiting import wait_until
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -43,11 +35,6 @@ def two_servers(url: str, limits: Limits) -> Iterator[tuple[Server, Server, Cloc
             assert server.app.state.cluster.shared
             server.app.state.web.limiters.shared_clock = clock
         yield first, second, clock
-
-
-def new_table(server: Server) -> Any:
-    return server.client.post("/api/tables", json={
-        "game": "caravan", "seats": ["human", "human"], "claim": ["ABC"]})
 
 
 def test_the_second_server_refuses_what_the_first_counted(pg_url: str) -> None:
@@ -76,13 +63,6 @@ def test_sign_in_attempts_per_name_are_counted_over_both_servers(pg_url: str) ->
         assert answers == [401] * 10 + [429]
 
 
-def open_socket(server: Server, stack: contextlib.ExitStack, table: str) -> Any:
-    socket = stack.enter_context(server.client.websocket_connect(f"/api/tables/{table}/ws"))
-    frame = socket.receive_json()
-    assert frame["type"] == "table", frame
-    return socket
-
-
 def test_websockets_are_counted_over_both_servers(pg_url: str) -> None:
     with two_servers(pg_url, Limits(sockets=3)) as (first, second, _clock):
         table = new_table(first).json()["table"]
@@ -91,13 +71,7 @@ def test_websockets_are_counted_over_both_servers(pg_url: str) -> None:
             open_socket(second, stack, table)
             open_socket(second, stack, table)
             for server in (first, second):
-                with server.client.websocket_connect(f"/api/tables/{table}/ws") as over:
-                    assert over.receive_json() == {
-                        "type": "error", "message": "Too many connections at once (at most "
-                        "3): close another table's page first."}
-                    with pytest.raises(WebSocketDisconnect) as closed:
-                        over.receive_json()
-                    assert closed.value.code == 4429
+                refused_over_the_cap(server, table, 3)
             one.close()
             # Closed on the first server: a place for one more on the second.
             wait_until(lambda: open_count(first.store) == 2, "the closed socket's row to go")

@@ -12,8 +12,8 @@ import contextlib
 import json
 import random
 import socket
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Self
 
 from cardtable.web.games import new_state
 from cardtable.web.store import Store
@@ -231,7 +231,7 @@ class Viewer:
                 return frame
 
 
-def play_through(viewers: dict[str | None, Viewer], humans: set[str],
+def play_through(viewers: Mapping[str | None, Viewer], humans: set[str],
                  choose: Callable[[list[str]], str], max_moves: int = 5000,
                  stop_after: int | None = None) -> dict[str, Any]:
     """Play the human seats' moves (``choose`` among the legal ones) until the game ends (or
@@ -294,7 +294,8 @@ class Server:
 
     def __init__(self, url: str, flood_limit: int = 10_000,
                  programs: dict[str, str] | None = None,
-                 limits: Any = None) -> None:
+                 limits: Any = None, **options: Any) -> None:
+        """``options``: more of ``create_app``'s (``lease``, say)."""
         from fastapi.testclient import TestClient
 
         from cardtable.web.app import create_app
@@ -304,10 +305,10 @@ class Server:
         self.url = url
         self.store = Store(url)
         self.app = create_app(self.store, flood_limit=flood_limit, programs=programs,
-                              limits=Limits.off() if limits is None else limits)
+                              limits=Limits.off() if limits is None else limits, **options)
         self.client = TestClient(self.app)
 
-    def __enter__(self) -> Server:
+    def __enter__(self) -> Self:
         self.client.__enter__()
         return self
 
@@ -316,10 +317,10 @@ class Server:
         self.store.close()
 
     @property
-    def hub(self):  # type: ignore[no-untyped-def]
+    def hub(self) -> Any:
         return self.app.state.hub
 
-    def create(self, game: str, seats: list[str], params: dict | None = None,  # type: ignore[type-arg]
+    def create(self, game: str, seats: list[str], params: dict[str, Any] | None = None,
                **extra: object) -> tuple[str, dict[str, str]]:
         response = self.client.post("/api/tables", json={
             "game": game, "params": params or {}, "seats": seats, **extra})
