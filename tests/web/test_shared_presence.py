@@ -15,6 +15,7 @@ from racing import at_once
 from webplay import connect
 
 from cardtable.web import schema
+from cardtable.web.live import HERE_STAMPS
 from waiting import wait_until
 
 
@@ -154,6 +155,28 @@ def test_presence_on_a_server_that_died_does_not_count(
         conn.execute(schema.presence.update().where(schema.presence.c.id == "ghost")
                      .values(server_id=first.app.state.cluster.server_id))
     assert second.quick()["table"] == waiting["table"]
+
+
+def test_what_a_server_knows_of_the_others_connections_follows_the_newest_news(
+        servers: tuple[PolicyServer, PolicyServer]) -> None:
+    """A server's ``here`` event is newer than a presence read begun before it (the read
+    does not undo it); a read replaces what was known before it began; a server that
+    stopped counts no more."""
+    first, _second = servers
+    made = first.client.post("/api/tables", json={
+        "game": "caravan", "seats": ["human", "human"], "claim": ["ABC", "DEF"]}).json()
+    live = first.hub.tables[made["table"]]
+    live.heard_here("old", frozenset({"ABC"}), 3)
+    since = next(HERE_STAMPS)  # a read begins
+    live.heard_here("other", frozenset({"DEF"}), 0)  # told while it was under way
+    live.take_here({"other": (frozenset(), 0), "third": (frozenset(), 2)}, since)
+    assert live.elsewhere == (frozenset({"DEF"}), 2)  # ("old" had no row: it went)
+    live.take_here({}, next(HERE_STAMPS))  # a later read: nobody anywhere
+    assert live.elsewhere == (frozenset(), 0)
+    live.heard_here("other", frozenset({"DEF"}), 1)
+    live.heard_here("third", frozenset(), 1)
+    live.forget_servers({"third"})
+    assert live.elsewhere == (frozenset(), 1)
 
 
 

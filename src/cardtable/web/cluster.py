@@ -75,7 +75,8 @@ class Event(TypedDict, total=False):
 
     e: str
     """The kind: move, end, seats, table, chat, seat, owner, here (a WebSocket of the table
-    opened, said its seat or closed); resync is never published."""
+    opened, said its seat or closed at the server that publishes it); resync is never
+    published."""
     t: str
     """The table's id."""
     s: str
@@ -99,6 +100,10 @@ class Event(TypedDict, total=False):
     """owner: the server that now drives the table."""
     epoch: int
     """owner: its epoch."""
+    h: list[str]
+    """here: the seats of the table with a WebSocket open at the server that publishes it."""
+    n: int
+    """here: how many spectators' WebSockets of the table are open there."""
 
 
 class Unreachable(Exception):

@@ -151,10 +151,10 @@ class Hub:
         if self.shared:
             self.owners.claim_on_sight(live)
         self.tables[table_id] = live
-        if row.status != "finished":
-            if not live.owner:  # (moves stored since it was read are caught up)
-                live.refresh("moves", "row")
-            elif live.state.result is not None:  # stopped between its last move and result
+        # (A mirror needs no catch-up: what is stored after it was read is told by events
+        # this loop hears only after this call.)
+        if row.status != "finished" and live.owner:
+            if live.state.result is not None:  # stopped between its last move and result
                 live.finish_now(live.state.result)
             else:
                 live.start()
@@ -197,6 +197,7 @@ class Hub:
         self.store.add_table(row, rows)
         live = LiveTable(row, rows, state, self,
                          lease=(row.owner, row.epoch) if self.shared and row.owner else None)
+        live.here_known = True  # (nobody can have opened it anywhere yet)
         self.tables[table_id] = live
         self.presence.taken(table_id, list(tokens), now)
         self.activity_ply[table_id] = 0
@@ -274,7 +275,8 @@ class Hub:
     # --- presence, quick match, abandoned tables, programs --------------------------------------
 
     def arrived(self, live: LiveTable, connection: Connection) -> None:
-        """A WebSocket of ``live`` opened (a seat's: its person is here)."""
+        """A WebSocket of ``live`` opened, or said its seat (a seat's: its person is here)."""
+        self.tell_here(live)
         if connection.seat is None:
             return
         self.presence.connected(live, connection, self.clock())
@@ -282,8 +284,18 @@ class Hub:
 
     def left(self, live: LiveTable, connection: Connection) -> None:
         """A WebSocket of ``live`` closed."""
+        self.tell_here(live)
         if connection.seat is not None:
             self.presence.left(live.id, self.clock())
+
+    def tell_here(self, live: LiveTable) -> None:
+        """(Several servers) tell the others what of ``live`` is open here now: its seats'
+        WebSockets and how many spectators' (each server's summary counts them)."""
+        if self.shared:
+            spectators = sum(1 for connection in live.connections
+                             if connection.seat is None and not connection.closed)
+            self.tell({"e": "here", "t": live.id, "h": sorted(seats_here(live)),
+                       "n": spectators})
 
     def pairable_tables(self, game: str, player: tuple[str, str] | None) -> list[LiveTable]:
         """The tables a quick match may seat a person at, the longest waiting first: public,

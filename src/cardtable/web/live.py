@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import itertools
 import logging
 import random
 import secrets
@@ -87,6 +88,9 @@ def forward_wait(lease: float) -> float:
 """A person's move the database did not take: nothing happened, and it is still their turn."""
 MOVED_AWAY = "the table is driven by another server now"
 """Why a table stopped driving its match (the cause of the ``MatchAbandoned`` that ends it)."""
+HERE_STAMPS = itertools.count(1)
+"""Stamps of what a server learnt of the connections at other servers, in the order it
+learnt it (``LiveTable.there``)."""
 KEEP_TRYING = Backoff(first=0.2, cap=5.0)
 """How what nobody can take back (a bot's move, the turn timer's, a game's result) is stored
 while the database is away: tried again, at most 5 s apart, until it is stored."""
@@ -230,9 +234,14 @@ class LiveTable:
     owner_news: asyncio.Future[None] | None = None
     """(Mirror) resolved when the table changes hands (moves handed over go to the new
     owner)."""
-    elsewhere: tuple[frozenset[str], int] = (frozenset(), 0)
-    """(Several servers) the seats with a WebSocket open on another server, and how many
-    spectators' WebSockets are open there (the table's summary counts them)."""
+    there: dict[str, tuple[frozenset[str], int, int]] = field(default_factory=dict)
+    """(Several servers) per other server: the seats with a WebSocket of the table open there,
+    how many spectators' WebSockets are, and the stamp (:data:`HERE_STAMPS`) of when this
+    server learnt it: from that server's ``here`` events, or from the presence rows a
+    catch-up read (``here``)."""
+    here_known: bool = False
+    """``there`` is complete: the table was made here, or the presence rows were read since
+    it was brought into memory (the events keep it so from then on)."""
     syncing: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the table catches up with the database (one catch-up at a time)."""
@@ -250,6 +259,42 @@ class LiveTable:
     def shown_result(self) -> Result | None:
         """The result as frames and views show it: once it is stored (store, then tell)."""
         return self.result if self.row.status == "finished" else None
+
+    @property
+    def elsewhere(self) -> tuple[frozenset[str], int]:
+        """(Several servers) the seats with a WebSocket open on another server, and how many
+        spectators' WebSockets are open there (the table's summary counts them)."""
+        entries = self.there.values()
+        return frozenset().union(*(entry[0] for entry in entries)), sum(
+            entry[1] for entry in entries)
+
+    def heard_here(self, server: str, seats: frozenset[str], spectators: int) -> None:
+        """``server`` told what of the table is open there now (a ``here`` event)."""
+        before = self.elsewhere
+        self.there[server] = (seats, spectators, next(HERE_STAMPS))
+        if self.elsewhere != before:
+            self.broadcast_table()
+
+    def forget_servers(self, alive: set[str]) -> None:
+        """The servers not in ``alive`` stopped: their connections count no more."""
+        if any(server not in alive for server in self.there):
+            before = self.elsewhere
+            self.there = {server: entry for server, entry in self.there.items()
+                          if server in alive}
+            if self.elsewhere != before:
+                self.broadcast_table()
+
+    def take_here(self, read: dict[str, tuple[frozenset[str], int]], since: int) -> None:
+        """The presence rows read from the stamp ``since`` on: they replace what this server
+        knew then; what a server told after ``since`` is newer, and stays."""
+        before = self.elsewhere
+        kept = {server: entry for server, entry in self.there.items() if entry[2] > since}
+        for server, (seats, spectators) in read.items():
+            kept.setdefault(server, (seats, spectators, since))
+        self.there = kept
+        self.here_known = True
+        if self.elsewhere != before:
+            self.broadcast_table()
 
     @property
     def forfeited(self) -> tuple[str, str] | None:
@@ -680,26 +725,26 @@ class LiveTable:
         mirror = not self.owner
         cluster = self.hub.cluster
 
+        since = next(HERE_STAMPS)
+
         def read() -> tuple[TableRow | None, list[SeatRow] | None, list[tuple[int, str, str]],
-                            tuple[frozenset[str], int] | None]:
+                            dict[str, tuple[frozenset[str], int]] | None]:
             # The row before the moves: a result stored is read with every move before it.
             row = store.table(table_id) if "row" in parts else None
             seats = store.seats(table_id) if "seats" in parts else None
             moves = store.moves_after(table_id, ply) if "moves" in parts and mirror else []
             here = None
             if "here" in parts and cluster.shared:
-                seats_there, spectators = shared_store.here(
-                    store, table_id, cluster.alive_since(), but=cluster.server_id)
-                here = (frozenset(seats_there), spectators)
+                here = shared_store.here_by_server(store, table_id, cluster.alive_since(),
+                                                   but=cluster.server_id)
             return row, seats, moves, here
 
         row, seats, moves, here = await self.keep_trying("catch-up", read)
+        if here is not None:
+            self.take_here(here, since)
         if self.owner != (not mirror):  # (taken over or stepped down meanwhile: again)
-            self.wanted.update(parts)
+            self.wanted.update(parts - {"here"})
             return
-        if here is not None and here != self.elsewhere:
-            self.elsewhere = here
-            self.broadcast_table()
         seats_changed = seats is not None and self._take_seats(seats)
         if self.owner:
             rematch = None if row is None else self._take_rematch(row)

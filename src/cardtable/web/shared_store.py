@@ -125,7 +125,6 @@ def open_socket(store: Store, row_id: str, server_id: str, table_id: str, client
         conn.execute(presence.insert().values(
             id=row_id, server_id=server_id, table_id=table_id[:32], seat=None, player_id=None,
             client=key, opened=opened))
-        store.tell_in(conn, {"e": "here", "t": table_id[:32]})
     return True
 
 
@@ -135,11 +134,7 @@ def close_sockets(store: Store, row_ids: Iterable[str]) -> None:
     ids = list(row_ids)
     if ids:
         with store.engine.begin() as conn:
-            gone: list[str] = list(conn.execute(
-                delete(schema.presence).where(schema.presence.c.id.in_(ids))
-                .returning(schema.presence.c.table_id)).scalars())
-            for table_id in sorted(set(gone)):
-                store.tell_in(conn, {"e": "here", "t": table_id})
+            conn.execute(delete(schema.presence).where(schema.presence.c.id.in_(ids)))
 
 
 @_database_call
@@ -151,7 +146,6 @@ def seat_arrived(store: Store, row_id: str | None, table_id: str, seat: str,
         if row_id is not None:
             conn.execute(update(schema.presence).where(schema.presence.c.id == row_id)
                          .values(seat=seat, player_id=player_id))
-            store.tell_in(conn, {"e": "here", "t": table_id})
         conn.execute(delete(schema.presence_waits)
                      .where(schema.presence_waits.c.table_id == table_id,
                             schema.presence_waits.c.seat == seat))
@@ -187,19 +181,37 @@ def _were_here(conn: Connection, table_id: str, now: float) -> None:
 
 
 @_database_call
-def here(store: Store, table_id: str, alive_since: float,
-         but: str | None = None) -> tuple[set[str], int]:
-    """The seats of ``table_id`` with a WebSocket open on a live server (``but`` that one),
-    and how many spectators' WebSockets are open there."""
+def here(store: Store, table_id: str, alive_since: float) -> tuple[set[str], int]:
+    """The seats of ``table_id`` with a WebSocket open on a live server, and how many
+    spectators' WebSockets are open there."""
     presence = schema.presence
     query = select(presence.c.seat, func.count()).where(
         presence.c.table_id == table_id, presence.c.server_id.in_(_live_servers(alive_since)))
-    if but is not None:
-        query = query.where(presence.c.server_id != but)
     with store.engine.connect() as conn:
         rows = conn.execute(query.group_by(presence.c.seat)).all()
     seats = {row[0] for row in rows if row[0] is not None}
     return seats, sum(row[1] for row in rows if row[0] is None)
+
+
+@_database_call
+def here_by_server(store: Store, table_id: str, alive_since: float, but: str
+                   ) -> dict[str, tuple[frozenset[str], int]]:
+    """Per live server but ``but``: the seats of ``table_id`` with a WebSocket open there,
+    and how many spectators' WebSockets are."""
+    presence = schema.presence
+    query = (select(presence.c.server_id, presence.c.seat, func.count())
+             .where(presence.c.table_id == table_id, presence.c.server_id != but,
+                    presence.c.server_id.in_(_live_servers(alive_since)))
+             .group_by(presence.c.server_id, presence.c.seat))
+    with store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    found: dict[str, tuple[frozenset[str], int]] = {}
+    for row in rows:
+        server, seat, count = str(row[0]), row[1], int(row[2])
+        seats, spectators = found.get(server, (frozenset(), 0))
+        found[server] = (seats | {seat}, spectators) if seat is not None else (
+            seats, spectators + count)
+    return found
 
 
 @_database_call

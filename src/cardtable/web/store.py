@@ -620,9 +620,11 @@ def _open_engine(url: str) -> Engine:
                 engine = create_engine(url, connect_args={"check_same_thread": False})
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
-            # Pre-ping: a connection the server dropped (a restart) is replaced, not used.
-            engine = create_engine(url, pool_pre_ping=True,
-                                   connect_args={"connect_timeout": CONNECT_TIMEOUT})
+            # No ping before each use (a round trip every time): a connection the database
+            # dropped (a restart) fails its statement as a lost connection, which replaces
+            # every pooled connection of before that moment, and the call is tried again
+            # (``transient``).
+            engine = create_engine(url, connect_args={"connect_timeout": CONNECT_TIMEOUT})
         with engine.connect() as conn:
             conn.execute(select(1))
     except (NoSuchModuleError, SQLAlchemyError, OSError) as error:

@@ -64,6 +64,8 @@ class TableOwners:
         self.claiming: asyncio.Task[None] | None = None
         self.others = False
         """Whether other servers were running at the last look (each round)."""
+        self.alive: set[str] = set()
+        """The other servers running at the last look."""
         self.cluster.subscribe(self.heard)
         self.cluster.on_request(self.answer)
 
@@ -111,7 +113,9 @@ class TableOwners:
             if isinstance(seat, str) and isinstance(frame, dict) and not live.owner:
                 live.seat_frame(seat, frame)
         elif kind == "here":
-            live.refresh("here")
+            seats, spectators = data.get("h"), data.get("n")
+            if isinstance(seats, list) and isinstance(spectators, int):
+                live.heard_here(str(data.get("s")), frozenset(map(str, seats)), spectators)
         elif kind == "owner":
             owner, epoch = data.get("o"), data.get("epoch")
             if isinstance(owner, str) and isinstance(epoch, int):
@@ -193,6 +197,8 @@ class TableOwners:
             self.stepped_down.clear()
         alive = self.cluster.alive_since()
         await hub.in_store_thread(self.forget_dead_neighbours)
+        for live in list(hub.tables.values()):  # (their connections count no more)
+            live.forget_servers(self.alive)
         claimed = await hub.in_store_thread(
             lambda: hub.store.claim_orphans(self.me, alive, CLAIMS_PER_ROUND))
         taken: list[str] = []
@@ -229,9 +235,14 @@ class TableOwners:
 
     def claim_on_sight(self, live: LiveTable) -> None:
         """(``Hub.get``) a table just read from the database: drive it when it is this
-        server's or nobody drives it (claimed now), else keep it as a mirror."""
+        server's or nobody drives it (claimed now), else keep it as a mirror. A table whose
+        owner was running at the last round is a mirror without asking the database (if that
+        server died since, a round takes the table over)."""
         row = live.row
         if row.status == "finished":
+            live.owner = False
+            return
+        if row.owner in self.alive:  # (driven by a server running at the last look)
             live.owner = False
             return
         if row.owner != self.me:
@@ -250,15 +261,16 @@ class TableOwners:
         others = [(server_id, host, pid)
                   for server_id, host, pid in self.hub.store.servers(self.cluster.alive_since())
                   if server_id != self.me]
-        alive = 0
+        alive: set[str] = set()
         for server_id, host, pid in others:
             if host == HOST and pid != os.getpid() and not process_runs(pid):
                 log.info("server %s (process %d) is gone; its tables are taken over",
                          server_id, pid)
                 self.hub.store.forget_server(server_id)
             else:
-                alive += 1
-        self.others = alive > 0
+                alive.add(server_id)
+        self.others = bool(alive)
+        self.alive = alive
 
     def resume(self) -> int:
         """(At the server's start) claim every table nobody drives and drive it; returns how

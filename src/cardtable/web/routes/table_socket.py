@@ -110,7 +110,7 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
             await websocket.send_text(json.dumps(frame, separators=(",", ":")))
 
     live.connections.append(connection)
-    if web.hub.shared and len(live.connections) == 1:  # (who is here through other servers)
+    if web.hub.shared and not live.here_known:  # (who is here through other servers)
         live.refresh("here")
     web.hub.arrived(live, connection)
     sending = asyncio.get_running_loop().create_task(sender())
