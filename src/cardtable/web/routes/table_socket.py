@@ -15,6 +15,7 @@ import time
 import unicodedata
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.web.limits import wait_message
@@ -107,7 +108,7 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
                 with contextlib.suppress(Exception):
                     await websocket.close(code=connection.close_code)
                 return
-            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+            await websocket.send_text(frame_text(frame))
 
     live.connections.append(connection)
     if web.hub.shared and not live.here_known:  # (who is here through other servers)
@@ -233,6 +234,13 @@ def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
             return
         live.send_all(chat_line({"seat": connection.seat, "name": connection.name,
                                  "text": cleaned, "at": at}))
+
+
+def frame_text(frame: dict[str, Any]) -> str:
+    """``frame`` as the JSON text a WebSocket carries: compact, UTF-8 (orjson: a state frame
+    is encoded for every connection after every move, where the standard library's encoder
+    was a tenth of the server's time)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def clean_chat(text: str) -> str:
