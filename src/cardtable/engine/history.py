@@ -61,7 +61,10 @@ class History(Sequence[T], Generic[T]):
 
     def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
         if isinstance(index, slice):
-            return tuple(self._entries[: self._length][index])
+            positions = range(self._length)[index]  # the entries taken, without a copy of all
+            if positions.step == 1:
+                return tuple(self._entries[positions.start:positions.stop])
+            return tuple(self._entries[position] for position in positions)
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:

@@ -9,6 +9,7 @@ during a simultaneous opening) is ``null``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -58,41 +59,51 @@ def _seat_name(seat: int | None) -> str | None:
     return None if seat is None else SEATS[seat]
 
 
+def shown_history(obs: Observation, seen: tuple[Observation, Observation],
+                  history_shown: int | None) -> list[HistoryEntry]:
+    """The latest ``history_shown`` entries of the history (or all), each as ``seen[s]``
+    shows the moves of seat ``s``."""
+    history = obs.history
+    start = 0 if history_shown is None else max(0, len(history) - history_shown)
+    latest = history[start:]
+    pictures = [latest if shown_by is obs else shown_by.history[start:] for shown_by in seen]
+    return [pictures[entry.seat][offset] for offset, entry in enumerate(latest)]
+
+
 def _table_json(obs: Observation, seen: tuple[Observation, Observation], card: CardForm,
                 history_shown: int | None) -> Json:
     """Everything but the hand; ``seen[s]`` is the observation whose picture of seat ``s``'s
     caravans and moves is shown."""
-    history = obs.history
-    start = 0 if history_shown is None else max(0, len(history) - history_shown)
-    moves = []
-    for position in range(start, len(history)):
-        entry = history[position]
-        shown_by = seen[entry.seat]
-        if shown_by is not obs:
-            entry = shown_by.history[position]
-        moves.append(_history_json(entry, card))
     return {
-        "caravans": [_caravan_json(seen[owner_of_caravan(index)], index, card)
-                     for index in range(6)],
+        "caravans": [_caravan_json(seen[owner], index, card)
+                     for index, owner in enumerate(_CARAVAN_OWNERS)],
         "deck_sizes": dict(zip(SEATS, obs.deck_sizes, strict=True)),
         "hand_sizes": dict(zip(SEATS, obs.hand_sizes, strict=True)),
         "discards": {SEATS[seat]: list(map(card, obs.piles[seat])) for seat in (0, 1)},
         "opening": dict(zip(SEATS, obs.opening, strict=True)),
         "moves_made": dict(zip(SEATS, obs.moves_made, strict=True)),
-        "history": moves,
+        "history": [history_json(entry, card)
+                    for entry in shown_history(obs, seen, history_shown)],
         "result": result_json(obs.result),
     }
+
+
+_CARAVAN_OWNERS = tuple(owner_of_caravan(index) for index in range(6))
+_CARAVAN_OWNER_NAMES = tuple(SEATS[owner] for owner in _CARAVAN_OWNERS)
 
 
 def _caravan_json(obs: Observation, index: int, card: CardForm) -> Json:
     slots = obs.caravans[index]
     value, size, _last, suit, direction = obs.summaries[index]
-    hidden = any(numeral == HIDDEN_CARD for numeral, _faces in slots)
+    hidden = False
+    cards = []
+    for numeral, faces in slots:
+        hidden = hidden or numeral == HIDDEN_CARD
+        cards.append({"numeral": card(numeral), "faces": list(map(card, faces))})
     return {
         "name": CARAVAN_NAMES[index],
-        "owner": SEATS[owner_of_caravan(index)],
-        "cards": [{"numeral": card(numeral), "faces": list(map(card, faces))}
-                  for numeral, faces in slots],
+        "owner": _CARAVAN_OWNER_NAMES[index],
+        "cards": cards,
         "value": None if hidden else value,
         "size": size,
         "suit": None if hidden or not 0 <= suit < len(SUITS) else SUITS[suit],
@@ -100,8 +111,18 @@ def _caravan_json(obs: Observation, index: int, card: CardForm) -> Json:
     }
 
 
-def _history_json(entry: HistoryEntry, card: CardForm) -> Json:
-    """A move with the cards it showed; ``move`` null for a hand shown for a mulligan."""
+HISTORY_JSON_KEPT = 1 << 14
+"""How many entries' JSON :func:`history_json` keeps (the latest moves of many tables)."""
+
+
+@functools.lru_cache(maxsize=HISTORY_JSON_KEPT)
+def history_json(entry: HistoryEntry, card: CardForm) -> Json:
+    """A move with the cards it showed; ``move`` null for a hand shown for a mulligan.
+
+    Made once per entry and card form while it is recent (views show the latest moves at
+    every frame): an entry is an immutable tuple whose hidden cards are already
+    :data:`HIDDEN_CARD`, so its JSON is the same whoever asks. The JSON is shared between
+    views: never change it."""
     move = entry.move
     return {"seat": SEATS[entry.seat], "move": None if move is None else move.notation,
             "cards": list(map(card, entry.cards))}

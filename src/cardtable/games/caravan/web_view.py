@@ -17,7 +17,12 @@ import os
 import tempfile
 from typing import Any
 
+from cardtable.cards import SUIT_GLYPHS
 from cardtable.engine.protocol import Result
+from cardtable.games.caravan.board import CARAVAN_NAMES, in_range, lane_taker, owner_of_caravan
+from cardtable.games.caravan.cards import SEATS
+from cardtable.games.caravan.events import HistoryEntry
+from cardtable.games.caravan.rules import Rules
 
 Json = dict[str, Any]
 
@@ -37,19 +42,19 @@ def _card(card: int) -> Json | None:
 def caravan_view(obs: Any, public: Any | None = None, history: int = 12) -> Json:
     """``obs`` is a seat's observation; with ``public`` (the other seat's observation) the
     view is the public one. ``history``: how many of the latest moves it carries."""
-    from cardtable.games.caravan.board import in_range, lane_taker, owner_of_caravan
-    from cardtable.games.caravan.cards import SEATS
     from cardtable.games.caravan.observation_json import (
         observation_json,
         public_json,
-        seat_rules_json,
+        shown_history,
     )
 
     if public is None:
         view = observation_json(obs, _card, history)
+        entries = shown_history(obs, (obs, obs), history)
     else:
         abc, def_ = (obs, public) if obs.seat == 0 else (public, obs)
         view = public_json(abc, def_, _card, history)
+        entries = shown_history(abc, (def_, abc), history)  # the moves public_json shows
     rules = obs.rules
     caravans = view["caravans"]
     for index, caravan in enumerate(caravans):
@@ -62,18 +67,54 @@ def caravan_view(obs: Any, public: Any | None = None, history: int = 12) -> Json
         left, right = caravans[lane]["value"], caravans[lane + 3]["value"]
         taker = None if left is None or right is None else lane_taker(left, right, *rules)
         lanes.append(None if taker is None else SEATS[taker])
-    view.update(game="caravan", seats=list(SEATS), lanes=lanes, rules=seat_rules_json(rules))
+    view.update(game="caravan", seats=list(SEATS), lanes=lanes, rules=_rules_json(rules))
     viewer = SEATS[obs.seat] if public is None else None
-    view["history_text"] = [move_words(entry, viewer) for entry in view["history"]]
-    view["last_move"] = last_move(view["history"], viewer)
+    view["history_text"] = texts = [_entry_words(entry, viewer) for entry in entries]
+    moves = view["history"]
+    view["last_move"] = _marked(moves[-1], texts[-1]) if moves else None
     return view
+
+
+RULES_KEPT = 1024
+"""How many games' rules :func:`_rules_json` keeps."""
+
+_rules_shown: dict[int, tuple[tuple[Rules, Rules], Json]] = {}
+
+
+def _rules_json(rules: tuple[Rules, Rules]) -> Json:
+    """Both seats' rules as a view shows them, made once per game: a game's rules never
+    change, and its states (clones included) share one tuple of them, which is kept here by
+    its identity (held, so the identity stays its own). Shared between views: never change
+    it."""
+    from cardtable.games.caravan.observation_json import seat_rules_json
+
+    kept = _rules_shown.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_rules_shown) >= RULES_KEPT:
+        _rules_shown.clear()
+    shown = seat_rules_json(rules)
+    _rules_shown[id(rules)] = (rules, shown)
+    return shown
+
+
+WORDS_KEPT = 1 << 15
+"""How many history entries' words :func:`_entry_words` keeps (the latest moves of many
+tables, as each seat and anyone sees them)."""
+
+
+@functools.lru_cache(maxsize=WORDS_KEPT)
+def _entry_words(entry: HistoryEntry, viewer: str | None) -> str:
+    """:func:`move_words` of a history entry (an immutable tuple whose hidden cards are
+    already hidden), made once while the entry is among the latest moves."""
+    from cardtable.games.caravan.observation_json import history_json
+
+    return move_words(history_json(entry, _card), viewer)
 
 
 def card_words(card: Json | None) -> str:
     """A card as a line of words shows it (``K♥``, ``joker``); a card the viewer may not see
     is "a face-down card"."""
-    from cardtable.cards import SUIT_GLYPHS
-
     if card is None:
         return "a face-down card"
     text = str(card["card"])
@@ -84,9 +125,6 @@ def card_words(card: Json | None) -> str:
 
 def _caravan_words(name: str, viewer: str | None) -> str:
     """``your caravan A`` for the viewer's own lane, else ``caravan A``."""
-    from cardtable.games.caravan.board import CARAVAN_NAMES, owner_of_caravan
-    from cardtable.games.caravan.cards import SEATS
-
     owner = SEATS[owner_of_caravan(CARAVAN_NAMES.index(name))]
     return f"your caravan {name}" if owner == viewer else f"caravan {name}"
 
@@ -125,14 +163,18 @@ def last_move(history: list[Json], viewer: str | None) -> Json | None:
     it moved (the card played and, for a face card, the numeral it went on)."""
     if not history:
         return None
-    entry = history[-1]
+    return _marked(history[-1], move_words(history[-1], viewer))
+
+
+def _marked(entry: Json, text: str) -> Json:
+    """:func:`last_move` of ``entry``, whose words are ``text``."""
     move, cards = entry["move"], entry.get("cards") or []
     if move is None or (move.startswith("C") and len(move) == 2):
         cards = []  # a shown hand or a cleared caravan leaves nothing on the table to mark
     elif move.startswith("C"):
         cards = cards[-1:]  # destroyed and started again: the restart card
     ids = [card["id"] for card in cards[:2] if card is not None]
-    return {"seat": entry["seat"], "text": move_words(entry, viewer), "cards": ids}
+    return {"seat": entry["seat"], "text": text, "cards": ids}
 
 
 def seat_view(state: Any, seat: str, history: int) -> Json:
