@@ -245,6 +245,8 @@ class LiveTable:
     syncing: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the table catches up with the database (one catch-up at a time)."""
+    legal_made: tuple[tuple[int, Any], list[str]] | None = None
+    """(Ply, player to move) and their legal moves' notation, once made (``legal_texts``)."""
     forwarding: dict[str, int] = field(default_factory=dict)
     """(Mirror) the seats whose move is on its way to the owner, and the ply it was sent
     at."""
@@ -399,13 +401,17 @@ class LiveTable:
         it and anyone is told. True when stored, or when the game refuses the action (nothing
         to store: the loop refuses it as ever); False when the database did not take it and
         ``keep_trying`` is off (else it is tried again until it does)."""
-        try:
-            after = self.state.clone()
-            after.apply(action)
-        except IllegalAction:
-            return True
         ply, store, lease = self.ply + 1, self.hub.store, self.lease
-        timed = self._timed(after) if lease is not None else None
+        timed: int | None = None
+        if self.row.turn_seconds or text not in self.legal_texts(known_only=True):
+            # (a move of the legal list the frames showed needs no trial, unless the next
+            # turn's timer depends on the state after it)
+            try:
+                after = self.state.clone()
+                after.apply(action)
+            except IllegalAction:
+                return True
+            timed = self._timed(after) if lease is not None else None
         planned: list[tuple[int, float]] = []
 
         def write() -> None:
@@ -927,11 +933,25 @@ class LiveTable:
             observation = serialize.seat_view(self.row.game, state, seat)
         legal: list[str] = []
         if seat is not None and to_move == seat and self.running:
-            legal = [state.action_text(action) for action in state.legal_actions()]
+            legal = self.legal_texts()
         return {"type": "state", "table": self.id, "seat": seat, "observation": observation,
                 "legal": legal, "to_move": to_move,
                 "result": serialize.result_json(self.shown_result), "ply": self.ply,
                 "status": self.row.status, "deadline": self.deadline}
+
+    def legal_texts(self, known_only: bool = False) -> list[str]:
+        """The legal moves of the player to move, in notation: made once a ply (a state frame
+        shows them, and a move among them is known legal). ``known_only``: as made already,
+        or none."""
+        state = self.state
+        key = (self.ply, state.to_move)
+        if self.legal_made is not None and self.legal_made[0] == key:
+            return self.legal_made[1]
+        if known_only:
+            return []
+        legal = [state.action_text(action) for action in state.legal_actions()]
+        self.legal_made = (key, legal)
+        return legal
 
     def table_frame(self) -> Json:
         return {"type": "table", **self.summary()}
