@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from owner_nodes import Node, recorders, told_once_in_order, wait_for_owner
+from owner_nodes import STEADY_LEASE, Node, recorders, told_once_in_order, wait_for_owner
 from webplay import Viewer, play_through, random_chooser
 
 from cardtable.web.live import SAVE_FAILED
@@ -72,7 +72,7 @@ def test_a_write_under_a_lease_the_table_no_longer_holds_is_refused(url: str) ->
 
 
 def test_a_stale_owner_stores_nothing_steps_down_and_the_game_goes_on(url: str) -> None:
-    with Node(url) as one, Node(url) as two:
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
         with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
             frame = play_through(viewers, {"ABC", "DEF"}, random_chooser(7), stop_after=3)

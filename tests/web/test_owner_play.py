@@ -7,7 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from owner_nodes import Node, Recorder, a_seat_at_each, recorders, told_once_in_order
+from owner_nodes import (
+    STEADY_LEASE,
+    Node,
+    Recorder,
+    a_seat_at_each,
+    recorders,
+    told_once_in_order,
+)
 from webplay import play_through, random_chooser
 
 from cardtable.web.cluster import Event
@@ -21,7 +28,7 @@ def url(pg_cluster: Any) -> str:
 
 
 def test_a_seat_on_each_of_two_servers_plays_to_the_end(url: str) -> None:
-    with Node(url) as one, Node(url) as two:
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
         table, tokens = a_seat_at_each(one, two)
         # (the owner hears of the seat taken at the other server, and starts the game)
         wait_until(lambda: one.live(table).task is not None, "the game to start")
@@ -42,7 +49,7 @@ def test_a_seat_on_each_of_two_servers_plays_to_the_end(url: str) -> None:
 
 
 def test_chat_and_a_rematch_reach_the_other_server(url: str) -> None:
-    with Node(url) as one, Node(url) as two:
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
         table, tokens = a_seat_at_each(one, two)
         with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
             abc, def_ = viewers["ABC"], viewers["DEF"]
@@ -55,7 +62,7 @@ def test_chat_and_a_rematch_reach_the_other_server(url: str) -> None:
 
 
 def test_a_mirror_catches_up_after_missed_duplicate_and_late_events(url: str) -> None:
-    with Node(url) as one, Node(url) as two:
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
         with recorders(table, tokens, {"ABC": one, "DEF": one, None: two}) as everyone:
             # (the spectator at the mirror reads its frames only at the end)

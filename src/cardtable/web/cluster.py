@@ -54,6 +54,11 @@ MAX_PAYLOAD = 7000
 """Bytes of one event, request or answer (PostgreSQL carries at most 8,000)."""
 FORGET_DEAD_AFTER = 3600.0
 """Seconds after its last heartbeat when a gone server's row is deleted."""
+HEALTHY_SHARE = 0.75
+"""A server whose heartbeat could not be written for this share of ``lease`` stops driving
+its tables (others may take them once the whole lease has passed). Every write is fenced by
+the lease anyway: this only spares work that could not be stored, so the margin is wide
+enough for a heartbeat written late on a loaded machine (beats are ``lease / 4`` apart)."""
 PROBE_WAIT = 30.0
 """Seconds at least that a quiet listening connection may take to answer ``SELECT 1`` before it
 is made again (a busy server answers late; a dead peer is found by TCP keepalives sooner)."""
@@ -131,8 +136,9 @@ class Cluster(Protocol):
 
     @property
     def healthy(self) -> bool:
-        """False while this server's heartbeat could not be written for ``lease / 2``
-        seconds: others may soon take its tables, so it must not drive them."""
+        """False while this server's heartbeat could not be written for
+        :data:`HEALTHY_SHARE` of ``lease``: others may soon take its tables, so it must not
+        drive them."""
 
     async def start(self) -> None:
         """Write this server's row, listen, and start the heartbeat."""
@@ -570,7 +576,7 @@ class PostgresCluster(_Bus):
 
     @property
     def healthy(self) -> bool:
-        return time.monotonic() - self.beaten < self.lease / 2
+        return time.monotonic() - self.beaten < self.lease * HEALTHY_SHARE
 
     async def start(self) -> None:
         self._see_loop()
