@@ -110,8 +110,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from running_server(tmp_path_factory)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Chromium, for the tests of one module: Playwright's synchronous API keeps an event loop
+    running while it is open, so it is closed before a test of another module (one that
+    starts its own loop) runs in the same worker."""
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
