@@ -33,6 +33,11 @@ from cardtable.engine.error_line import OneLineArgumentParser, print_error
 PROG = "cardtable serve"
 EXIT_USAGE, EXIT_DATABASE, EXIT_LISTEN = 1, 2, 3
 MAX_WORKERS = 64
+LISTEN_BACKLOG = 8192
+"""Connections waiting to be accepted: a burst (thousands of pages opening their WebSockets at
+once, or coming back after a restart) waits in the queue instead of being dropped and tried
+again by the clients seconds later. The kernel caps it (Linux: ``net.core.somaxconn``, 4096
+by default)."""
 MAX_LEASE = 600.0
 
 
@@ -181,7 +186,7 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(2048)
+        sock.listen(LISTEN_BACKLOG)
     except OSError:
         sock.close()
         raise
@@ -290,7 +295,7 @@ def main(argv: list[str]) -> int:
     # Forwarded headers are trusted only behind a proxy, and only from its addresses: else
     # any local process could claim another client's address or HTTPS.
     config = uvicorn.Config(app, log_level=options.log_level, ws_max_size=1 << 16,
-                            ws_per_message_deflate=False,
+                            ws_per_message_deflate=False, backlog=LISTEN_BACKLOG,
                             timeout_graceful_shutdown=3, proxy_headers=behind_proxy,
                             forwarded_allow_ips=proxies)
     guard_logs(options.log_level)  # (after uvicorn's Config, which sets up its loggers)
