@@ -13,18 +13,24 @@ from typing import Any
 
 import pytest
 
-from web.cluster_servers import Servers, Truth, plies_rise_by_one
+WEB_TESTS = str(Path(__file__).resolve().parents[1] / "web")
+if WEB_TESTS not in sys.path:  # (the web tests import their neighbours as top-level modules)
+    sys.path.append(WEB_TESTS)
 
-from .harness import Recorder, caravan_choice, click_caravan_move, play_turns, say_my_name
+from web.cluster_servers import Servers, Truth, plies_rise_by_one  # noqa: E402
+
+from .harness import (  # noqa: E402
+    Recorder,
+    caravan_choice,
+    click_caravan_move,
+    play_turns,
+    say_my_name,
+)
 
 
 @pytest.fixture(scope="module")
 def postgresql() -> Iterator[Any]:
-    """A throwaway PostgreSQL cluster (the web tests' own, as they start it; their conftest
-    imports its neighbours as top-level modules)."""
-    web_tests = str(Path(__file__).resolve().parents[1] / "web")
-    if web_tests not in sys.path:
-        sys.path.append(web_tests)
+    """A throwaway PostgreSQL cluster (the web tests' own, as they start it)."""
     from web.conftest import Cluster
 
     cluster = Cluster()
