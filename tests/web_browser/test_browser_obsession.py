@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 from .harness import Recorder, check_no_leak, click_obsession_move, play_turns, say_my_name
+
+CYCLE_AFTER = 300
+"""Moves of the person after which they stop always playing the first legal move."""
 
 
 def obsession_choice(seat: str, frame: dict[str, Any]) -> str:
@@ -37,9 +41,16 @@ def test_a_person_plays_a_whole_obsession_game_against_bots(server: Any, browser
     page.locator("#seat-line").filter(has_text="You are P1").wait_for()
 
     kinds: set[str] = set()
+    chosen = [0]
+    varied = random.Random(7)
 
     def choose(seat: str, frame: dict[str, Any]) -> str:
-        move = obsession_choice(seat, frame)
+        # The first legal move each time; after CYCLE_AFTER moves, one at random (seeded), as
+        # a person does who sees the game go round (one deal, played so against these bots,
+        # went on past 2,000 of the person's moves).
+        chosen[0] += 1
+        move = (obsession_choice(seat, frame) if chosen[0] <= CYCLE_AFTER
+                else varied.choice(frame["legal"]))
         kinds.add(move.split()[0])
         if len(kinds) == 1 and move.startswith("swap"):
             page.screenshot(path=str(shots / "web-obsession-swap.png"), full_page=True)
