@@ -29,7 +29,7 @@ from cardtable.games.caravan.state import CaravanState
 # checks (every packed move enumerated, every legal move applied to a clone,
 # hidden-information swaps) run on every CHECK_EVERY-th ply, staggered by seed so that all
 # plies are covered across games.
-GAMES = 2000 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 500
+GAMES = 2000 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 300
 CHECK_EVERY = 32
 PLY_LIMIT = 3000
 
