@@ -181,28 +181,17 @@ def _were_here(conn: Connection, table_id: str, now: float) -> None:
 
 
 @_database_call
-def here(store: Store, table_id: str, alive_since: float) -> tuple[set[str], int]:
-    """The seats of ``table_id`` with a WebSocket open on a live server, and how many
-    spectators' WebSockets are open there."""
-    presence = schema.presence
-    query = select(presence.c.seat, func.count()).where(
-        presence.c.table_id == table_id, presence.c.server_id.in_(_live_servers(alive_since)))
-    with store.engine.connect() as conn:
-        rows = conn.execute(query.group_by(presence.c.seat)).all()
-    seats = {row[0] for row in rows if row[0] is not None}
-    return seats, sum(row[1] for row in rows if row[0] is None)
-
-
-@_database_call
-def here_by_server(store: Store, table_id: str, alive_since: float, but: str
+def here_by_server(store: Store, table_id: str, alive_since: float, but: str | None = None
                    ) -> dict[str, tuple[frozenset[str], int]]:
-    """Per live server but ``but``: the seats of ``table_id`` with a WebSocket open there,
+    """Per live server (but ``but``): the seats of ``table_id`` with a WebSocket open there,
     and how many spectators' WebSockets are."""
     presence = schema.presence
     query = (select(presence.c.server_id, presence.c.seat, func.count())
-             .where(presence.c.table_id == table_id, presence.c.server_id != but,
+             .where(presence.c.table_id == table_id,
                     presence.c.server_id.in_(_live_servers(alive_since)))
              .group_by(presence.c.server_id, presence.c.seat))
+    if but is not None:
+        query = query.where(presence.c.server_id != but)
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
     found: dict[str, tuple[frozenset[str], int]] = {}
@@ -212,6 +201,13 @@ def here_by_server(store: Store, table_id: str, alive_since: float, but: str
         found[server] = (seats | {seat}, spectators) if seat is not None else (
             seats, spectators + count)
     return found
+
+
+def here(store: Store, table_id: str, alive_since: float) -> tuple[set[str], int]:
+    """The seats of ``table_id`` with a WebSocket open on a live server, and how many
+    spectators' WebSockets are open there."""
+    found = here_by_server(store, table_id, alive_since).values()
+    return set().union(*(seats for seats, _ in found)), sum(count for _, count in found)
 
 
 @_database_call
