@@ -33,6 +33,7 @@ from cluster_servers import (
 from sqlalchemy import func, select
 
 from cardtable.web import schema
+from cardtable.web.cluster import table_channel
 from waiting import wait_until
 
 pytest.importorskip("argon2")
@@ -78,17 +79,19 @@ class LastMove:
 
 
 class Events:
-    """The servers' events (channel ``cardtable``), heard as they are: listening from the
+    """The servers' events of one table (its channel), heard as they are: listening from the
     block's start."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, table: str) -> None:
         self.url = url
+        self.table = table
 
     def __enter__(self) -> Events:
         import psycopg
+        from psycopg import sql
 
         self.conn = psycopg.connect(self.url, autocommit=True)
-        self.conn.execute("LISTEN cardtable")
+        self.conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(table_channel(self.table))))
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -122,7 +125,7 @@ def play_a_round(servers: Servers, cookies: tuple[dict[str, str], dict[str, str]
     assert servers.owner_of(table) is first
     last = LastMove(servers, table, first, stop)
     seats = [(first, "ABC", tokens["ABC"]), (second, "DEF", tokens["DEF"])]
-    with sockets_of(table, seats, seed=number) as sockets, Events(servers.url) as events:
+    with sockets_of(table, seats, seed=number) as sockets, Events(servers.url, table) as events:
         for one in sockets:
             one.before_send, one.on_send = last.before_send, last.on_send
         watching(sockets, last.sent.is_set, "the game's last move")

@@ -11,8 +11,9 @@ database.
   in the process, after the transaction that published them commits. On a store, it keeps its
   own ``servers`` row, so that a second process on the same SQLite file is refused.
 - :class:`PostgresCluster`: any number of servers on one PostgreSQL. Events travel by
-  ``LISTEN``/``NOTIFY`` on the channel ``cardtable`` (published inside a store transaction,
-  an event is delivered when it commits: "stored, then told" is one transaction); requests to
+  ``LISTEN``/``NOTIFY`` on the channel of their table, ``cardtable_t_<table id>``, which a
+  server listens to only while it holds that table (published inside a store transaction, an
+  event is delivered when it commits: "stored, then told" is one transaction); requests to
   one server travel on its own channel ``cardtable_<id>``. A lost connection is made again,
   and the server is then told ``{"e": "resync"}`` so that it catches up from the database on
   what it may have missed.
@@ -30,7 +31,7 @@ import socket
 import threading
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict, cast
 
 from sqlalchemy import Connection, Engine, delete, event, insert, select, text, update
@@ -49,7 +50,8 @@ Json = dict[str, Any]
 LEASE = 5.0
 """Seconds without a heartbeat before a server counts as gone (``cardtable serve --lease``)."""
 CHANNEL = "cardtable"
-"""Every server's events; requests to one server go to ``cardtable_<its id>``."""
+"""The start of every channel: a table's events go to ``cardtable_t_<table id>``, requests to
+one server to ``cardtable_<its id>``."""
 MAX_PAYLOAD = 7000
 """Bytes of one event, request or answer (PostgreSQL carries at most 8,000)."""
 FORGET_DEAD_AFTER = 3600.0
@@ -70,6 +72,9 @@ STOP_WAIT = 3.0
 """Seconds a stopping server waits for its last events to be sent."""
 START_LIMIT = 30.0
 """Seconds a starting server waits for the database to take its row (a busy machine)."""
+FOLLOW_LIMIT = 10.0
+"""Seconds :meth:`Cluster.follow` waits for the listening connection before it gives up (the
+database away)."""
 
 Subscriber = Callable[["Event"], None]
 RequestHandler = Callable[[Json], Awaitable[Json]]
@@ -148,8 +153,9 @@ class Cluster(Protocol):
         listening."""
 
     def subscribe(self, handler: Subscriber) -> None:
-        """Call ``handler`` on the event loop with every event of every server, this one's
-        included (``e["s"] == server_id``)."""
+        """Call ``handler`` on the event loop with every event of the tables this server
+        follows, published by the other servers (one server alone: by itself,
+        ``e["s"] == server_id``), and with ``resync``."""
 
     def on_request(self, handler: RequestHandler) -> None:
         """Answer the requests other servers send to this one with ``handler``."""
@@ -159,8 +165,8 @@ class Cluster(Protocol):
         is not running or does not answer within ``timeout`` seconds."""
 
     def message(self, event: Event) -> str:
-        """``event`` as this server publishes it on the channel ``CHANNEL`` (stamped with
-        its id, encoded; ValueError as ``publish_in``)."""
+        """``event`` as this server publishes it on its table's channel (stamped with its id,
+        encoded; ValueError as ``publish_in``)."""
 
     def publish_in(self, conn: Connection, event: Event) -> None:
         """Publish ``event`` when the transaction of ``conn`` commits (nothing if it rolls
@@ -172,6 +178,32 @@ class Cluster(Protocol):
     def alive_since(self) -> float:
         """The time (``time.time()``) a server's heartbeat must be at least to count as
         running."""
+
+    async def follow(self, table_id: str) -> None:
+        """Hear the events of ``table_id`` from now on (returns once they are heard); raises
+        :class:`Unreachable` when the database does not answer in :data:`FOLLOW_LIMIT`
+        seconds (the table is then heard once the bus connects again, and the server is told
+        ``resync``)."""
+
+    def follows(self, table_id: str) -> bool:
+        """Whether the events of ``table_id`` are heard (:meth:`follow` has returned)."""
+
+    def unfollow(self, table_id: str) -> None:
+        """Stop hearing the events of ``table_id`` (no longer held here)."""
+
+
+TABLE_CHANNEL = f"{CHANNEL}_t_"
+
+
+def table_channel(table_id: str) -> str:
+    """The channel of the events of ``table_id``."""
+    return TABLE_CHANNEL + table_id
+
+
+def follows_id(table_id: str) -> bool:
+    """Whether ``table_id`` can be a table's id, and so have a channel (a name of at most 63
+    bytes)."""
+    return 0 < len(table_id) <= 32 and table_id.isascii() and table_id.isprintable()
 
 
 def new_server_id() -> str:
@@ -214,6 +246,15 @@ class _Bus:
 
     def alive_since(self) -> float:
         return time.time() - self.lease
+
+    async def follow(self, table_id: str) -> None:
+        """(One server: every event is heard.)"""
+
+    def follows(self, table_id: str) -> bool:
+        return True
+
+    def unfollow(self, table_id: str) -> None:
+        """(One server: every event is heard.)"""
 
     def stamped(self, event: Event) -> Event:
         """``event`` with this server as its origin."""
@@ -535,6 +576,15 @@ class _Outgoing:
         exception when the database did not take it."""
 
 
+def _listen_sql(listen: list[str], stop: Sequence[str] = ()) -> bytes:
+    """One round trip that listens to the channels ``listen`` and no more to ``stop``."""
+    def quoted(channel: str) -> str:
+        return '"' + channel.replace('"', '""') + '"'
+
+    return "; ".join([*(f"LISTEN {quoted(channel)}" for channel in listen),
+                      *(f"UNLISTEN {quoted(channel)}" for channel in stop)]).encode()
+
+
 def conninfo_of(engine: Engine) -> str:
     """The psycopg connection string of ``engine``'s database."""
     return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -573,6 +623,16 @@ class PostgresCluster(_Bus):
         self.listener: psycopg.AsyncConnection[Any] | None = None
         self.listening = False
         self.running = False
+        self.followed: dict[str, asyncio.Future[None]] = {}
+        """The tables whose events this server hears, each done once its channel is listened
+        to."""
+        self.listened: set[str] = set()
+        """The tables listened to on the listening connection."""
+        self.follows_changed = asyncio.Event()
+        """Set when :attr:`followed` changed: the listening connection listens to the new
+        tables and stops listening to those dropped."""
+        self.own_tail = f',"s":"{self.server_id}"}}'
+        """How every event this server publishes ends (heard back, it is dropped unread)."""
 
     @property
     def healthy(self) -> bool:
@@ -623,10 +683,14 @@ class PostgresCluster(_Bus):
         self.beating_stopped.set()
         if self.beating is not None:
             await asyncio.to_thread(self.beating.join, STOP_WAIT)
-        for waiting in self.waiting.values():
+        unanswered: list[asyncio.Future[Any]] = [*self.waiting.values(),
+                                                 *self.followed.values()]
+        for waiting in unanswered:
             if not waiting.done():
                 waiting.set_exception(Unreachable("This server is stopping."))
+                waiting.exception()  # (nobody may be waiting for it)
         self.waiting.clear()
+        self.followed.clear()
         try:
             await self.link.count(
                 "UPDATE tables SET owner = NULL WHERE owner = %s AND status <> 'finished'",
@@ -637,6 +701,39 @@ class PostgresCluster(_Bus):
         await self.link.drop()
         await self._close_listener()
 
+    # --- which tables are heard ---
+
+    async def follow(self, table_id: str) -> None:
+        heard = self.followed.get(table_id)
+        if heard is None:
+            if not follows_id(table_id):
+                raise ValueError(f"No table can have the id {table_id[:40]!r}.")
+            heard = self.followed[table_id] = asyncio.get_running_loop().create_future()
+            self.follows_changed.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(heard), FOLLOW_LIMIT)
+        except TimeoutError:
+            raise Unreachable("The database did not answer in time.") from None
+
+    def follows(self, table_id: str) -> bool:
+        heard = self.followed.get(table_id)
+        return (heard is not None and heard.done() and not heard.cancelled()
+                and heard.exception() is None)
+
+    def unfollow(self, table_id: str) -> None:
+        heard = self.followed.pop(table_id, None)
+        if heard is not None:
+            if not heard.done():  # (whoever waits for it reads the table and finds it unheard)
+                heard.set_result(None)
+            self.follows_changed.set()
+
+    def _heard_now(self, tables: set[str]) -> None:
+        """``tables`` are listened to now: whoever waits for them goes on."""
+        for table_id in tables:
+            heard = self.followed.get(table_id)
+            if heard is not None and not heard.done():
+                heard.set_result(None)
+
     # --- listening ---
 
     async def _listen_once(self) -> psycopg.AsyncConnection[Any]:
@@ -644,14 +741,18 @@ class PostgresCluster(_Bus):
 
         conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True,
                                                      **self.options)
+        tables = set(self.followed)
+        self.follows_changed.clear()
         try:
-            await conn.execute(f"LISTEN {CHANNEL}".encode())
-            await conn.execute(f"LISTEN {self.reply_channel}".encode())
+            await conn.execute(_listen_sql([self.reply_channel,
+                                            *map(table_channel, tables)]))
         except BaseException:
             await conn.close()
             raise
         self.listener = conn
         self.listening = True
+        self.listened = tables
+        self._heard_now(tables)
         return conn
 
     async def _close_listener(self) -> None:
@@ -684,14 +785,58 @@ class PostgresCluster(_Bus):
             self.deliver({"e": "resync", "s": self.server_id})
 
     async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """Every notification of ``conn`` until it fails; a quiet connection is asked whether
-        it still answers every ``lease / 2`` seconds."""
+        """Every notification of ``conn`` until it fails, listening to the tables followed
+        as they come and go; a quiet connection is asked whether it still answers every
+        ``lease / 2`` seconds."""
         while True:
-            async for notify in conn.notifies(timeout=self.lease / 2):
-                self._received(notify.channel, notify.payload)
-            await asyncio.wait_for(conn.execute(b"SELECT 1"), max(PROBE_WAIT, self.lease))
+            await self._listen_to_followed(conn)
+            if not await self._hear_until_followed_change(conn):
+                await asyncio.wait_for(conn.execute(b"SELECT 1"), max(PROBE_WAIT, self.lease))
+
+    async def _listen_to_followed(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Listen to the tables followed since the last time, and no more to those dropped
+        (a notification that comes meanwhile waits in ``conn`` for the next
+        ``notifies()``)."""
+        self.follows_changed.clear()
+        wanted = set(self.followed)
+        new, dropped = wanted - self.listened, self.listened - wanted
+        if not new and not dropped:
+            return
+        await asyncio.wait_for(conn.execute(
+            _listen_sql(list(map(table_channel, new)), list(map(table_channel, dropped)))),
+            max(PROBE_WAIT, self.lease))
+        self.listened = (self.listened | new) - dropped
+        self._heard_now(new)
+
+    async def _hear_until_followed_change(self, conn: psycopg.AsyncConnection[Any]) -> bool:
+        """The notifications of ``conn`` for ``lease / 2`` seconds, or until the tables
+        followed change (then True)."""
+        changed = self.follows_changed
+        if changed.is_set():
+            return True
+        hearing = asyncio.ensure_future(self._hear_for(conn, self.lease / 2))
+        waking = asyncio.ensure_future(changed.wait())
+        try:
+            await asyncio.wait((hearing, waking), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waking.cancel()
+            if not hearing.done():  # (waiting for the socket: nothing read is lost)
+                hearing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await hearing
+        if not hearing.cancelled():
+            hearing.result()  # (its error, if it failed)
+        return changed.is_set()
+
+    async def _hear_for(self, conn: psycopg.AsyncConnection[Any], seconds: float) -> None:
+        async for notify in conn.notifies(timeout=seconds):
+            self._received(notify.channel, notify.payload)
 
     def _received(self, channel: str, payload: str) -> None:
+        if channel != self.reply_channel and (
+                payload.endswith(self.own_tail)  # (its own: it told its own connections)
+                or channel[len(TABLE_CHANNEL):] not in self.followed):  # (dropped meanwhile)
+            return
         try:
             message = json.loads(payload)
         except ValueError:
@@ -699,7 +844,7 @@ class PostgresCluster(_Bus):
             return
         if not isinstance(message, dict):
             return
-        if channel == CHANNEL:
+        if channel != self.reply_channel:
             if isinstance(message.get("e"), str):
                 self.deliver(cast(Event, message))
         elif "q" in message:
@@ -764,10 +909,10 @@ class PostgresCluster(_Bus):
 
     def publish_in(self, conn: Connection, event: Event) -> None:
         payload = self.message(event)
-        conn.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
+        conn.execute(NOTIFY, {"channel": table_channel(event["t"]), "payload": payload})
 
     def publish(self, event: Event) -> None:
-        outgoing = _Outgoing(CHANNEL, self.message(event))
+        outgoing = _Outgoing(table_channel(event["t"]), self.message(event))
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:

@@ -25,6 +25,7 @@ from cardtable.engine.match import FORFEIT, Forfeit, forfeit_result
 from cardtable.engine.protocol import Result
 from cardtable.engine.record import ABANDONED
 from cardtable.web import games, serialize
+from cardtable.web.cluster import Unreachable, follows_id
 from cardtable.web.live import (
     FORGET_AFTER,
     KEEP_TRYING,
@@ -48,6 +49,10 @@ from cardtable.web.table_policy import TablePolicy
 
 if TYPE_CHECKING:
     from cardtable.web.cluster import Cluster, Event
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(9)
 
 log = logging.getLogger("cardtable.web")
 
@@ -126,7 +131,7 @@ class Hub:
             except (GameError, games.TableError, ValueError) as error:
                 log.error("table %s cannot be resumed: %s", row.id, error)
                 continue
-            self.tables[row.id] = live
+            self.hold(live)
             if live.state.result is not None:
                 # Stopped between its last move and writing the result (or rating the game).
                 live.finish_now(live.state.result)
@@ -134,6 +139,48 @@ class Hub:
             live.start()
             count += 1
         return count
+
+    async def load(self, table_id: str) -> LiveTable | None:
+        """:meth:`get`, with a table that is not in memory read only once this server hears
+        its events (so nothing published meanwhile needs a catch-up); StoreUnavailable when
+        the database does not answer."""
+        if table_id in self.tables or not follows_id(table_id):
+            return self.get(table_id)
+        try:
+            await self.cluster.follow(table_id)
+        except Unreachable as error:
+            raise StoreUnavailable(str(error)) from None
+        try:
+            live = self.get(table_id)
+        except BaseException:
+            self.drop(table_id)
+            raise
+        if live is None:
+            self.drop(table_id)
+        return live
+
+    def hold(self, live: LiveTable) -> LiveTable:
+        """Keep ``live`` in memory (or the table of its id kept already), hearing its events:
+        one read before this server heard them catches up once it does."""
+        held = self.tables.setdefault(live.id, live)
+        if held is live and not self.cluster.follows(live.id):
+            catching_up = asyncio.get_running_loop().create_task(self._follow(live))
+            live.background.add(catching_up)
+            catching_up.add_done_callback(live.background.discard)
+        return held
+
+    async def _follow(self, live: LiveTable) -> None:
+        try:
+            await self.cluster.follow(live.id)
+        except Unreachable:  # (heard once the bus connects again, and then caught up)
+            return
+        if self.tables.get(live.id) is live:
+            live.refresh("moves", "row", "seats", "here")
+
+    def drop(self, table_id: str) -> None:
+        """Forget ``table_id`` here (read again if asked), and stop hearing its events."""
+        self.tables.pop(table_id, None)
+        self.cluster.unfollow(table_id)
 
     def get(self, table_id: str) -> LiveTable | None:
         live = self.tables.get(table_id)
@@ -150,9 +197,7 @@ class Hub:
             return None
         if self.shared:
             self.owners.claim_on_sight(live)
-        self.tables[table_id] = live
-        # (A mirror needs no catch-up: what is stored after it was read is told by events
-        # this loop hears only after this call.)
+        self.hold(live)
         if row.status != "finished" and live.owner:
             if live.state.result is not None:  # stopped between its last move and result
                 live.finish_now(live.state.result)
@@ -165,12 +210,13 @@ class Hub:
                spectators: bool, turn_seconds: int | None,
                rematch_of: str | None = None, seed: int | None = None,
                names: dict[str, str] | None = None, bot_delay: float | None = None,
-               quick: bool = False, client: str | None = None
+               quick: bool = False, client: str | None = None, table_id: str | None = None
                ) -> tuple[LiveTable, dict[str, str]]:
         """A new table; returns it and the tokens of the seats claimed now. ``bot_delay``
         None is the server's pace; ``quick`` marks a table a quick match made; ``client``
-        made it (it counts against that client's programs)."""
-        table_id = secrets.token_urlsafe(9)
+        made it (it counts against that client's programs); ``table_id`` is new when None
+        (see :meth:`create_heard`)."""
+        table_id = new_table_id() if table_id is None else table_id
         seed = secrets.randbelow(2**53) if seed is None else seed
         state = games.new_state(game, params, seed, kinds)
         seat_names = list(state.seats)
@@ -198,13 +244,30 @@ class Hub:
         live = LiveTable(row, rows, state, self,
                          lease=(row.owner, row.epoch) if self.shared and row.owner else None)
         live.here_known = True  # (nobody can have opened it anywhere yet)
-        self.tables[table_id] = live
+        self.hold(live)
         self.presence.taken(table_id, list(tokens), now)
         self.activity_ply[table_id] = 0
         if client is not None and any(is_program(kind) for kind in kinds):
             self.program_clients[table_id] = client
         live.start()
         return live, tokens
+
+    async def create_heard(self, game: str, params: dict[str, Any], kinds: list[str],
+                           **options: Any) -> tuple[LiveTable, dict[str, str]]:
+        """:meth:`create`, with the new table's events heard before it is stored (so nothing
+        said of it at another server needs a catch-up); StoreUnavailable when the database
+        does not answer."""
+        table_id = new_table_id()
+        try:
+            await self.cluster.follow(table_id)
+        except Unreachable as error:
+            self.drop(table_id)
+            raise StoreUnavailable(str(error)) from None
+        try:
+            return self.create(game, params, kinds, table_id=table_id, **options)
+        except BaseException:
+            self.drop(table_id)
+            raise
 
     def join(self, live: LiveTable, seat: str | None, player: tuple[str, str] | None,
              name: str | None) -> tuple[str, str] | str:
@@ -243,7 +306,7 @@ class Hub:
         if live.connections:
             asyncio.get_running_loop().call_later(FORGET_AFTER, self.forget, table_id)
             return
-        del self.tables[table_id]
+        self.drop(table_id)
 
     def open_tables(self, game: str | None = None) -> list[LiveTable]:
         found = [live for live in self.tables.values()
@@ -408,7 +471,7 @@ class Hub:
         plies: dict[str, int] = {}
         for table_id, live in list(self.tables.items()):
             if live.result is None and not live.owner and not live.connections:
-                del self.tables[table_id]  # (a mirror nobody here watches: read again if asked)
+                self.drop(table_id)  # (a mirror nobody here watches: read again if asked)
                 continue
             if live.result is not None or not live.owner:
                 continue

@@ -462,12 +462,13 @@ class Store:
         """(PostgreSQL) :meth:`add_move` with ``lease``, in one statement: the table's row
         locked and its lease checked, the move written (or its ply's overwritten) and the
         other servers told, committed together."""
-        from cardtable.web.cluster import CHANNEL
+        from cardtable.web.cluster import table_channel
 
         with self.engine.connect() as conn:
             stored = conn.execution_options(isolation_level="AUTOCOMMIT").execute(
                 FENCED_MOVE, {**values, "owner": lease[0], "epoch": lease[1],
-                              "channel": CHANNEL, "payload": self.cluster.message(told)}
+                              "channel": table_channel(values["table_id"]),
+                              "payload": self.cluster.message(told)}
             ).first()
         if stored is None:
             raise LeaseLost(f"Table {values['table_id']} is driven by another server now.")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cardtable.engine.errors import GameError
 from cardtable.web import games
-from cardtable.web.cluster import process_runs
+from cardtable.web.cluster import Unreachable, process_runs
 from cardtable.web.live import LiveTable, chat_frame, forward_wait
 from cardtable.web.store import StoreError
 
@@ -214,6 +214,8 @@ class TableOwners:
         hub = self.hub
         live = hub.tables.get(table_id)
         if live is None:
+            with contextlib.suppress(Unreachable):  # (else caught up once it is heard)
+                await self.cluster.follow(table_id)
             row = await hub.in_store_thread(lambda: hub.store.table(table_id))
             if row is None:
                 return False
@@ -223,7 +225,7 @@ class TableOwners:
                 log.error("table %s cannot be taken over: %s", table_id, error)
                 return False
             rebuilt.owner = False  # (until it is promoted)
-            live = hub.tables.setdefault(table_id, rebuilt)
+            live = hub.hold(rebuilt)
         if not await live.promote(epoch):
             return False
         log.info("table %s taken over (epoch %d)", table_id, epoch)
@@ -289,7 +291,7 @@ class TableOwners:
                 log.error("table %s cannot be resumed: %s", table_id, error)
                 continue
             live.lease = (self.me, epoch)
-            hub.tables[table_id] = live
+            hub.hold(live)
             self.tell_owner(live)
             if live.state.result is not None:
                 live.finish_now(live.state.result)

@@ -63,7 +63,7 @@ async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
 
 async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str,
                  counted: str) -> None:
-    live = web.hub.get(table_id)
+    live = await web.hub.load(table_id)
     if live is None:
         await websocket.send_json(error_frame("No such table."))
         await websocket.close(code=4404)

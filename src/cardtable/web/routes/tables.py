@@ -53,10 +53,10 @@ async def create_table(body: bodies.NewTable, request: Request, web: Web) -> JSO
         raise Refused(429, over)
     limits.spend(web.limiters.create, client, "new tables")
     names = {claim[0]: body.name} if body.name is not None and claim else None
-    live, tokens = web.hub.create(body.game, params, kinds, claim=claim,
-                                  player=web.player(request), private=body.private,
-                                  spectators=body.spectators, turn_seconds=body.turn_seconds,
-                                  names=names, bot_delay=body.bot_delay, client=client)
+    live, tokens = await web.hub.create_heard(
+        body.game, params, kinds, claim=claim, player=web.player(request),
+        private=body.private, spectators=body.spectators, turn_seconds=body.turn_seconds,
+        names=names, bot_delay=body.bot_delay, client=client)
     return JSONResponse({"table": live.id, "tokens": tokens}, status_code=201)
 
 
