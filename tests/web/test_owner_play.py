@@ -92,3 +92,24 @@ def test_a_mirror_catches_up_after_missed_duplicate_and_late_events(url: str) ->
         watcher = everyone[None]
         told_once_in_order(watcher, last["ply"])
         assert watcher.plies()[-1] == 8 == two.live(table).ply
+
+
+def test_a_move_the_game_refuses_at_the_mirror_is_told_and_the_next_one_plays(url: str) -> None:
+    """A move that reads well but that the game refuses, made through the mirror: its person
+    is told the game's message once, and their next move is played at once (the owner's
+    answer is not still on its way)."""
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = a_seat_at_each(one, two)
+        wait_until(lambda: one.live(table).task is not None, "the game to start")
+        with recorders(table, tokens, {"ABC": two, "DEF": one}) as viewers:
+            abc = viewers["ABC"]
+            first = abc.until_state(lambda frame: frame["legal"] != [])
+            assert "D1" not in first["legal"]  # (no discard while the caravans are begun)
+            abc.socket.send_json({"type": "move", "move": "D1"})
+            message = abc.until("error")["message"]
+            assert message not in ("A move is already being played.",
+                                   "The server could not save your move; try again.")
+            abc.socket.send_json({"type": "move", "move": first["legal"][0]})
+            after = abc.until_state(lambda frame: frame["ply"] >= 1)
+            assert after["ply"] == 1 and abc.errors == [message]
+            assert one.store.moves(table)[0] == ("ABC", first["legal"][0])

@@ -77,7 +77,9 @@ FOLLOW_LIMIT = 10.0
 database away)."""
 
 Subscriber = Callable[["Event"], None]
-RequestHandler = Callable[[Json], Awaitable[Json]]
+RequestHandler = Callable[[Json], Awaitable[Json | None]]
+"""Answers a request of another server (None: no answer is sent; the asker learns otherwise,
+or gives up)."""
 
 
 class Event(TypedDict, total=False):
@@ -290,8 +292,8 @@ class _Bus:
             except RuntimeError:  # the loop closed meanwhile
                 return
 
-    async def answer(self, body: Json) -> Json:
-        """This server's own answer to ``body``."""
+    async def answer(self, body: Json) -> Json | None:
+        """This server's own answer to ``body`` (None: none)."""
         if self.handler is None:
             raise Unreachable("The server takes no requests.")
         return await self.handler(body)
@@ -414,7 +416,7 @@ class LocalCluster(_Bus):
         if server_id != self.server_id:
             raise Unreachable(f"No server {server_id[:32]} is running.")
         try:
-            return await asyncio.wait_for(self.answer(body), timeout)
+            return await asyncio.wait_for(self.answer(body), timeout) or {}
         except TimeoutError:
             raise Unreachable("The server did not answer in time.") from None
 
@@ -741,6 +743,7 @@ class PostgresCluster(_Bus):
 
         conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True,
                                                      **self.options)
+        conn.add_notify_handler(self._heard)
         tables = set(self.followed)
         self.follows_changed.clear()
         try:
@@ -794,9 +797,8 @@ class PostgresCluster(_Bus):
                 await asyncio.wait_for(conn.execute(b"SELECT 1"), max(PROBE_WAIT, self.lease))
 
     async def _listen_to_followed(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """Listen to the tables followed since the last time, and no more to those dropped
-        (a notification that comes meanwhile waits in ``conn`` for the next
-        ``notifies()``)."""
+        """Listen to the tables followed since the last time, and no more to those
+        dropped."""
         self.follows_changed.clear()
         wanted = set(self.followed)
         new, dropped = wanted - self.listened, self.listened - wanted
@@ -810,27 +812,45 @@ class PostgresCluster(_Bus):
 
     async def _hear_until_followed_change(self, conn: psycopg.AsyncConnection[Any]) -> bool:
         """The notifications of ``conn`` for ``lease / 2`` seconds, or until the tables
-        followed change (then True)."""
+        followed change (then True); raises the connection's error when it fails. They are
+        read as they come, by a callback of the event loop on the connection's socket (no
+        task wakes up for them); those that come while ``conn`` runs a statement are given
+        by psycopg to :meth:`_heard`."""
+        import psycopg
+
         changed = self.follows_changed
         if changed.is_set():
             return True
-        hearing = asyncio.ensure_future(self._hear_for(conn, self.lease / 2))
+        loop = asyncio.get_running_loop()
+        failed: asyncio.Future[None] = loop.create_future()
+        pgconn, encoding = conn.pgconn, conn.info.encoding
+        fileno = pgconn.socket
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (notify := pgconn.notifies()) is not None:
+                    self._received(notify.relname.decode(encoding),
+                                   notify.extra.decode(encoding))
+            except (psycopg.Error, OSError) as error:
+                loop.remove_reader(fileno)
+                if not failed.done():
+                    failed.set_exception(error)
+
+        loop.add_reader(fileno, readable)
         waking = asyncio.ensure_future(changed.wait())
         try:
-            await asyncio.wait((hearing, waking), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait((failed, waking), timeout=self.lease / 2,
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
+            loop.remove_reader(fileno)
             waking.cancel()
-            if not hearing.done():  # (waiting for the socket: nothing read is lost)
-                hearing.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await hearing
-        if not hearing.cancelled():
-            hearing.result()  # (its error, if it failed)
+        if failed.done():
+            failed.result()
         return changed.is_set()
 
-    async def _hear_for(self, conn: psycopg.AsyncConnection[Any], seconds: float) -> None:
-        async for notify in conn.notifies(timeout=seconds):
-            self._received(notify.channel, notify.payload)
+    def _heard(self, notify: psycopg.Notify) -> None:
+        self._received(notify.channel, notify.payload)
 
     def _received(self, channel: str, payload: str) -> None:
         if channel != self.reply_channel and (
@@ -862,7 +882,7 @@ class PostgresCluster(_Bus):
     async def request(self, server_id: str, body: Json, timeout: float = 10.0) -> Json:
         if server_id == self.server_id:
             try:
-                return await asyncio.wait_for(self.answer(body), timeout)
+                return await asyncio.wait_for(self.answer(body), timeout) or {} or {}
             except TimeoutError:
                 raise Unreachable("This server did not answer in time.") from None
         question = secrets.token_hex(8)
@@ -895,10 +915,11 @@ class PostgresCluster(_Bus):
         if not isinstance(asker, str) or not asker.isalnum() or len(asker) > 32:
             return
         body = message.get("body")
-        reply: Json = {"a": question}
         try:
-            reply["body"] = await self.answer(body if isinstance(body, dict) else {})
-            payload = encode(reply)
+            answered = await self.answer(body if isinstance(body, dict) else {})
+            if answered is None:
+                return
+            payload = encode({"a": question, "body": answered})
         except Exception as error:
             if not isinstance(error, Unreachable | ValueError):
                 log.exception("a request of server %s failed", asker)

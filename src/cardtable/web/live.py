@@ -88,6 +88,12 @@ def forward_wait(lease: float) -> float:
 """A person's move the database did not take: nothing happened, and it is still their turn."""
 MOVED_AWAY = "the table is driven by another server now"
 """Why a table stopped driving its match (the cause of the ``MatchAbandoned`` that ends it)."""
+
+
+class _NotTaken(Exception):
+    """(A move handed over) the owner did not take it: ask who drives the table now."""
+
+
 HERE_STAMPS = itertools.count(1)
 """Stamps of what a server learnt of the connections at other servers, in the order it
 learnt it (``LiveTable.there``)."""
@@ -161,7 +167,13 @@ class HumanSeat:
             self.waiter = None
 
     def rejected(self, error: IllegalAction) -> None:
-        self.live.send_to_seat(self.seat, error_frame(error.message))
+        live = self.live
+        refused = live.handed.get(self.seat)
+        if refused is not None and not refused.done():  # (the server it came through says so)
+            refused.set_result(error.message)
+            live.send_to_seat(self.seat, error_frame(error.message), everywhere=False)
+            return
+        live.send_to_seat(self.seat, error_frame(error.message))
 
 
 class BotSeat(games.ThreadedBot):
@@ -225,12 +237,13 @@ class LiveTable:
     wanted: set[str] = field(default_factory=set)
     """What to read again from the database: ``moves`` (a mirror's), ``row``, ``seats``,
     ``here``."""
-    handed: set[str] = field(default_factory=set)
+    handed: dict[str, asyncio.Future[str]] = field(default_factory=dict)
     """(Owner) the seats whose move on its way was handed over by another server (which tells
-    the person if it cannot be stored)."""
+    the person if it cannot be stored, or if the game refuses it: then told here the game's
+    message)."""
     ply_waiters: list[asyncio.Future[None]] = field(default_factory=list)
-    """(Owner) moves handed over by another server, waiting for this copy to reach the ply
-    they were made at (:meth:`reach`)."""
+    """Moves handed over, waiting for this copy to reach a ply (:meth:`reach`,
+    :meth:`past`)."""
     owner_news: asyncio.Future[None] | None = None
     """(Mirror) resolved when the table changes hands (moves handed over go to the new
     owner)."""
@@ -570,8 +583,17 @@ class LiveTable:
             except TimeoutError:
                 return
 
+    async def past(self, ply: int) -> None:
+        """(Mirror) wait until this copy of the table is past ``ply``, or its game is over."""
+        loop = asyncio.get_running_loop()
+        while self.ply <= ply and self.result is None:
+            waiter: asyncio.Future[None] = loop.create_future()
+            self.ply_waiters.append(waiter)
+            await waiter
+
     def advanced(self) -> None:
-        """The table's ply went up, or its game ended: :meth:`reach` looks again."""
+        """The table's ply went up, or its game ended: :meth:`reach` and :meth:`past` look
+        again."""
         waiters, self.ply_waiters = self.ply_waiters, []
         for waiter in waiters:
             if not waiter.done():
@@ -601,7 +623,7 @@ class LiveTable:
             return "A move is already being played."
         self.forwarding[seat] = ply
         try:
-            refusal = await self._hand_over(seat, text)
+            refusal = await self._hand_over(seat, text, ply)
         finally:
             if self.forwarding.get(seat) == ply:
                 del self.forwarding[seat]
@@ -609,44 +631,69 @@ class LiveTable:
             return None                             # before it could say so, say)
         return refusal
 
-    async def _hand_over(self, seat: str, text: str) -> str | None:
-        from cardtable.web.cluster import Unreachable
-
+    async def _hand_over(self, seat: str, text: str, ply: int) -> str | None:
+        """Hand the move of ``seat`` at ``ply`` to the owner: done once this copy of the table
+        plays it (told by the owner's ``move`` event, so a move stored gets no answer of its
+        own), or refused by the owner's answer."""
         hub = self.hub
         owner = self.row.owner
-        for _attempt in range(3):
-            if self.owner:  # (this server took the table over meanwhile)
-                return self.submit(seat, text)
-            if owner is not None and owner != hub.cluster.server_id:
-                asked = asyncio.ensure_future(hub.cluster.request(
-                    owner, {"op": "move", "t": self.id, "seat": seat, "text": text,
-                            "p": self.ply}, timeout=forward_wait(hub.cluster.lease)))
-                moved = self._owner_news()
-                await asyncio.wait((asked, moved), return_when=asyncio.FIRST_COMPLETED)
-                if not asked.done():  # the table changed hands: to its new owner, at once
-                    asked.cancel()
-                    owner = self.row.owner
-                    continue
+        played = asyncio.ensure_future(self.past(ply))
+        try:
+            for _attempt in range(3):
+                if self.owner:  # (this server took the table over meanwhile)
+                    return self.submit(seat, text)
+                if owner is not None and owner != hub.cluster.server_id:
+                    try:
+                        return await self._ask_owner(owner, seat, text, ply, played)
+                    except _NotTaken:
+                        pass
+                    if self.row.owner != owner:  # (it changed hands: to the new one, at once)
+                        owner = self.row.owner
+                        continue
+                # The owner did not answer, or no longer drives the table: ask the database
+                # who does now, and hand the move to that one.
                 try:
-                    answer = asked.result()
-                except Unreachable as error:
-                    log.info("table %s: the move of %s not handed to %s: %s", self.id, seat,
-                             owner, error)
-                else:
-                    if answer.get("owner", True):
-                        refusal = answer.get("refusal")
-                        return refusal if isinstance(refusal, str) else None
-            # The owner did not answer, or no longer drives the table: ask the database who
-            # does now, and hand the move to that one.
-            try:
-                row = await hub.in_store_thread(lambda: hub.store.table(self.id))
-            except StoreUnavailable:
-                return SAVE_FAILED
-            if row is None or row.owner is None or row.owner == owner:
-                return SAVE_FAILED
-            owner = self.row.owner = row.owner
-            self.row.epoch = row.epoch
-        return SAVE_FAILED
+                    row = await hub.in_store_thread(lambda: hub.store.table(self.id))
+                except StoreUnavailable:
+                    return SAVE_FAILED
+                if row is None or row.owner is None or row.owner == owner:
+                    return SAVE_FAILED
+                owner = self.row.owner = row.owner
+                self.row.epoch = row.epoch
+            return SAVE_FAILED
+        finally:
+            played.cancel()
+
+    async def _ask_owner(self, owner: str, seat: str, text: str, ply: int,
+                         played: asyncio.Future[None]) -> str | None:
+        """The refusal of ``owner`` (None: played); :class:`_NotTaken` when it did not
+        answer, said it does not drive the table, or the table changed hands meanwhile."""
+        from cardtable.web.cluster import Unreachable
+
+        cluster = self.hub.cluster
+        asked = asyncio.ensure_future(cluster.request(
+            owner, {"op": "move", "t": self.id, "seat": seat, "text": text, "p": ply,
+                    "quiet": True}, timeout=forward_wait(cluster.lease)))
+        moved = self._owner_news()
+        try:
+            await asyncio.wait((asked, moved, played), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not asked.done():
+                asked.cancel()
+        if played.done():
+            return None
+        if not asked.done() or asked.cancelled():
+            raise _NotTaken
+        try:
+            answer = asked.result()
+        except Unreachable as error:
+            log.info("table %s: the move of %s not handed to %s: %s", self.id, seat, owner,
+                     error)
+            raise _NotTaken from None
+        if not answer.get("owner", True):
+            raise _NotTaken
+        refusal = answer.get("refusal")
+        return refusal if isinstance(refusal, str) else None
 
     def _owner_news(self) -> asyncio.Future[None]:
         if self.owner_news is None or self.owner_news.done():
@@ -795,6 +842,7 @@ class LiveTable:
             self.deadline = told[1] if told is not None and told[0] == ply else None
             if state.result is None:  # (the last move is told with the result)
                 self.broadcast()
+            self.advanced()
 
     def _take_seats(self, seats: list[SeatRow]) -> bool:
         if [vars(seat) for seat in seats] == [vars(seat) for seat in self.seats]:
@@ -824,6 +872,7 @@ class LiveTable:
         self.deadline = None
         self.broadcast()
         self.broadcast_table()
+        self.advanced()
         asyncio.get_running_loop().call_later(FORGET_AFTER, self.hub.forget, self.id)
 
     def step_down(self) -> None:

@@ -122,9 +122,11 @@ class TableOwners:
                 live.new_owner(owner, epoch)
             live.refresh("here")  # (the connections of a server that died count no more)
 
-    async def answer(self, body: Json) -> Json:
+    async def answer(self, body: Json) -> Json | None:
         """A request of another server: a move of a person connected there, for a table this
-        server drives (``{"owner": False}`` when it does not)."""
+        server drives (``{"owner": False}`` when it does not). Answered once the move is
+        stored (``{"refusal": None}``; with ``"quiet"``, not at all: the asker sees it played)
+        or refused, by this copy of the table or by the game (``{"refusal": message}``)."""
         if body.get("op") != "move":
             return {"error": "Unknown request."}
         live = self.hub.tables.get(str(body.get("t")))
@@ -136,8 +138,8 @@ class TableOwners:
         if not isinstance(ply, int):
             return {"refusal": live.submit(seat, text)}
         # Made after a move stored here a moment ago (not yet applied here): wait for it.
-        # Answered once the move is stored and applied (or refused): an owner that dies
-        # before that gives the person "could not save", and they play it again.
+        # An owner that dies before the move is stored gives the person "could not save",
+        # and they play it again.
         wait = forward_wait(self.cluster.lease)
         deadline = time.monotonic() + wait * 0.8
         await live.reach(ply, wait * 0.4)
@@ -146,13 +148,22 @@ class TableOwners:
         refusal = live.submit(seat, text)
         if refusal is not None:
             return {"refusal": refusal}
-        live.handed.add(seat)
+        refused: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        live.handed[seat] = refused
+        reached = asyncio.ensure_future(
+            live.reach(ply + 1, max(0.0, deadline - time.monotonic())))
         try:
-            await live.reach(ply + 1, max(0.0, deadline - time.monotonic()))
+            await asyncio.wait((reached, refused), return_when=asyncio.FIRST_COMPLETED)
         finally:
-            live.handed.discard(seat)
+            reached.cancel()
+            if live.handed.get(seat) is refused:
+                del live.handed[seat]
+        if refused.done():
+            return {"refusal": refused.result()}
         if live.ply <= ply and not live.owner:  # (lost the table before it was stored: the
             return {"owner": False}              # asker hands it to the new owner)
+        if body.get("quiet") and live.ply > ply:
+            return None
         return {"refusal": None}
 
     # --- taking tables over ---------------------------------------------------------------
