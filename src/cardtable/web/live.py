@@ -237,13 +237,17 @@ class LiveTable:
     wanted: set[str] = field(default_factory=set)
     """What to read again from the database: ``moves`` (a mirror's), ``row``, ``seats``,
     ``here``."""
-    handed: dict[str, asyncio.Future[str]] = field(default_factory=dict)
+    handed: dict[str, asyncio.Future[str | None]] = field(default_factory=dict)
     """(Owner) the seats whose move on its way was handed over by another server (which tells
-    the person if it cannot be stored, or if the game refuses it: then told here the game's
-    message)."""
+    the person if it cannot be stored, or if the game refuses it): each settled with the
+    game's refusal, or None once played (or the table is driven here no more, or its game
+    ended)."""
     ply_waiters: list[asyncio.Future[None]] = field(default_factory=list)
-    """Moves handed over, waiting for this copy to reach a ply (:meth:`reach`,
-    :meth:`past`)."""
+    """(Owner) moves handed over by another server, waiting for this copy to reach the ply
+    they were made at (:meth:`reach`)."""
+    past_waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
+    """(Mirror) moves handed to the owner, each waiting for this copy to be past its ply
+    (:meth:`past`)."""
     owner_news: asyncio.Future[None] | None = None
     """(Mirror) resolved when the table changes hands (moves handed over go to the new
     owner)."""
@@ -583,13 +587,19 @@ class LiveTable:
             except TimeoutError:
                 return
 
-    async def past(self, ply: int) -> None:
-        """(Mirror) wait until this copy of the table is past ``ply``, or its game is over."""
-        loop = asyncio.get_running_loop()
-        while self.ply <= ply and self.result is None:
-            waiter: asyncio.Future[None] = loop.create_future()
-            self.ply_waiters.append(waiter)
-            await waiter
+    def settle_handed(self, seat: str | None = None) -> None:
+        """(Owner) the move handed over for ``seat`` (every seat's when None) is played, or
+        can be no more."""
+        for handed_seat, outcome in self.handed.items():
+            if (seat is None or handed_seat == seat) and not outcome.done():
+                outcome.set_result(None)
+
+    def past(self, ply: int) -> asyncio.Future[None]:
+        """(Mirror) done once this copy of the table is past ``ply``, or its game is over."""
+        passed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.past_waiters.append((ply, passed))
+        self._see_past()
+        return passed
 
     def advanced(self) -> None:
         """The table's ply went up, or its game ended: :meth:`reach` and :meth:`past` look
@@ -598,6 +608,19 @@ class LiveTable:
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
+        if self.past_waiters:
+            self._see_past()
+
+    def _see_past(self) -> None:
+        waiting: list[tuple[int, asyncio.Future[None]]] = []
+        for ply, passed in self.past_waiters:
+            if passed.done():
+                continue
+            if self.ply > ply or self.result is not None:
+                passed.set_result(None)
+            else:
+                waiting.append((ply, passed))
+        self.past_waiters = waiting
 
     async def forward(self, seat: str, text: str) -> str | None:
         """A person's move at a table another server drives: checked here as far as this
@@ -637,7 +660,7 @@ class LiveTable:
         own), or refused by the owner's answer."""
         hub = self.hub
         owner = self.row.owner
-        played = asyncio.ensure_future(self.past(ply))
+        played = self.past(ply)
         try:
             for _attempt in range(3):
                 if self.owner:  # (this server took the table over meanwhile)
@@ -895,6 +918,7 @@ class LiveTable:
         self.pending_text = None
         self.hub.program_seats.pop(self.id, None)
         self.advanced()  # (moves handed over and waiting here are answered)
+        self.settle_handed()
         self.refresh("moves", "row", "seats")
 
     async def promote(self, epoch: int) -> bool:
@@ -1076,6 +1100,7 @@ class TableListener(MatchListener):
         live.ply += 1
         live.last_move = time.time()
         live.advanced()
+        live.settle_handed(seat)
         if state.result is None:  # (the last move is told with the result, once stored)
             live.broadcast()
 
@@ -1089,6 +1114,7 @@ class TableListener(MatchListener):
             live.forfeit = result
         live.stop_timer()
         live.advanced()
+        live.settle_handed()
 
 
 class Flood:

@@ -148,18 +148,18 @@ class TableOwners:
         refusal = live.submit(seat, text)
         if refusal is not None:
             return {"refusal": refusal}
-        refused: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        refused: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         live.handed[seat] = refused
-        reached = asyncio.ensure_future(
-            live.reach(ply + 1, max(0.0, deadline - time.monotonic())))
         try:
-            await asyncio.wait((reached, refused), return_when=asyncio.FIRST_COMPLETED)
+            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                refusal = await refused
+        except TimeoutError:
+            refusal = None
         finally:
-            reached.cancel()
             if live.handed.get(seat) is refused:
                 del live.handed[seat]
-        if refused.done():
-            return {"refusal": refused.result()}
+        if refusal is not None:
+            return {"refusal": refusal}
         if live.ply <= ply and not live.owner:  # (lost the table before it was stored: the
             return {"owner": False}              # asker hands it to the new owner)
         if body.get("quiet") and live.ply > ply:
