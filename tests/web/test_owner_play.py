@@ -13,6 +13,7 @@ from owner_nodes import (
     Recorder,
     a_seat_at_each,
     recorders,
+    seat_socket,
     told_once_in_order,
 )
 from webplay import play_through, random_chooser
@@ -113,3 +114,25 @@ def test_a_move_the_game_refuses_at_the_mirror_is_told_and_the_next_one_plays(ur
             after = abc.until_state(lambda frame: frame["ply"] >= 1)
             assert after["ply"] == 1 and abc.errors == [message]
             assert one.store.moves(table)[0] == ("ABC", first["legal"][0])
+
+
+def test_a_server_hears_only_the_tables_it_holds_and_one_read_by_a_page_catches_up(
+        url: str) -> None:
+    """Each table's events go on its own channel: a server hears a table once it holds it.
+    One first read by a page (not a WebSocket) is heard from a moment after it was read, and
+    catches up on what was played meanwhile; an id that is no table leaves nothing heard."""
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        other, _tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        assert one.cluster.follows(table) and not two.cluster.follows(table)
+        assert two.client.get(f"/api/tables/{table}").status_code == 200
+        wait_until(lambda: two.cluster.follows(table), "the server to hear the table read")
+        assert not two.cluster.follows(other)
+        with recorders(table, tokens, {"ABC": one, "DEF": one, None: two}) as viewers:
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(5), stop_after=6)
+            wait_until(lambda: viewers[None].plies()[-1:] == [last["ply"]],
+                       "the spectator at the other server to see every ply")
+            told_once_in_order(viewers[None], last["ply"])
+        with seat_socket(two, "nosuchtable", None) as socket:
+            assert socket.receive_json()["message"] == "No such table."
+        assert "nosuchtable" not in two.cluster.followed

@@ -50,13 +50,14 @@ from cardtable.web.table_policy import TablePolicy
 if TYPE_CHECKING:
     from cardtable.web.cluster import Cluster, Event
 
-
-def new_table_id() -> str:
-    return secrets.token_urlsafe(9)
-
 log = logging.getLogger("cardtable.web")
 
 T = TypeVar("T")
+
+
+def new_table_id() -> str:
+    """A new table's id: 12 characters, random (its channel's name is made of it)."""
+    return secrets.token_urlsafe(9)
 
 
 class Hub:

@@ -227,13 +227,10 @@ class TableOwners:
         if live is None:
             with contextlib.suppress(Unreachable):  # (else caught up once it is heard)
                 await self.cluster.follow(table_id)
-            row = await hub.in_store_thread(lambda: hub.store.table(table_id))
-            if row is None:
-                return False
-            try:
-                rebuilt = await hub.in_store_thread(lambda: hub.rebuild(row))
-            except NOT_REBUILT as error:
-                log.error("table %s cannot be taken over: %s", table_id, error)
+            rebuilt = await self._rebuilt(table_id)
+            if rebuilt is None:
+                if table_id not in hub.tables:
+                    hub.drop(table_id)
                 return False
             rebuilt.owner = False  # (until it is promoted)
             live = hub.hold(rebuilt)
@@ -242,6 +239,18 @@ class TableOwners:
         log.info("table %s taken over (epoch %d)", table_id, epoch)
         self.tell_owner(live)
         return True
+
+    async def _rebuilt(self, table_id: str) -> LiveTable | None:
+        """``table_id`` rebuilt from the database (None: no such table, or it cannot be)."""
+        hub = self.hub
+        row = await hub.in_store_thread(lambda: hub.store.table(table_id))
+        if row is None:
+            return None
+        try:
+            return await hub.in_store_thread(lambda: hub.rebuild(row))
+        except NOT_REBUILT as error:
+            log.error("table %s cannot be taken over: %s", table_id, error)
+            return None
 
     def tell_owner(self, live: LiveTable) -> None:
         self.hub.tell({"e": "owner", "t": live.id, "o": self.me, "epoch": live.row.epoch})
