@@ -882,7 +882,7 @@ class PostgresCluster(_Bus):
     async def request(self, server_id: str, body: Json, timeout: float = 10.0) -> Json:
         if server_id == self.server_id:
             try:
-                return await asyncio.wait_for(self.answer(body), timeout) or {} or {}
+                return await asyncio.wait_for(self.answer(body), timeout) or {}
             except TimeoutError:
                 raise Unreachable("This server did not answer in time.") from None
         question = secrets.token_hex(8)
