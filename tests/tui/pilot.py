@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from cardtable.ui.tui.common import screen_text
 from waiting import TIMEOUT
 
 
@@ -25,6 +26,20 @@ async def until(pilot: Any, condition: Callable[[], bool], what: str,
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await pilot.pause(0.01)
+
+
+async def settled_text(app: Any, settle: Callable[[], Awaitable[None]]) -> str:
+    """The screen once it stops changing between two ``settle()`` (a loaded machine may still
+    be drawing the last move, or scrolling a log to its end, when the game's result is
+    set)."""
+    text = screen_text(app)
+    for _ in range(20):
+        await settle()
+        again = screen_text(app)
+        if again == text:
+            break
+        text = again
+    return text
 
 
 class ManualClock:

@@ -12,6 +12,7 @@ from cardtable.ui.tui import common as tui_common
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 
+from .pilot import settled_text
 from .snapshot import check_snapshot
 
 POWER = SeatRules.preset("power")
@@ -33,19 +34,6 @@ async def until_over(app: CaravanApp, pilot, rounds: int) -> None:  # type: igno
         await settle(app, pilot)
         if app.game.result is not None:
             return
-
-
-async def settled_text(app: CaravanApp, pilot) -> str:  # type: ignore[no-untyped-def]
-    """The screen once it stops changing (a loaded machine may still be drawing the last
-    move when the game's result is set)."""
-    text = screen_text(app)
-    for _ in range(20):
-        await settle(app, pilot)
-        again = screen_text(app)
-        if again == text:
-            break
-        text = again
-    return text
 
 
 async def type_command(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -224,7 +212,7 @@ def test_wide_terminal_and_bots_only() -> None:
         async with app.run_test(size=(140, 40)) as pilot:
             await until_over(app, pilot, 200)
             assert app.game.result is not None
-            text = await settled_text(app, pilot)
+            text = await settled_text(app, lambda: settle(app, pilot))
             assert "BOT1" in text and "BOT2" in text
             check_snapshot("caravan_bvb_end_140x40", text)
 

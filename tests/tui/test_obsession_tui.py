@@ -23,7 +23,7 @@ from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 from cardtable.ui.tui.obsession_app import HELP_LINES, ObsessionApp, PassScreen
 from obsession.helpers import position
 
-from .pilot import until
+from .pilot import settled_text, until
 from .snapshot import check_snapshot
 from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
@@ -224,7 +224,8 @@ def test_ten_bots_wide() -> None:
                 if app.game.over:
                     break
             assert app.game.over
-            check_snapshot("obsession_bots10_end_120x36", screen_text(app))
+            check_snapshot("obsession_bots10_end_120x36",
+                           await settled_text(app, lambda: settle(app, pilot)))
 
     asyncio.run(scenario())
 
