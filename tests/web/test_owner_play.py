@@ -119,8 +119,9 @@ def test_a_move_the_game_refuses_at_the_mirror_is_told_and_the_next_one_plays(ur
 def test_a_server_hears_only_the_tables_it_holds_and_one_read_by_a_page_catches_up(
         url: str) -> None:
     """Each table's events go on its own channel: a server hears a table once it holds it.
-    One first read by a page (not a WebSocket) is heard from a moment after it was read, and
-    catches up on what was played meanwhile; an id that is no table leaves nothing heard."""
+    One first read by a page (not a WebSocket) is heard a moment after it was read (then it
+    reads again what may have been stored meanwhile), and its copy follows every move; an id
+    that is no table leaves nothing heard."""
     with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
         other, _tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
