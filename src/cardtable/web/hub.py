@@ -147,18 +147,25 @@ class Hub:
         the database does not answer."""
         if table_id in self.tables or not follows_id(table_id):
             return self.get(table_id)
+        return await self._read_heard(table_id, lambda: self.get(table_id))
+
+    async def _read_heard(self, table_id: str, read: Callable[[], T | None]) -> T | None:
+        """``read()`` once this server hears the events of ``table_id``; they are heard no
+        more when it finds nothing or fails (StoreUnavailable when the database does not
+        answer)."""
         try:
             await self.cluster.follow(table_id)
         except Unreachable as error:
+            self.drop(table_id)
             raise StoreUnavailable(str(error)) from None
         try:
-            live = self.get(table_id)
+            found = read()
         except BaseException:
             self.drop(table_id)
             raise
-        if live is None:
+        if found is None:
             self.drop(table_id)
-        return live
+        return found
 
     def hold(self, live: LiveTable) -> LiveTable:
         """Keep ``live`` in memory (or the table of its id kept already), hearing its events:
@@ -259,16 +266,10 @@ class Hub:
         said of it at another server needs a catch-up); StoreUnavailable when the database
         does not answer."""
         table_id = new_table_id()
-        try:
-            await self.cluster.follow(table_id)
-        except Unreachable as error:
-            self.drop(table_id)
-            raise StoreUnavailable(str(error)) from None
-        try:
-            return self.create(game, params, kinds, table_id=table_id, **options)
-        except BaseException:
-            self.drop(table_id)
-            raise
+        made = await self._read_heard(
+            table_id, lambda: self.create(game, params, kinds, table_id=table_id, **options))
+        assert made is not None  # (create makes one or raises)
+        return made
 
     def join(self, live: LiveTable, seat: str | None, player: tuple[str, str] | None,
              name: str | None) -> tuple[str, str] | str:
