@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select
 
+from cardtable.web import cluster as cluster_module
 from cardtable.web import schema
+from cardtable.web.backoff import Backoff
 from cardtable.web.cluster import (
     MAX_PAYLOAD,
     AnotherServer,
@@ -360,6 +362,40 @@ def test_the_bus_survives_a_postgresql_restart_and_says_resync(pg_own_cluster: A
             assert sum(len(listener.of("resync")) for listener in heard) == 2
 
     run_then_close(main(), *stores)
+
+
+def test_a_table_followed_while_the_bus_is_lost_is_told_at_once(
+        pg_own_cluster: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the listening connection is lost, following a table does not wait out its time
+    limit nor the reconnection's pause: the connection is tried again at once, and the
+    follow fails when that try does (the database away) or succeeds with it (back)."""
+    monkeypatch.setattr(cluster_module, "FOLLOW_LIMIT", TIMEOUT)
+    monkeypatch.setattr(cluster_module, "RECONNECT", Backoff(first=3600.0, cap=3600.0))
+    url = pg_own_cluster.new_database()
+    store = Store(url)
+
+    async def main() -> None:
+        one = PostgresCluster(store, lease=2)
+        async with running(one):
+            await asyncio.to_thread(pg_own_cluster.halt)
+            await until_true(lambda: not one.listening, "the bus to see its connection lost")
+            with pytest.raises(Unreachable, match="does not answer"):
+                await one.follow("away")
+            assert not one.follows("away")
+            await asyncio.to_thread(pg_own_cluster.start)
+            # (a try may still fail while PostgreSQL finishes starting: follow again then)
+            await until_true(partial(followed, one, "back"), "a table followed once it is back")
+            assert one.listening and one.follows("away")
+
+    run_then_close(main(), store)
+
+
+async def followed(cluster: PostgresCluster, table_id: str) -> bool:
+    try:
+        await cluster.follow(table_id)
+    except Unreachable:
+        return False
+    return True
 
 
 def test_one_process_per_sqlite_file(sqlite_url: str) -> None:

@@ -28,7 +28,7 @@ from cardtable.web.store import Store
 from waiting import wait_until
 
 SERVE = [sys.executable, "-m", "cardtable.cli.main", "serve"]
-BOT_DELAY = 3.0
+BOT_DELAY = 1.5
 """Seconds a bot waits before its move: time enough to stop the database while it thinks."""
 TIMEOUT = 90.0
 

@@ -184,7 +184,8 @@ class Cluster(Protocol):
     async def follow(self, table_id: str) -> None:
         """Hear the events of ``table_id`` from now on (returns once they are heard); raises
         :class:`Unreachable` when the database does not answer in :data:`FOLLOW_LIMIT`
-        seconds (the table is then heard once the bus connects again, and the server is told
+        seconds, or, the listening connection lost, as soon as a try to make it again fails
+        (the table is then heard once the bus connects again, and the server is told
         ``resync``)."""
 
     def follows(self, table_id: str) -> bool:
@@ -635,6 +636,11 @@ class PostgresCluster(_Bus):
         tables and stops listening to those dropped."""
         self.own_tail = f',"s":"{self.server_id}"}}'
         """How every event this server publishes ends (heard back, it is dropped unread)."""
+        self.reconnect_now = asyncio.Event()
+        """Set by :meth:`follow` while the listening connection is lost: it is made again at
+        once rather than after the rest of its wait."""
+        self.reconnect_failed: asyncio.Future[None] | None = None
+        """Done when the next try to make the listening connection again fails."""
 
     @property
     def healthy(self) -> bool:
@@ -712,10 +718,22 @@ class PostgresCluster(_Bus):
                 raise ValueError(f"No table can have the id {table_id[:40]!r}.")
             heard = self.followed[table_id] = asyncio.get_running_loop().create_future()
             self.follows_changed.set()
-        try:
-            await asyncio.wait_for(asyncio.shield(heard), FOLLOW_LIMIT)
-        except TimeoutError:
-            raise Unreachable("The database did not answer in time.") from None
+        if heard.done():
+            return heard.result()
+        waits: list[asyncio.Future[Any]] = [asyncio.shield(heard)]
+        if not self.listening:  # (the database away, or back and not yet listened to: try now)
+            if self.reconnect_failed is None or self.reconnect_failed.done():
+                self.reconnect_failed = asyncio.get_running_loop().create_future()
+            waits.append(asyncio.shield(self.reconnect_failed))
+            self.reconnect_now.set()
+        done, _pending = await asyncio.wait(waits, timeout=FOLLOW_LIMIT,
+                                            return_when=asyncio.FIRST_COMPLETED)
+        for waiting in waits:
+            waiting.cancel()
+        if not heard.done():
+            raise Unreachable("The database did not answer in time." if not done
+                              else "The database does not answer.")
+        return heard.result()
 
     def follows(self, table_id: str) -> bool:
         heard = self.followed.get(table_id)
@@ -777,12 +795,17 @@ class PostgresCluster(_Bus):
                             else type(error).__name__)
             await self._close_listener()
             for delay in RECONNECT.delays():
-                await asyncio.sleep(delay)
+                with contextlib.suppress(TimeoutError):  # (or at once, when a table waits)
+                    await asyncio.wait_for(self.reconnect_now.wait(), delay)
+                self.reconnect_now.clear()
                 try:
                     conn = await self._listen_once()
                     break
                 except (psycopg.Error, OSError) as error:
                     log.info("servers' bus: cannot connect yet (%s)", error)
+                    failed, self.reconnect_failed = self.reconnect_failed, None
+                    if failed is not None and not failed.done():
+                        failed.set_result(None)
             log.warning("servers' bus connected again; catching up from the database")
             # Listening again: whatever was published meanwhile is in the database.
             self.deliver({"e": "resync", "s": self.server_id})
