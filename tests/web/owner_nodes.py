@@ -50,7 +50,9 @@ class Node(Server):
         return data["seat"], data["token"]
 
     def live(self, table: str) -> Any:
-        return self.hub.tables[table]
+        """The server's copy of ``table``, once it holds one: a WebSocket is accepted before
+        its table is read, so a test that opened one may look before the server holds it."""
+        return wait_until(lambda: self.hub.tables.get(table), f"{self.id[:6]} to hold {table}")
 
 
 class Recorder(Viewer):
