@@ -20,6 +20,7 @@ import pytest
 from owner_nodes import STEADY_LEASE, Node, recorders, told_once_in_order, wait_for_owner
 from webplay import Viewer, play_through, random_chooser
 
+from cardtable.web import hand_over
 from cardtable.web.live import SAVE_FAILED
 from cardtable.web.store import LeaseLost, SeatRow, Store, TableRow
 from waiting import wait_until
@@ -206,7 +207,9 @@ def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: 
         assert row is not None and row.owner == two.id and row.epoch == 2
 
 
-def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(url: str) -> None:
+def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hand_over, "FORWARD_LEASES", 2.5)  # (waits 5 s for the answer)
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
         with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:

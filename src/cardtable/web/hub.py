@@ -41,6 +41,7 @@ from cardtable.web.store import (
     SeatRow,
     Store,
     StoreUnavailable,
+    TableParts,
     TableRow,
     token_hash,
 )
@@ -105,12 +106,16 @@ class Hub:
         except ValueError as error:  # (too long for the bus: never a move's, a chat line's)
             log.error("table %s: event %s not told: %s", event.get("t"), event.get("e"), error)
 
-    def rebuild(self, row: TableRow) -> LiveTable:
-        """A table from its stored rules, seed and moves (each replayed with full checks)."""
-        seat_rows = self.store.seats(row.id)
+    def rebuild(self, row: TableRow, parts: TableParts | None = None) -> LiveTable:
+        """A table from its stored rules, seed and moves (each replayed with full checks);
+        its seats and moves are ``parts`` when read already (with every move)."""
+        if parts is None:
+            parts = self.store.table_parts(row.id, row=False, moves_after=0)
+        seat_rows, moves = parts.seats, parts.moves
+        assert seat_rows is not None and moves is not None
         state = games.new_state(row.game, row.params, row.seed, [s.kind for s in seat_rows])
         live = LiveTable(row, seat_rows, state, self)
-        for _seat, text in self.store.moves(row.id):
+        for _ply, _seat, text in moves:
             state.apply(state.parse_action(text))
             live.ply += 1
         stored = row.result
@@ -119,6 +124,12 @@ class Hub:
             live.forfeit = Result(tuple(stored.get("winners", ())), stored["reason"],
                                   dict(stored.get("details", {})))
         return live
+
+    def rebuild_stored(self, table_id: str) -> LiveTable | None:
+        """:meth:`rebuild` of the table stored as ``table_id`` (None when there is none), read
+        on one connection."""
+        parts = self.store.table_parts(table_id, moves_after=0)
+        return None if parts.row is None else self.rebuild(parts.row, parts)
 
     def resume(self) -> int:
         """Bring back every unfinished table (several servers: each one nobody drives);
@@ -196,17 +207,17 @@ class Hub:
             return live
         if len(table_id) > 32:
             return None
-        row = self.store.table(table_id)
-        if row is None:
-            return None
         try:
-            live = self.rebuild(row)
+            rebuilt = self.rebuild_stored(table_id)
         except NOT_REBUILT:
             return None
+        if rebuilt is None:
+            return None
+        live = rebuilt
         if self.shared:
             self.owners.claim_on_sight(live)
         self.hold(live)
-        if row.status != "finished" and live.owner:
+        if live.row.status != "finished" and live.owner:
             if live.state.result is not None:  # stopped between its last move and result
                 live.finish_now(live.state.result)
             else:

@@ -21,7 +21,7 @@ checked against it). Every other server holding connections of the table keeps a
 same table without a match loop, brought up to date from the moves stored after its ply when
 it hears of them (``moved``, ``refresh``), one ply at a time, each told to its connections
 once, from its own copy of the state. A person's move at a mirror is handed to the owner
-(``forward``). An owner that loses its lease, or cannot reach the database, stops driving
+(``hand_over``). An owner that loses its lease, or cannot reach the database, stops driving
 (``step_down``) and becomes a mirror; a server taking a table over (``promote``) catches up
 and starts its match loop from the stored moves, as a restart does.
 """
@@ -53,12 +53,14 @@ from cardtable.engine.match import (
 from cardtable.engine.protocol import GameState, Result
 from cardtable.web import games, serialize, shared_store
 from cardtable.web.backoff import Backoff, retry_async
+from cardtable.web.hand_over import HandOver
 from cardtable.web.program_seats import is_program
 from cardtable.web.store import (
     Lease,
     LeaseLost,
     SeatRow,
     StoreUnavailable,
+    TableParts,
     TableRow,
     token_hash,
 )
@@ -75,23 +77,9 @@ asked for: its page, record or replay)."""
 OUTBOX_LIMIT = 200
 """Frames queued for one connection; a client that falls this far behind is dropped."""
 SAVE_FAILED = "The server could not save your move; try again."
-FORWARD_LEASES = 6
-"""How many ``--lease`` a move handed to its table's owner waits for the answer (30 s at the
-default lease): a busy owner answers late, and one that goes away is replaced (the move is
-then handed to the new owner at once, without waiting this long)."""
-
-
-def forward_wait(lease: float) -> float:
-    """How long a move handed to its table's owner waits for the answer (``--lease``)."""
-    return FORWARD_LEASES * lease
-
 """A person's move the database did not take: nothing happened, and it is still their turn."""
 MOVED_AWAY = "the table is driven by another server now"
 """Why a table stopped driving its match (the cause of the ``MatchAbandoned`` that ends it)."""
-
-
-class _NotTaken(Exception):
-    """(A move handed over) the owner did not take it: ask who drives the table now."""
 
 
 HERE_STAMPS = itertools.count(1)
@@ -245,12 +233,6 @@ class LiveTable:
     ply_waiters: list[asyncio.Future[None]] = field(default_factory=list)
     """(Owner) moves handed over by another server, waiting for this copy to reach the ply
     they were made at (:meth:`reach`)."""
-    past_waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
-    """(Mirror) moves handed to the owner, each waiting for this copy to be past its ply
-    (:meth:`past`)."""
-    owner_news: asyncio.Future[None] | None = None
-    """(Mirror) resolved when the table changes hands (moves handed over go to the new
-    owner)."""
     there: dict[str, tuple[frozenset[str], int, int]] = field(default_factory=dict)
     """(Several servers) per other server: the seats with a WebSocket of the table open there,
     how many spectators' WebSockets are, and the stamp (:data:`HERE_STAMPS`) of when this
@@ -264,9 +246,11 @@ class LiveTable:
     """Held while the table catches up with the database (one catch-up at a time)."""
     legal_made: tuple[tuple[int, Any], list[str]] | None = None
     """(Ply, player to move) and their legal moves' notation, once made (``legal_texts``)."""
-    forwarding: dict[str, int] = field(default_factory=dict)
-    """(Mirror) the seats whose move is on its way to the owner, and the ply it was sent
-    at."""
+    hand_over: HandOver = field(init=False, repr=False)
+    """(Mirror) the moves of the people connected here, on their way to the owner."""
+
+    def __post_init__(self) -> None:
+        self.hand_over = HandOver(self)
 
     @property
     def result(self) -> Result | None:
@@ -594,134 +578,14 @@ class LiveTable:
             if (seat is None or handed_seat == seat) and not outcome.done():
                 outcome.set_result(None)
 
-    def past(self, ply: int) -> asyncio.Future[None]:
-        """(Mirror) done once this copy of the table is past ``ply``, or its game is over."""
-        passed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.past_waiters.append((ply, passed))
-        self._see_past()
-        return passed
-
     def advanced(self) -> None:
-        """The table's ply went up, or its game ended: :meth:`reach` and :meth:`past` look
-        again."""
+        """The table's ply went up, or its game ended: :meth:`reach` and the moves handed to
+        the owner look again."""
         waiters, self.ply_waiters = self.ply_waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
-        if self.past_waiters:
-            self._see_past()
-
-    def _see_past(self) -> None:
-        waiting: list[tuple[int, asyncio.Future[None]]] = []
-        for ply, passed in self.past_waiters:
-            if passed.done():
-                continue
-            if self.ply > ply or self.result is not None:
-                passed.set_result(None)
-            else:
-                waiting.append((ply, passed))
-        self.past_waiters = waiting
-
-    async def forward(self, seat: str, text: str) -> str | None:
-        """A person's move at a table another server drives: checked here as far as this
-        copy of the table can, then handed to the owner, whose answer is :meth:`submit`'s. An
-        owner that does not answer gives ``SAVE_FAILED``: nothing happened, and the person
-        may try again (the server that takes the table over will take it)."""
-        if self.result is not None:
-            return "The game is over."
-        if not self.running:
-            return "The game has not started: waiting for players."
-        if self.state.to_move != seat:
-            return "It is not your turn."
-        try:
-            self.state.parse_action(text)
-        except GameError as error:
-            return error.message
-        except (ValueError, TypeError, IndexError, KeyError):
-            return f"Invalid move '{text[:40]}'."
-        # One move of a seat on its way at a time; one played since (the owner's answer can
-        # come after the move's own news) is on its way no more.
-        ply = self.ply
-        if self.forwarding.get(seat) == ply:
-            return "A move is already being played."
-        self.forwarding[seat] = ply
-        try:
-            refusal = await self._hand_over(seat, text, ply)
-        finally:
-            if self.forwarding.get(seat) == ply:
-                del self.forwarding[seat]
-        if refusal is not None and self.ply > ply:  # (played all the same: its owner went away
-            return None                             # before it could say so, say)
-        return refusal
-
-    async def _hand_over(self, seat: str, text: str, ply: int) -> str | None:
-        """Hand the move of ``seat`` at ``ply`` to the owner: done once this copy of the table
-        plays it (told by the owner's ``move`` event, so a move stored gets no answer of its
-        own), or refused by the owner's answer."""
-        hub = self.hub
-        owner = self.row.owner
-        played = self.past(ply)
-        try:
-            for _attempt in range(3):
-                if self.owner:  # (this server took the table over meanwhile)
-                    return self.submit(seat, text)
-                if owner is not None and owner != hub.cluster.server_id:
-                    try:
-                        return await self._ask_owner(owner, seat, text, ply, played)
-                    except _NotTaken:
-                        pass
-                    if self.row.owner != owner:  # (it changed hands: to the new one, at once)
-                        owner = self.row.owner
-                        continue
-                # The owner did not answer, or no longer drives the table: ask the database
-                # who does now, and hand the move to that one.
-                try:
-                    row = await hub.in_store_thread(lambda: hub.store.table(self.id))
-                except StoreUnavailable:
-                    return SAVE_FAILED
-                if row is None or row.owner is None or row.owner == owner:
-                    return SAVE_FAILED
-                owner = self.row.owner = row.owner
-                self.row.epoch = row.epoch
-            return SAVE_FAILED
-        finally:
-            played.cancel()
-
-    async def _ask_owner(self, owner: str, seat: str, text: str, ply: int,
-                         played: asyncio.Future[None]) -> str | None:
-        """The refusal of ``owner`` (None: played); :class:`_NotTaken` when it did not
-        answer, said it does not drive the table, or the table changed hands meanwhile."""
-        from cardtable.web.cluster import Unreachable
-
-        cluster = self.hub.cluster
-        asked = asyncio.ensure_future(cluster.request(
-            owner, {"op": "move", "t": self.id, "seat": seat, "text": text, "p": ply,
-                    "quiet": True}, timeout=forward_wait(cluster.lease)))
-        moved = self._owner_news()
-        try:
-            await asyncio.wait((asked, moved, played), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not asked.done():
-                asked.cancel()
-        if played.done():
-            return None
-        if not asked.done() or asked.cancelled():
-            raise _NotTaken
-        try:
-            answer = asked.result()
-        except Unreachable as error:
-            log.info("table %s: the move of %s not handed to %s: %s", self.id, seat, owner,
-                     error)
-            raise _NotTaken from None
-        if not answer.get("owner", True):
-            raise _NotTaken
-        refusal = answer.get("refusal")
-        return refusal if isinstance(refusal, str) else None
-
-    def _owner_news(self) -> asyncio.Future[None]:
-        if self.owner_news is None or self.owner_news.done():
-            self.owner_news = asyncio.get_running_loop().create_future()
-        return self.owner_news
+        self.hand_over.advanced()
 
     def new_owner(self, owner: str, epoch: int) -> None:
         """Another server drives the table from ``epoch`` on (it told so): this one stops
@@ -730,12 +594,7 @@ class LiveTable:
             return
         self.row.owner, self.row.epoch = owner, epoch
         self.step_down()
-        self._owner_changed()
-
-    def _owner_changed(self) -> None:
-        news, self.owner_news = self.owner_news, None
-        if news is not None and not news.done():
-            news.set_result(None)
+        self.hand_over.owner_changed()
 
     async def reload_seats(self) -> None:
         """Read the seats again (one may have been taken at another server a moment ago)."""
@@ -803,19 +662,20 @@ class LiveTable:
 
         since = next(HERE_STAMPS)
 
-        def read() -> tuple[TableRow | None, list[SeatRow] | None, list[tuple[int, str, str]],
-                            dict[str, tuple[frozenset[str], int]] | None]:
-            # The row before the moves: a result stored is read with every move before it.
-            row = store.table(table_id) if "row" in parts else None
-            seats = store.seats(table_id) if "seats" in parts else None
-            moves = store.moves_after(table_id, ply) if "moves" in parts and mirror else []
+        def read_parts() -> tuple[TableParts, dict[str, tuple[frozenset[str], int]] | None]:
+            read = TableParts(None, None, None)
+            if parts & {"row", "seats"} or ("moves" in parts and mirror):
+                read = store.table_parts(table_id, row="row" in parts, seats="seats" in parts,
+                                         moves_after=ply if "moves" in parts and mirror
+                                         else None)
             here = None
             if "here" in parts and cluster.shared:
                 here = shared_store.here_by_server(store, table_id, cluster.alive_since(),
                                                    but=cluster.server_id)
-            return row, seats, moves, here
+            return read, here
 
-        row, seats, moves, here = await self.keep_trying("catch-up", read)
+        read, here = await self.keep_trying("catch-up", read_parts)
+        row, seats, moves = read.row, read.seats, read.moves or []
         if here is not None:
             self.take_here(here, since)
         if self.owner != (not mirror):  # (taken over or stepped down meanwhile: again)
@@ -930,21 +790,19 @@ class LiveTable:
         async with self.lock:
             ply = self.ply
 
-            def read() -> tuple[TableRow | None, list[SeatRow], list[tuple[int, str, str]]]:
-                moves = [] if self.owner else store.moves_after(table_id, ply)
-                return store.table(table_id), store.seats(table_id), moves
-
-            row, seats, moves = await self.keep_trying("take-over", read)
-            if row is None:
+            read = await self.keep_trying("take-over", lambda: store.table_parts(
+                table_id, moves_after=None if self.owner else ply))
+            row, seats = read.row, read.seats
+            if row is None or seats is None:
                 return False
             self._take_seats(seats)
             if not self.owner:
-                self._apply_moves(moves)
+                self._apply_moves(read.moves or [])
                 self._take_rematch(row)
                 self._take_row(row)
             self.row.owner, self.row.epoch = self.hub.cluster.server_id, epoch
             self.owner, self.lease = True, (self.hub.cluster.server_id, epoch)
-            self._owner_changed()
+            self.hand_over.owner_changed()
             self.told_deadline = None
             self.deadline = None
             if row.status == "finished":

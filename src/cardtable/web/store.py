@@ -174,6 +174,16 @@ class SeatRow:
     name: str | None
 
 
+@dataclass
+class TableParts:
+    """What :meth:`Store.table_parts` read of a table: each part not asked is None."""
+
+    row: TableRow | None
+    seats: list[SeatRow] | None
+    moves: list[tuple[int, str, str]] | None
+    """``(ply, seat, move)`` of the moves after the ply asked, in order."""
+
+
 def _table_row(row: Any) -> TableRow:
     return TableRow(row.id, row.game, json.loads(row.params), int(row.seed), row.status,
                     bool(row.private), bool(row.spectators), row.turn_seconds, row.created,
@@ -286,9 +296,28 @@ class Store:
             ])
 
     def table(self, table_id: str) -> TableRow | None:
+        return self.table_parts(table_id, seats=False).row
+
+    def table_parts(self, table_id: str, *, row: bool = True, seats: bool = True,
+                    moves_after: int | None = None) -> TableParts:
+        """The table's row, its seats and the moves stored after ``moves_after`` (each when
+        asked), read on one connection. The row is read first: a result stored is read with
+        every move before it."""
+        tables, moves = schema.tables, schema.moves
+        read = TableParts(None, None, None)
         with self.engine.connect() as conn:
-            row = conn.execute(select(schema.tables).where(schema.tables.c.id == table_id)).first()
-        return None if row is None else _table_row(row)
+            if row:
+                found = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+                read.row = None if found is None else _table_row(found)
+            if seats:
+                read.seats = _seat_rows(conn, table_id)
+            if moves_after is not None:
+                rows = conn.execute(select(moves.c.ply, moves.c.seat, moves.c.move)
+                                    .where(moves.c.table_id == table_id,
+                                           moves.c.ply > moves_after)
+                                    .order_by(moves.c.ply)).all()
+                read.moves = [(int(move.ply), move.seat, move.move) for move in rows]
+        return read
 
     def unfinished_tables(self) -> list[TableRow]:
         with self.engine.connect() as conn:
@@ -397,10 +426,7 @@ class Store:
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)
-                                .order_by(schema.seats.c.position)).all()
-        return [SeatRow(row.seat, row.position, row.kind, row.token_hash, row.player_id,
-                        row.name) for row in rows]
+            return _seat_rows(conn, table_id)
 
     def claim_seat(self, table_id: str, seat: str, hashed: str, player_id: str | None,
                    name: str | None) -> bool:
@@ -475,19 +501,12 @@ class Store:
 
     def moves_after(self, table_id: str, ply: int) -> list[tuple[int, str, str]]:
         """``(ply, seat, move)`` of every move stored after ``ply``, in order."""
-        moves = schema.moves
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(moves.c.ply, moves.c.seat, moves.c.move)
-                                .where(moves.c.table_id == table_id, moves.c.ply > ply)
-                                .order_by(moves.c.ply)).all()
-        return [(int(row.ply), row.seat, row.move) for row in rows]
+        moves = self.table_parts(table_id, row=False, seats=False, moves_after=ply).moves
+        assert moves is not None
+        return moves
 
     def moves(self, table_id: str) -> list[tuple[str, str]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(schema.moves.c.seat, schema.moves.c.move)
-                                .where(schema.moves.c.table_id == table_id)
-                                .order_by(schema.moves.c.ply)).all()
-        return [(row.seat, row.move) for row in rows]
+        return [(seat, move) for _ply, seat, move in self.moves_after(table_id, 0)]
 
     def add_chat(self, table_id: str, seat: str | None, name: str | None, text: str,
                  at: float) -> None:
@@ -557,6 +576,13 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(statement, [{"table_id": table_id, "at": at}
                                      for table_id, at in activity.items()])
+
+
+def _seat_rows(conn: Connection, table_id: str) -> list[SeatRow]:
+    rows = conn.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)
+                        .order_by(schema.seats.c.position)).all()
+    return [SeatRow(row.seat, row.position, row.kind, row.token_hash, row.player_id, row.name)
+            for row in rows]
 
 
 def _orphaned(alive_since: float) -> Any:

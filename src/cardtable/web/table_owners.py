@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any, cast
 from cardtable.engine.errors import GameError
 from cardtable.web import games
 from cardtable.web.cluster import Unreachable, process_runs
-from cardtable.web.live import LiveTable, chat_frame, forward_wait
+from cardtable.web.hand_over import forward_wait
+from cardtable.web.live import LiveTable, chat_frame
 from cardtable.web.store import StoreError
 
 if TYPE_CHECKING:
@@ -124,19 +125,18 @@ class TableOwners:
 
     async def answer(self, body: Json) -> Json | None:
         """A request of another server: a move of a person connected there, for a table this
-        server drives (``{"owner": False}`` when it does not). Answered once the move is
-        stored (``{"refusal": None}``; with ``"quiet"``, not at all: the asker sees it played)
-        or refused, by this copy of the table or by the game (``{"refusal": message}``)."""
+        server drives (``{"owner": False}`` when it does not). A move stored is not answered
+        (the asker sees it played); one refused, by this copy of the table or by the game, is
+        answered ``{"refusal": message}``, and one still being stored when the wait is over
+        ``{"refusal": None}``."""
         if body.get("op") != "move":
             return {"error": "Unknown request."}
         live = self.hub.tables.get(str(body.get("t")))
         seat, text, ply = body.get("seat"), body.get("text"), body.get("p")
         if live is None or not live.owner:
             return {"owner": False}
-        if not isinstance(seat, str) or not isinstance(text, str):
+        if not isinstance(seat, str) or not isinstance(text, str) or not isinstance(ply, int):
             return {"refusal": "A move is a non-empty string in the game's notation."}
-        if not isinstance(ply, int):
-            return {"refusal": live.submit(seat, text)}
         # Made after a move stored here a moment ago (not yet applied here): wait for it.
         # An owner that dies before the move is stored gives the person "could not save",
         # and they play it again.
@@ -162,9 +162,7 @@ class TableOwners:
             return {"refusal": refusal}
         if live.ply <= ply and not live.owner:  # (lost the table before it was stored: the
             return {"owner": False}              # asker hands it to the new owner)
-        if body.get("quiet") and live.ply > ply:
-            return None
-        return {"refusal": None}
+        return None if live.ply > ply else {"refusal": None}
 
     # --- taking tables over ---------------------------------------------------------------
 
@@ -243,11 +241,8 @@ class TableOwners:
     async def _rebuilt(self, table_id: str) -> LiveTable | None:
         """``table_id`` rebuilt from the database (None: no such table, or it cannot be)."""
         hub = self.hub
-        row = await hub.in_store_thread(lambda: hub.store.table(table_id))
-        if row is None:
-            return None
         try:
-            return await hub.in_store_thread(lambda: hub.rebuild(row))
+            return await hub.in_store_thread(lambda: hub.rebuild_stored(table_id))
         except NOT_REBUILT as error:
             log.error("table %s cannot be taken over: %s", table_id, error)
             return None
@@ -302,13 +297,12 @@ class TableOwners:
         count = 0
         for table_id, epoch in hub.store.claim_orphans(self.me, self.cluster.alive_since(),
                                                        None):
-            row = hub.store.table(table_id)
-            if row is None:
-                continue
             try:
-                live = hub.rebuild(row)
+                live = hub.rebuild_stored(table_id)
             except NOT_REBUILT as error:
                 log.error("table %s cannot be resumed: %s", table_id, error)
+                continue
+            if live is None:
                 continue
             live.lease = (self.me, epoch)
             hub.hold(live)

@@ -201,7 +201,7 @@ def _forward(live: LiveTable, connection: Connection, move: str,
     assert seat is not None
 
     async def hand_over() -> None:
-        refusal = await live.forward(seat, move)
+        refusal = await live.hand_over.forward(seat, move)
         if refusal is not None:
             connection.send(error_frame(refusal))
 
