@@ -72,7 +72,7 @@ def spy(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[Any, Heard]]
 
 
 def test_caravan_human_against_a_bot_plays_the_whole_game_through_the_match_loop(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, brisk_keys: None) -> None:
     calls = spy(monkeypatch, caravan_app)
     record = tmp_path / "game.jsonl"
 
@@ -153,7 +153,7 @@ def test_caravan_quit_reaches_the_listeners_as_an_abandoned_match(
 
 
 def test_obsession_human_and_bots_play_the_whole_game_through_the_match_loop(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, brisk_keys: None) -> None:
     calls = spy(monkeypatch, obsession_app)
     record = tmp_path / "game.jsonl"
 
