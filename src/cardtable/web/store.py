@@ -279,6 +279,15 @@ class Store:
         """Store a new table and its seats; this server owns it (epoch 1), and ``table``'s
         ``owner`` and ``epoch`` say so."""
         table.owner, table.epoch = self.cluster.server_id, 1
+        try:
+            self._insert_table(table, seat_rows)
+        except IntegrityError:
+            stored = self.table(table.id)
+            if stored is None or (stored.seed, stored.created) != (table.seed, table.created):
+                raise
+            # (an earlier try of this call stored it, and its answer was lost)
+
+    def _insert_table(self, table: TableRow, seat_rows: Sequence[SeatRow]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(schema.tables).values(
                 id=table.id, game=table.game, params=json.dumps(table.params), seed=table.seed,
@@ -347,15 +356,19 @@ class Store:
             self.tell_in(conn, {"e": "end", "t": table_id})
 
     def set_rematch(self, table_id: str, rematch: str) -> bool:
-        """Link ``rematch`` as the rematch of ``table_id``; False when one is already linked."""
+        """Link ``rematch`` as the rematch of ``table_id``; False when another one is linked
+        already."""
+        tables = schema.tables
         with self.engine.begin() as conn:
-            done = conn.execute(update(schema.tables)
-                                .where(schema.tables.c.id == table_id,
-                                       schema.tables.c.rematch.is_(None))
+            done = conn.execute(update(tables)
+                                .where(tables.c.id == table_id, tables.c.rematch.is_(None))
                                 .values(rematch=rematch))
             if done.rowcount:
                 self.tell_in(conn, {"e": "table", "t": table_id})
-        return bool(done.rowcount)
+                return True
+            linked = conn.execute(select(tables.c.rematch)
+                                  .where(tables.c.id == table_id)).scalar()
+        return linked == rematch  # (an earlier try linked it, and its answer was lost)
 
     # --- owners (several servers on one database) --------------------------------------------
 
@@ -430,17 +443,20 @@ class Store:
 
     def claim_seat(self, table_id: str, seat: str, hashed: str, player_id: str | None,
                    name: str | None) -> bool:
-        """Give a free human seat its token; False when someone took it first."""
+        """Give a free human seat its token; False when someone took it first (True when
+        it holds this token already: an earlier try took it, and its answer was lost)."""
+        seats = schema.seats
         with self.engine.begin() as conn:
-            done = conn.execute(update(schema.seats)
-                                .where(schema.seats.c.table_id == table_id,
-                                       schema.seats.c.seat == seat,
-                                       schema.seats.c.kind == "human",
-                                       schema.seats.c.token_hash.is_(None))
+            done = conn.execute(update(seats)
+                                .where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                       seats.c.kind == "human", seats.c.token_hash.is_(None))
                                 .values(token_hash=hashed, player_id=player_id, name=name))
             if done.rowcount:
                 self.tell_in(conn, {"e": "seats", "t": table_id})
-        return bool(done.rowcount)
+                return True
+            held = conn.execute(select(seats.c.token_hash).where(
+                seats.c.table_id == table_id, seats.c.seat == seat)).scalar()
+        return held == hashed
 
     # --- moves and chat -----------------------------------------------------------------------
 
@@ -510,9 +526,17 @@ class Store:
 
     def add_chat(self, table_id: str, seat: str | None, name: str | None, text: str,
                  at: float) -> None:
+        """Store a chat line, once: a line of the same seat, text and moment is one an
+        earlier try stored (its answer lost)."""
+        chat = schema.chat
         with self.engine.begin() as conn:
-            conn.execute(insert(schema.chat).values(table_id=table_id, seat=seat, name=name,
-                                                    text=text, at=at))
+            stored = conn.execute(select(chat.c.id).where(
+                chat.c.table_id == table_id, chat.c.at == at, chat.c.text == text,
+                chat.c.seat.is_(None) if seat is None else chat.c.seat == seat)).first()
+            if stored is not None:
+                return
+            conn.execute(insert(chat).values(table_id=table_id, seat=seat, name=name,
+                                             text=text, at=at))
             self.tell_in(conn, {"e": "chat", "t": table_id,
                               "line": {"seat": seat, "name": name, "text": text, "at": at}})
 
@@ -526,13 +550,18 @@ class Store:
     # --- players and ratings ------------------------------------------------------------------
 
     def add_player(self, player_id: str, name: str) -> bool:
-        """False when the name is taken."""
+        """False when the name is taken (by another player: one an earlier try of this call
+        stored, its answer lost, is this player's)."""
+        players = schema.players
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(schema.players).values(id=player_id, name=name,
-                                                           created=time.time()))
+                conn.execute(insert(players).values(id=player_id, name=name,
+                                                    created=time.time()))
         except IntegrityError:
-            return False
+            with self.engine.connect() as conn:
+                found = conn.execute(select(players.c.name)
+                                     .where(players.c.id == player_id)).scalar()
+            return found == name
         return True
 
     def player_name(self, player_id: str) -> str | None:
