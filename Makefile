@@ -44,9 +44,10 @@ typecheck: $(STAMP) $(TRAINING)
 	$(BIN)/mypy --strict src/cardtable
 	$(BIN)/mypy --strict examples/plugins/kuhn_poker/src
 
-# The tests run on WORKERS processes (pytest-xdist), one per core of the machine the suite is
-# kept fast on (two); WORKERS=0 runs them in this process.
-WORKERS ?= 2
+# The tests run on WORKERS processes (pytest-xdist): three on the two cores the suite is kept
+# fast on, since many tests spend their time waiting (for a browser, a server, a database, a
+# terminal) rather than computing; WORKERS=0 runs them in this process.
+WORKERS ?= 3
 
 unit: $(STAMP) $(TRAINING)
 	$(BIN)/pytest -n $(WORKERS) $(PYTEST_ARGS)
