@@ -16,7 +16,7 @@ from owner_nodes import (
     seat_socket,
     told_once_in_order,
 )
-from webplay import play_through, random_chooser
+from webplay import LeakChecker, play_through, random_chooser
 
 from cardtable.web.cluster import Event
 from waiting import wait_until
@@ -137,3 +137,23 @@ def test_a_server_hears_only_the_tables_it_holds_and_one_read_by_a_page_catches_
         with seat_socket(two, "nosuchtable", None) as socket:
             assert socket.receive_json()["message"] == "No such table."
         assert "nosuchtable" not in two.cluster.followed
+
+
+def test_a_mirror_dropped_while_a_spectator_says_hello_is_held_again(url: str) -> None:
+    """A spectator's WebSocket at the mirror, opened with ``?hello``: while it has not said
+    it, nobody watches the table there, and the server's sweep drops the mirror from memory.
+    Once it says hello, it is given the table held again, and every move played after."""
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with recorders(table, tokens, {"ABC": one, "DEF": one}) as players, \
+                two.client.websocket_connect(f"/api/tables/{table}/ws?hello") as socket:
+            two.live(table)  # (read at the mirror: the socket waits for its hello)
+            two.call(two.hub.sweep)
+            assert table not in two.hub.tables
+            socket.send_json({"type": "hello"})
+            watcher = Recorder(socket, LeakChecker(two.store, table, None, tokens))
+            watcher.until_state(lambda frame: frame["ply"] == 0)
+            everyone: dict[str | None, Recorder] = {**players, None: watcher}
+            last = play_through(everyone, {"ABC", "DEF"}, random_chooser(6), stop_after=4)
+        told_once_in_order(watcher, last["ply"])
+        assert last["ply"] == 4

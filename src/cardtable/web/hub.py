@@ -16,7 +16,7 @@ import logging
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -158,25 +158,36 @@ class Hub:
         the database does not answer."""
         if table_id in self.tables or not follows_id(table_id):
             return self.get(table_id)
-        return await self._read_heard(table_id, lambda: self.get(table_id))
 
-    async def _read_heard(self, table_id: str, read: Callable[[], T | None]) -> T | None:
-        """``read()`` once this server hears the events of ``table_id``; they are heard no
-        more when it finds nothing or fails (StoreUnavailable when the database does not
-        answer)."""
+        async def read() -> LiveTable | None:  # (on a store thread: the loop goes on)
+            parts = await self.in_store_thread(
+                lambda: self.store.table_parts(table_id, moves_after=0))
+            return self._brought(table_id, parts)
+
+        return await self._read_heard(table_id, read)
+
+    async def _read_heard(self, table_id: str,
+                          read: Callable[[], Awaitable[T | None]]) -> T | None:
+        """``await read()`` once this server hears the events of ``table_id``; they are heard
+        no more when it finds nothing or fails, unless another read brought the table into
+        memory meanwhile (StoreUnavailable when the database does not answer)."""
         try:
             await self.cluster.follow(table_id)
         except Unreachable as error:
-            self.drop(table_id)
+            self._unheard(table_id)
             raise StoreUnavailable(str(error)) from None
         try:
-            found = read()
+            found = await read()
         except BaseException:
-            self.drop(table_id)
+            self._unheard(table_id)
             raise
         if found is None:
-            self.drop(table_id)
+            self._unheard(table_id)
         return found
+
+    def _unheard(self, table_id: str) -> None:
+        if table_id not in self.tables:
+            self.cluster.unfollow(table_id)
 
     def hold(self, live: LiveTable) -> LiveTable:
         """Keep ``live`` in memory (or the table of its id kept already), hearing its events:
@@ -207,13 +218,21 @@ class Hub:
             return live
         if len(table_id) > 32:
             return None
+        return self._brought(table_id, self.store.table_parts(table_id, moves_after=0))
+
+    def _brought(self, table_id: str, parts: TableParts) -> LiveTable | None:
+        """The table read as ``parts`` (with every move) brought into memory, driven or
+        mirrored; the one held already when another read brought it meanwhile; None when
+        there is none, or it cannot be rebuilt."""
+        held = self.tables.get(table_id)
+        if held is not None:
+            return held
+        if parts.row is None:
+            return None
         try:
-            rebuilt = self.rebuild_stored(table_id)
+            live = self.rebuild(parts.row, parts)
         except NOT_REBUILT:
             return None
-        if rebuilt is None:
-            return None
-        live = rebuilt
         if self.shared:
             self.owners.claim_on_sight(live)
         self.hold(live)
@@ -277,8 +296,11 @@ class Hub:
         said of it at another server needs a catch-up); StoreUnavailable when the database
         does not answer."""
         table_id = new_table_id()
-        made = await self._read_heard(
-            table_id, lambda: self.create(game, params, kinds, table_id=table_id, **options))
+
+        async def make() -> tuple[LiveTable, dict[str, str]]:
+            return self.create(game, params, kinds, table_id=table_id, **options)
+
+        made = await self._read_heard(table_id, make)
         assert made is not None  # (create makes one or raises)
         return made
 

@@ -88,6 +88,11 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
         await websocket.close(code=4403)
         return
     name = next((row.name for row in live.seats if row.seat == seat), None)
+    held = live.id
+    chat = await web.hub.in_store_thread(lambda: web.store.chat(held))
+    # (A mirror nobody here watched may have been dropped from memory meanwhile: hold it
+    # again, or the one of its id brought back since, before its first frame is sent.)
+    live = web.hub.hold(live)
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
     def send(frame: dict[str, Any]) -> None:
@@ -117,8 +122,7 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
     sending = asyncio.get_running_loop().create_task(sender())
     try:
         send(live.table_frame())
-        send({"type": "chat_history", "lines": [chat_line(line)
-                                                for line in web.store.chat(live.id)]})
+        send({"type": "chat_history", "lines": [chat_line(line) for line in chat]})
         send(live.state_frame(seat))
         live.broadcast_table()
         await _receive(websocket, web, live, connection, client)
