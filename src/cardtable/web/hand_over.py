@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.web")
 
+SAVE_FAILED = "The server could not save your move; try again."
+"""A person's move that was not stored (the database did not take it, or the table's owner
+did not answer): nothing happened, and it is still their turn."""
 FORWARD_LEASES = 6
 """How many ``--lease`` a move handed to its table's owner waits for the answer (30 s at the
 default lease): a busy owner answers late, and one that goes away is replaced (the move is
@@ -84,8 +87,6 @@ class HandOver:
         return refusal
 
     async def _hand_over(self, seat: str, text: str, ply: int) -> str | None:
-        from cardtable.web.live import SAVE_FAILED
-
         live = self.live
         hub = live.hub
         owner = live.row.owner

@@ -53,7 +53,7 @@ from cardtable.engine.match import (
 from cardtable.engine.protocol import GameState, Result
 from cardtable.web import games, serialize, shared_store
 from cardtable.web.backoff import Backoff, retry_async
-from cardtable.web.hand_over import HandOver
+from cardtable.web.hand_over import SAVE_FAILED, HandOver
 from cardtable.web.program_seats import is_program
 from cardtable.web.store import (
     Lease,
@@ -76,8 +76,6 @@ FORGET_AFTER = 600.0
 asked for: its page, record or replay)."""
 OUTBOX_LIMIT = 200
 """Frames queued for one connection; a client that falls this far behind is dropped."""
-SAVE_FAILED = "The server could not save your move; try again."
-"""A person's move the database did not take: nothing happened, and it is still their turn."""
 MOVED_AWAY = "the table is driven by another server now"
 """Why a table stopped driving its match (the cause of the ``MatchAbandoned`` that ends it)."""
 
