@@ -16,7 +16,7 @@ import logging
 import secrets
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -158,26 +158,21 @@ class Hub:
         the database does not answer."""
         if table_id in self.tables or not follows_id(table_id):
             return self.get(table_id)
+        return await self._read_heard(table_id, lambda: self.get(table_id))
 
-        async def read() -> LiveTable | None:  # (on a store thread: the loop goes on)
-            parts = await self.in_store_thread(
-                lambda: self.store.table_parts(table_id, moves_after=0))
-            return self._brought(table_id, parts)
-
-        return await self._read_heard(table_id, read)
-
-    async def _read_heard(self, table_id: str,
-                          read: Callable[[], Awaitable[T | None]]) -> T | None:
-        """``await read()`` once this server hears the events of ``table_id``; they are heard
-        no more when it finds nothing or fails, unless another read brought the table into
-        memory meanwhile (StoreUnavailable when the database does not answer)."""
+    async def _read_heard(self, table_id: str, read: Callable[[], T | None]) -> T | None:
+        """``read()`` once this server hears the events of ``table_id``; they are heard no
+        more when it finds nothing or fails, unless another read brought the table into
+        memory meanwhile (StoreUnavailable when the database does not answer). ``read`` runs
+        on the event loop, in one go: an event heard during a read made elsewhere would find
+        no table here, and be lost."""
         try:
             await self.cluster.follow(table_id)
         except Unreachable as error:
             self._unheard(table_id)
             raise StoreUnavailable(str(error)) from None
         try:
-            found = await read()
+            found = read()
         except BaseException:
             self._unheard(table_id)
             raise
@@ -296,11 +291,8 @@ class Hub:
         said of it at another server needs a catch-up); StoreUnavailable when the database
         does not answer."""
         table_id = new_table_id()
-
-        async def make() -> tuple[LiveTable, dict[str, str]]:
-            return self.create(game, params, kinds, table_id=table_id, **options)
-
-        made = await self._read_heard(table_id, make)
+        made = await self._read_heard(
+            table_id, lambda: self.create(game, params, kinds, table_id=table_id, **options))
         assert made is not None  # (create makes one or raises)
         return made
 
