@@ -88,10 +88,8 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
         await websocket.close(code=4403)
         return
     name = next((row.name for row in live.seats if row.seat == seat), None)
-    held = live.id
-    chat = await web.hub.in_store_thread(lambda: web.store.chat(held))
-    # (A mirror nobody here watched may have been dropped from memory meanwhile: hold it
-    # again, or the one of its id brought back since, before its first frame is sent.)
+    # (A mirror nobody here watched may have been dropped from memory while the socket said
+    # its hello: hold it again, or the one of its id brought back since.)
     live = web.hub.hold(live)
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -122,7 +120,10 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
     sending = asyncio.get_running_loop().create_task(sender())
     try:
         send(live.table_frame())
-        send({"type": "chat_history", "lines": [chat_line(line) for line in chat]})
+        # (read on the event loop, the connection already in the table's: a line said
+        # meanwhile is in the history, or comes after it)
+        send({"type": "chat_history", "lines": [chat_line(line)
+                                                for line in web.store.chat(live.id)]})
         send(live.state_frame(seat))
         live.broadcast_table()
         await _receive(websocket, web, live, connection, client)
