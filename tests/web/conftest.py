@@ -18,9 +18,13 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 from webplay import Server, free_port
+
+from waiting import TIMEOUT
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -84,6 +88,28 @@ class Cluster:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.1)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+async def _receive_within(session: Any) -> Any:
+    try:
+        with anyio.fail_after(TIMEOUT):
+            return await session._send_rx.receive()
+    except TimeoutError:
+        raise AssertionError(f"no WebSocket message for {TIMEOUT:.0f} s") from None
+
+
+@pytest.fixture(autouse=True)
+def messages_within_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's WebSocket waits for a message at most ``TIMEOUT`` seconds, and then fails:
+    the test client's own wait has no limit, so a frame that never comes would hang the run
+    (cancelling the read of its in-memory queue loses no message)."""
+    from starlette.testclient import WebSocketTestSession  # (imported here, where pytest
+                                                          # filters its warnings)
+
+    def receive(session: WebSocketTestSession) -> Any:
+        return session.portal.call(_receive_within, session)
+
+    monkeypatch.setattr(WebSocketTestSession, "receive", receive)
 
 
 @pytest.fixture(scope="session")

@@ -68,6 +68,7 @@ def test_a_mirror_catches_up_after_missed_duplicate_and_late_events(url: str) ->
         with recorders(table, tokens, {"ABC": one, "DEF": one, None: two}) as everyone:
             # (the spectator at the mirror reads its frames only at the end)
             viewers: dict[str | None, Recorder] = {seat: everyone[seat] for seat in ("ABC", "DEF")}
+            two.live(table)  # (its socket's first frame is then at ply 0: none played yet)
             play_through(viewers, {"ABC", "DEF"}, random_chooser(3), stop_after=2)
             wait_until(lambda: two.live(table).ply == 2, "the mirror at ply 2")
             # The mirror hears nothing while four moves are played ...
