@@ -174,6 +174,50 @@ def test_a_silent_owners_table_is_taken_over_and_played_to_the_end(url: str) -> 
             assert viewer.errors == []
 
 
+def test_a_move_stored_as_its_owner_steps_down_is_told_everywhere(url: str) -> None:
+    """The owner steps down while a move is being written: the write still lands (its lease
+    holds until another server claims the table), after the step-down's own catch-up read.
+    Nobody told that move; the new owner plays it from the database, and every server learns
+    of it once the table changes hands."""
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with recorders(table, tokens, {"ABC": one, "DEF": two, None: two}) as viewers:
+            abc, choose = viewers["ABC"], random_chooser(11)
+            frame = play_through(viewers, {"ABC", "DEF"}, choose, stop_after=2)
+            while frame["to_move"] != "ABC":
+                frame = play_through(viewers, {"ABC", "DEF"}, choose,
+                                     stop_after=frame["ply"] + 1)
+            live, adding = one.live(table), one.store.add_move
+            entered, go = threading.Event(), threading.Event()
+
+            def held_back(*args: Any, **kwargs: Any) -> None:
+                entered.set()
+                assert go.wait(60)
+                adding(*args, **kwargs)
+
+            one.store.add_move = held_back  # type: ignore[method-assign]
+            assert abc.last is not None
+            abc.socket.send_json({"type": "move", "move": abc.last["legal"][0]})
+            assert entered.wait(60)
+            one.call(live.step_down)
+            wait_until(lambda: live.syncing is None or live.syncing.done(),
+                       "the step-down's catch-up")
+            go.set()
+            wait_until(lambda: len(one.store.moves(table)) == frame["ply"] + 1,
+                       "the move held back to be stored")
+            assert live.ply == frame["ply"]  # (nobody told it)
+            epoch = _steal(one.store, table, two.id)
+            assert two.call(two.hub.owners.take_over, table, epoch)
+            for viewer in viewers.values():
+                viewer.until_state(lambda state: state["ply"] == frame["ply"] + 1)
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(12))
+        assert last["result"] is not None
+        stored = two.store.moves(table)
+        for viewer in viewers.values():
+            told_once_in_order(viewer, len(stored))
+            assert viewer.errors == []
+
+
 def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: str) -> None:
     from sqlalchemy import select, text
     from sqlalchemy.exc import DBAPIError

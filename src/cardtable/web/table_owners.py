@@ -121,7 +121,10 @@ class TableOwners:
             owner, epoch = data.get("o"), data.get("epoch")
             if isinstance(owner, str) and isinstance(epoch, int):
                 live.new_owner(owner, epoch)
-            live.refresh("here")  # (the connections of a server that died count no more)
+            # Moves the last owner stored and told nobody (it died, or stepped down, between
+            # the two) are read now: once the table changed hands, none can be stored under
+            # the old lease. The connections of a server that died count no more.
+            live.refresh("moves", "row", "here")
 
     async def answer(self, body: Json) -> Json | None:
         """A request of another server: a move of a person connected there, for a table this
