@@ -14,7 +14,6 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cardtable.engine.errors import GameError
 from cardtable.web.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -59,18 +58,9 @@ class HandOver:
         owner that does not answer gives ``SAVE_FAILED``: nothing happened, and the person
         may try again (the server that takes the table over will take it)."""
         live = self.live
-        if live.result is not None:
-            return "The game is over."
-        if not live.running:
-            return "The game has not started: waiting for players."
-        if live.state.to_move != seat:
-            return "It is not your turn."
-        try:
-            live.state.parse_action(text)
-        except GameError as error:
-            return error.message
-        except (ValueError, TypeError, IndexError, KeyError):
-            return f"Invalid move '{text[:40]}'."
+        _action, refusal = live.parse_turn(seat, text)
+        if refusal is not None:
+            return refusal
         # One move of a seat on its way at a time; one played since (the owner's answer can
         # come after the move's own news) is on its way no more.
         ply = live.ply

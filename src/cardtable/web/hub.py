@@ -208,25 +208,18 @@ class Hub:
         self.cluster.unfollow(table_id)
 
     def get(self, table_id: str) -> LiveTable | None:
+        """The table ``table_id``: the one in memory, or the one stored brought into memory,
+        driven or mirrored (None when there is none, or it cannot be rebuilt)."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
         if len(table_id) > 32:
             return None
-        return self._brought(table_id, self.store.table_parts(table_id, moves_after=0))
-
-    def _brought(self, table_id: str, parts: TableParts) -> LiveTable | None:
-        """The table read as ``parts`` (with every move) brought into memory, driven or
-        mirrored; the one held already when another read brought it meanwhile; None when
-        there is none, or it cannot be rebuilt."""
-        held = self.tables.get(table_id)
-        if held is not None:
-            return held
-        if parts.row is None:
-            return None
         try:
-            live = self.rebuild(parts.row, parts)
+            live = self.rebuild_stored(table_id)
         except NOT_REBUILT:
+            return None
+        if live is None:
             return None
         if self.shared:
             self.owners.claim_on_sight(live)

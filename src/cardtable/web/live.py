@@ -527,26 +527,35 @@ class LiveTable:
         self.broadcast_table()
         asyncio.get_running_loop().call_later(FORGET_AFTER, self.hub.forget, self.id)
 
-    def submit(self, seat: str, text: str) -> str | None:
-        """A person's move in notation; the refusal message, or None when it was handed to the
-        match loop (which may still refuse it: the seat is then told by an error frame)."""
+    def parse_turn(self, seat: str, text: str) -> tuple[Any, str | None]:
+        """``(action, None)`` for the move ``text`` of ``seat`` as far as this copy of the
+        table can tell (the owner's, or a mirror's before the move is handed over), else
+        ``(None, refusal)``: the game is over or has not started, it is not the seat's turn,
+        or the text is not a move in the game's notation."""
         if self.result is not None:
-            return "The game is over."
-        if self.task is None:
-            return "The game has not started: waiting for players."
+            return None, "The game is over."
+        if not self.running:
+            return None, "The game has not started: waiting for players."
         if self.state.to_move != seat:
-            return "It is not your turn."
+            return None, "It is not your turn."
+        try:
+            return self.state.parse_action(text), None
+        except GameError as error:
+            return None, error.message
+        except (ValueError, TypeError, IndexError, KeyError):
+            return None, f"Invalid move '{text[:40]}'."
+
+    def submit(self, seat: str, text: str) -> str | None:
+        """(Owner) a person's move in notation; the refusal message, or None when it was
+        handed to the match loop (which may still refuse it: the seat is then told by an
+        error frame)."""
+        action, refusal = self.parse_turn(seat, text)
+        if refusal is not None:
+            return refusal
         human = self.humans.get(seat)
-        busy = "A move is already being played."
         if human is None or human.early is not None or self.storing or (
                 human.waiter is not None and human.waiter.done()):
-            return busy
-        try:
-            action = self.state.parse_action(text)
-        except GameError as error:
-            return error.message
-        except (ValueError, TypeError, IndexError, KeyError):
-            return f"Invalid move '{text[:40]}'."
+            return "A move is already being played."
         if human.waiter is None:
             human.early = (action, self.state.action_text(action))
             return None
