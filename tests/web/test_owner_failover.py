@@ -13,6 +13,7 @@ import shlex
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +217,49 @@ def test_a_move_stored_as_its_owner_steps_down_is_told_everywhere(url: str) -> N
         for viewer in viewers.values():
             told_once_in_order(viewer, len(stored))
             assert viewer.errors == []
+
+
+def test_a_table_claimed_by_a_try_whose_answer_was_lost_is_driven_all_the_same(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's claim commits and its answer is lost (the connection drops as the database
+    commits): the store's retry finds nothing left to claim. The server then finds the
+    table its own and not driven, and takes it over."""
+    from sqlalchemy.exc import OperationalError
+
+    from cardtable.web import store as store_module
+
+    with Node(url) as one, Node(url) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
+            play_through(viewers, {"ABC", "DEF"}, random_chooser(13), stop_after=3)
+            claim = Store.claim_orphans.__wrapped__  # type: ignore[attr-defined]
+            lost: list[list[tuple[str, int]]] = []
+
+            def answer_lost(store: Store, *args: Any) -> list[tuple[str, int]]:
+                claimed: list[tuple[str, int]] = claim(store, *args)
+                if claimed and not lost:
+                    lost.append(claimed)
+                    raise OperationalError("COMMIT", {},
+                                           OSError("server closed the connection unexpectedly"))
+                return claimed
+
+            monkeypatch.setattr(two.store, "claim_orphans",
+                                types.MethodType(store_module._retried(answer_lost), two.store))
+            beating = one.cluster.write_heartbeat
+
+            def no_heartbeat() -> None:
+                raise OSError("the database does not answer")
+
+            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
+            wait_for_owner(two, table)
+            assert lost == [[(table, 2)]]
+            one.cluster.write_heartbeat = beating  # type: ignore[method-assign]
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(14))
+        assert last["result"] is not None
+        stored = two.store.moves(table)
+        for viewer in viewers.values():
+            told_once_in_order(viewer, len(stored))
 
 
 def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: str) -> None:

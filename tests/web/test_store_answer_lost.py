@@ -129,3 +129,21 @@ def test_a_rematch_linked_before_the_answer_was_lost_is_linked(
         linked = conn.execute(select(schema.tables.c.rematch)
                               .where(schema.tables.c.id == row.id)).scalar()
     assert linked == "t2"
+
+
+def test_a_table_claimed_before_the_answer_was_lost_is_the_claimers(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    row = a_table(store)  # (owned by a server that has no row: nobody drives it)
+    now = time.time()
+    with store.engine.begin() as conn:
+        conn.execute(schema.servers.insert().values(id="me", host="h", pid=1, started=now,
+                                                    heartbeat=now))
+    troubles = store.troubles
+    lost = AnswerLost(store, monkeypatch)
+    lost.armed = 1
+    epoch = store.claim_table(row.id, "me", now - 5)
+    assert lost.lost == 1 and store.troubles > troubles
+    stored = store.table(row.id)
+    assert stored is not None and stored.owner == "me" and epoch == stored.epoch
+    assert store.owned("me") == [(row.id, epoch)]
+    assert store.claim_table(row.id, "another", now - 5) is None  # ("me" runs)

@@ -207,6 +207,7 @@ def _retried(method: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate
             return method(store, *args, **kwargs)
 
         def retrying(error: BaseException, delay: float) -> None:
+            store.troubles += 1
             log.info("database call %s failed (%s); trying again in %.2f s", method.__name__,
                      _first_line(error), delay)
 
@@ -219,11 +220,13 @@ def _retried(method: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate
                                 store.sleep, retrying)
         except StoreUnavailable:
             store.answering = False
+            store.troubles += 1
             raise
         except Exception as error:
             if not transient(error):
                 raise
             store.answering = False
+            store.troubles += 1
             raise StoreUnavailable(f"The database is not answering: {_first_line(error)}.") \
                 from error
         finally:
@@ -261,6 +264,9 @@ class Store:
         self.sleep = sleep
         self.answering = True
         """False after a call the database did not answer, True again after one it did."""
+        self.troubles = 0
+        """How many times a call met the database away (and was tried again, or gave up): a
+        write whose answer was lost then may have been done all the same."""
         from cardtable.web.cluster import LocalCluster
 
         self.cluster: Cluster = LocalCluster()
@@ -395,16 +401,26 @@ class Store:
 
     def claim_table(self, table_id: str, server_id: str, alive_since: float) -> int | None:
         """Make ``server_id`` the owner of the unfinished table ``table_id`` if nobody drives
-        it (see :meth:`claim_orphans`); its new epoch, or None when it has a live owner or is
+        it (see :meth:`claim_orphans`), or if it is its own already (a try whose answer was
+        lost claimed it); its new epoch, or None when it has another live owner or is
         finished."""
         tables = schema.tables
         with self.engine.begin() as conn:
             row = conn.execute(update(tables)
                                .where(tables.c.id == table_id, tables.c.status != "finished",
-                                      _orphaned(alive_since))
+                                      or_(_orphaned(alive_since), tables.c.owner == server_id))
                                .values(owner=server_id, epoch=tables.c.epoch + 1)
                                .returning(tables.c.epoch)).first()
         return None if row is None else int(row.epoch)
+
+    def owned(self, server_id: str) -> list[tuple[str, int]]:
+        """``(table id, epoch)`` of each unfinished table ``server_id`` owns."""
+        tables = schema.tables
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables.c.id, tables.c.epoch)
+                                .where(tables.c.owner == server_id,
+                                       tables.c.status != "finished")).all()
+        return [(str(row.id), int(row.epoch)) for row in rows]
 
     def release(self, server_id: str, table_ids: Sequence[str] | None = None) -> int:
         """Hand over the unfinished tables ``server_id`` owns (only ``table_ids`` when given):

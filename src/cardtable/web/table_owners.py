@@ -67,6 +67,9 @@ class TableOwners:
         """Whether other servers were running at the last look (each round)."""
         self.alive: set[str] = set()
         """The other servers running at the last look."""
+        self.troubles_seen = hub.store.troubles
+        """The store's ``troubles`` when this server last looked for tables it owns and does
+        not drive (:meth:`drive_lost_claims`)."""
         self.cluster.subscribe(self.heard)
         self.cluster.on_request(self.answer)
 
@@ -207,14 +210,36 @@ class TableOwners:
             dropped = sorted(self.stepped_down)
             await hub.in_store_thread(lambda: hub.store.release(self.me, dropped))
             self.stepped_down.clear()
+        taken: list[str] = []
+        if hub.store.troubles != self.troubles_seen:
+            self.troubles_seen = hub.store.troubles
+            taken += await self.drive_lost_claims()
         alive = self.cluster.alive_since()
         await hub.in_store_thread(self.forget_dead_neighbours)
         for live in list(hub.tables.values()):  # (their connections count no more)
             live.forget_servers(self.alive)
         claimed = await hub.in_store_thread(
             lambda: hub.store.claim_orphans(self.me, alive, CLAIMS_PER_ROUND))
-        taken: list[str] = []
         for table_id, epoch in claimed:
+            if await self.take_over(table_id, epoch):
+                taken.append(table_id)
+        return taken
+
+    async def drive_lost_claims(self) -> list[str]:
+        """Take over the tables the database says this server owns and it does not drive: a
+        claim whose answer was lost (the connection dropped as it committed) left them so.
+        Returns the ids taken over. (Every table this server makes or claims on sight is
+        held in the same step as it is stored, and the claims of a round are taken over
+        before the next: only those tables are found.)"""
+        hub = self.hub
+        owned = await hub.in_store_thread(lambda: hub.store.owned(self.me))
+        taken: list[str] = []
+        for table_id, epoch in owned:
+            live = hub.tables.get(table_id)
+            if table_id in self.stepped_down or (live is not None and live.owner):
+                continue
+            log.warning("table %s is this server's and was not driven (a claim whose answer "
+                        "was lost): taken over", table_id)
             if await self.take_over(table_id, epoch):
                 taken.append(table_id)
         return taken
