@@ -4,6 +4,7 @@ traceback, and nothing changes (no move stored, the same state frame after)."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -183,6 +184,41 @@ def test_chat_is_stored_sent_to_all_and_escaped(server: Server) -> None:
         history = Viewer(again, LeakChecker(server.store, table, None, tokens)).until(
             "chat_history")
         assert [line["text"] for line in history["lines"]] == ["<b>hi</b> there"]
+
+
+def test_a_chat_line_said_while_a_history_is_read_reaches_that_socket_once(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A WebSocket's chat history is read on a store thread: a line said during that read is
+    in the history it is given, and is not sent to it again."""
+    table, tokens = two_people(server)
+    reading = server.store.chat
+    entered, go = threading.Event(), threading.Event()
+
+    def held_back(*args: Any) -> Any:
+        lines = reading(*args)  # (read before the line is said, answered after)
+        entered.set()
+        assert go.wait(60)
+        return lines
+
+    with server.client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['ABC']}") as one:
+        me = Viewer(one, LeakChecker(server.store, table, "ABC", tokens))
+        first_state(me)
+        one.send_json({"type": "chat", "text": "before"})
+        me.until("chat")
+        monkeypatch.setattr(server.store, "chat", held_back)
+        with server.client.websocket_connect(
+                f"/api/tables/{table}/ws?token={tokens['DEF']}") as two:
+            assert entered.wait(60)
+            one.send_json({"type": "chat", "text": "during"})
+            me.until("chat")
+            go.set()
+            other = Viewer(two, LeakChecker(server.store, table, "DEF", tokens))
+            history = other.until("chat_history")
+            assert [line["text"] for line in history["lines"]] == ["before", "during"]
+            first_state(other)
+            one.send_json({"type": "chat", "text": "after"})
+            assert other.until("chat")["text"] == "after"
+            assert other.chat == [{**other.chat[0], "text": "after"}]
 
 
 def test_a_move_over_the_websocket_is_stored_and_broadcast(server: Server) -> None:

@@ -12,6 +12,7 @@ what they tell each other, is ``table_owners``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sys
@@ -90,6 +91,10 @@ class Hub:
         self.store_threads = ThreadPoolExecutor(STORE_THREADS, "cardtable-store")
         """Where moves and results are stored: threads of their own, so that a store never
         waits behind a thinking bot, and the event loop never waits for the database."""
+        self.later = ThreadPoolExecutor(1, "cardtable-later")
+        """(Several servers) where what the other servers should know of this one's
+        WebSockets closing is written: one thread, in order, off the event loop
+        (:meth:`write_later`)."""
         self.tables: dict[str, LiveTable] = {}
         self.owners = TableOwners(self)
         """Which server drives each table (several servers on one database)."""
@@ -344,6 +349,21 @@ class Hub:
         """``call()`` (a store call) on one of the store's threads."""
         return await asyncio.get_running_loop().run_in_executor(self.store_threads, call)
 
+    def write_later(self, what: str, write: Callable[[], None]) -> None:
+        """``write()`` on the thread of :attr:`later`, after the writes asked before it: a
+        write the other servers should know of, which nobody waits for (a failure is
+        logged; the write itself says what a database away loses)."""
+
+        def done() -> None:
+            try:
+                write()
+            except Exception as error:
+                log.error("%s not written: %s", what, error, exc_info=error)
+
+        # (Once the server is stopping, nothing more is written: its rows count no more.)
+        with contextlib.suppress(RuntimeError):
+            self.later.submit(done)
+
     async def shutdown(self) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
@@ -354,22 +374,26 @@ class Hub:
         if external is not None:  # every program still running goes with the server
             await asyncio.to_thread(external.close_all)
         self.store_threads.shutdown(wait=False)
+        self.later.shutdown(wait=False)
 
     # --- presence, quick match, abandoned tables, programs --------------------------------------
 
-    def arrived(self, live: LiveTable, connection: Connection) -> None:
-        """A WebSocket of ``live`` opened, or said its seat (a seat's: its person is here)."""
+    def arrived(self, live: LiveTable, connection: Connection, now: float | None = None,
+                written: bool = False) -> None:
+        """A WebSocket of ``live`` opened, or said its seat (a seat's: its person is here; at
+        ``now``, the database told already when ``written``)."""
         self.tell_here(live)
         if connection.seat is None:
             return
-        self.presence.connected(live, connection, self.clock())
+        self.presence.connected(live, connection, self.clock() if now is None else now,
+                                written)
         self.launch_programs(live)
 
     def left(self, live: LiveTable, connection: Connection) -> None:
         """A WebSocket of ``live`` closed."""
         self.tell_here(live)
         if connection.seat is not None:
-            self.presence.left(live.id, self.clock())
+            self.presence.left(live.id, self.clock(), self.write_later)
 
     def tell_here(self, live: LiveTable) -> None:
         """(Several servers) tell the others what of ``live`` is open here now: its seats'

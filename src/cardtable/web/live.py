@@ -182,10 +182,18 @@ def error_frame(message: str) -> Json:
     return {"type": "error", "message": message}
 
 
+CHAT_HISTORY = 50
+"""Chat lines a WebSocket is given when it opens (the table's last ones)."""
+
+
 def chat_frame(line: Json) -> Json:
     """The frame of a stored chat line (``seat``, ``name``, ``text``, ``at``)."""
     return {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
             "html": html.escape(line["text"]), "at": line["at"]}
+
+
+def _chat_key(frame: Json) -> tuple[Any, ...]:
+    return frame["at"], frame["seat"], frame["text"]
 
 
 @dataclass
@@ -246,6 +254,9 @@ class LiveTable:
     """(Ply, player to move) and their legal moves' notation, once made (``legal_texts``)."""
     hand_over: HandOver = field(init=False, repr=False)
     """(Mirror) the moves of the people connected here, on their way to the owner."""
+    said: deque[Json] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    """The chat lines told to this table's connections since it came into memory (the
+    last ones): a history read from the database meanwhile is completed with them."""
 
     def __post_init__(self) -> None:
         self.hand_over = HandOver(self)
@@ -944,6 +955,21 @@ class LiveTable:
         if (self.owner if everywhere is None else everywhere) and self.hub.cluster.shared:
             told = {"type": "state"} if frame.get("type") == "state" else frame
             self.hub.tell({"e": "seat", "t": self.id, "seat": seat, "frame": told})
+
+    def tell_chat(self, line: Json) -> None:
+        """A chat line stored (here or at another server): every connection is told."""
+        frame = chat_frame(line)
+        self.said.append(frame)
+        self.send_all(frame)
+
+    def chat_history(self, stored: list[Json]) -> list[Json]:
+        """The frames of the table's last chat lines: ``stored`` (read from the database) with
+        the lines told here since, a line said during that read included, each once."""
+        frames = [chat_frame(line) for line in stored]
+        known = {_chat_key(frame) for frame in frames}
+        frames += [frame for frame in self.said if _chat_key(frame) not in known]
+        frames.sort(key=lambda frame: frame["at"])
+        return frames[-CHAT_HISTORY:]
 
     def send_all(self, frame: Json) -> None:
         for connection in list(self.connections):

@@ -90,25 +90,43 @@ class Presence:
         known.waiting.pop(seat, None)
         known.last_here = max(known.last_here, now)
 
-    def connected(self, live: LiveTable, connection: Connection, now: float) -> None:
+    def connected(self, live: LiveTable, connection: Connection, now: float,
+                  written: bool = False) -> None:
         """``connection`` is a seat's WebSocket now (just opened, or its ``hello`` said the
-        seat): the seat's person is here."""
+        seat): the seat's person is here (``written``: the database was told already, by
+        :meth:`write_arrival`)."""
         seat = connection.seat
         if seat is None:
             return
         self.arrived(live.id, seat, now)
+        if not written:
+            self.write_arrival(live, connection.presence, seat, now)
+
+    def write_arrival(self, live: LiveTable, row: str | None, seat: str, now: float) -> None:
+        """(Shared) tell the database that ``seat``'s WebSocket (its presence row ``row``) is
+        open at ``now`` (a database away loses it, logged)."""
         if self.store is not None and self.cluster is not None:
-            player = next((row.player_id for row in live.seats if row.seat == seat), None)
-            row = connection.presence
+            player = next((found.player_id for found in live.seats if found.seat == seat), None)
             self._best_effort("a seat here", lambda store: shared_store.seat_arrived(
                 store, row, live.id, seat, player, now))
 
-    def left(self, table_id: str, now: float) -> None:
+    def left(self, table_id: str, now: float,
+             later: Callable[[str, Callable[[], None]], None] | None = None) -> None:
+        """A seat's WebSocket closed at ``now``; when shared, the database is told on the
+        thread ``later`` gives (``Hub.write_later``), else at once."""
         known = self.of(table_id, now)
         known.last_here = max(known.last_here, now)
         if self.store is not None and self.cluster is not None:
-            self._best_effort("a seat gone", lambda store: shared_store.were_here(
-                store, table_id, now))
+            what = "a seat gone"
+
+            def write() -> None:
+                self._best_effort(what, lambda store: shared_store.were_here(
+                    store, table_id, now))
+
+            if later is None:
+                write()
+            else:
+                later(what, write)
 
     def forget(self, table_id: str) -> None:
         self.tables.pop(table_id, None)

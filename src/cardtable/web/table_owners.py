@@ -34,7 +34,7 @@ from cardtable.engine.errors import GameError
 from cardtable.web import games
 from cardtable.web.cluster import Unreachable, process_runs
 from cardtable.web.hand_over import forward_wait
-from cardtable.web.live import LiveTable, chat_frame
+from cardtable.web.live import LiveTable
 from cardtable.web.store import StoreError
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class TableOwners:
         elif kind == "chat":
             line = data.get("line")
             if isinstance(line, dict):
-                live.send_all(chat_frame(line))
+                live.tell_chat(line)
         elif kind == "seat":
             seat, frame = data.get("seat"), data.get("frame")
             if isinstance(seat, str) and isinstance(frame, dict) and not live.owner:

@@ -20,11 +20,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.web.limits import wait_message
 from cardtable.web.live import (
+    CHAT_HISTORY,
     OUTBOX_LIMIT,
     Connection,
     Flood,
     LiveTable,
-    chat_frame,
     error_frame,
 )
 from cardtable.web.routes import socket_hello
@@ -45,7 +45,11 @@ async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
     counted: str | None = None  # its key, once its connection is counted
     try:
         client = web.client(websocket)
-        counted = sockets.enter(client, table_id, time.time())
+        if web.hub.shared:  # (counted in the database, on a store thread)
+            counted = await web.hub.in_store_thread(
+                lambda: sockets.enter(client, table_id, time.time()))
+        else:
+            counted = sockets.enter(client, table_id, time.time())
         if counted is None:
             await websocket.send_json(error_frame(
                 f"Too many connections at once (at most {sockets.limit}): close another "
@@ -58,7 +62,11 @@ async def table_socket(websocket: WebSocket, table_id: str, web: Web) -> None:
         await websocket.close(code=1013)
     finally:
         if counted is not None:
-            sockets.leave(counted)
+            if web.hub.shared:
+                key = counted
+                web.hub.write_later("a WebSocket closed", lambda: sockets.leave(key))
+            else:
+                sockets.leave(counted)
 
 
 async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str,
@@ -88,8 +96,20 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
         await websocket.close(code=4403)
         return
     name = next((row.name for row in live.seats if row.seat == seat), None)
+    # On a store thread: the seat's presence written (before any frame, as a seat is told
+    # it is here), and the chat history read; a line said meanwhile is told to the table
+    # (``LiveTable.said``), and completes the history once it is read.
+    here, now = live, web.hub.clock()
+
+    def opening() -> list[dict[str, Any]]:
+        if seat is not None:
+            web.hub.presence.write_arrival(here, counted, seat, now)
+        return web.store.chat(here.id, CHAT_HISTORY)
+
+    stored = await web.hub.in_store_thread(opening)
     # (A mirror nobody here watched may have been dropped from memory while the socket said
-    # its hello: hold it again, or the one of its id brought back since.)
+    # its hello or its history was read: hold it again, or the one of its id brought back
+    # since.)
     live = web.hub.hold(live)
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -116,14 +136,11 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
     live.connections.append(connection)
     if web.hub.shared and not live.here_known:  # (who is here through other servers)
         live.refresh("here")
-    web.hub.arrived(live, connection)
+    web.hub.arrived(live, connection, now, written=True)
     sending = asyncio.get_running_loop().create_task(sender())
     try:
         send(live.table_frame())
-        # (read on the event loop, the connection already in the table's: a line said
-        # meanwhile is in the history, or comes after it)
-        send({"type": "chat_history", "lines": [chat_line(line)
-                                                for line in web.store.chat(live.id)]})
+        send({"type": "chat_history", "lines": live.chat_history(stored)})
         send(live.state_frame(seat))
         live.broadcast_table()
         await _receive(websocket, web, live, connection, client)
@@ -237,8 +254,8 @@ def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
         except StoreUnavailable:
             send(error_frame("The server could not save your chat line; try again."))
             return
-        live.send_all(chat_line({"seat": connection.seat, "name": connection.name,
-                                 "text": cleaned, "at": at}))
+        live.tell_chat({"seat": connection.seat, "name": connection.name, "text": cleaned,
+                        "at": at})
 
 
 def frame_text(frame: dict[str, Any]) -> str:
@@ -251,7 +268,3 @@ def frame_text(frame: dict[str, Any]) -> str:
 def clean_chat(text: str) -> str:
     """Control characters removed, spaces collapsed at the ends."""
     return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ").strip()
-
-
-def chat_line(line: dict[str, Any]) -> dict[str, Any]:
-    return chat_frame(line)
