@@ -28,6 +28,8 @@ class Node(Server):
     def __init__(self, url: str, lease: float = LEASE,
                  programs: dict[str, str] | None = None) -> None:
         super().__init__(url, programs=programs, lease=lease)
+        self.beating: Callable[[], None] | None = None
+        """The heartbeat's writer while :meth:`stop_heartbeat` holds it back."""
 
     @property
     def cluster(self) -> Any:
@@ -37,6 +39,19 @@ class Node(Server):
     def id(self) -> str:
         server_id: str = self.cluster.server_id
         return server_id
+
+    def stop_heartbeat(self, why: str = "the database does not answer") -> None:
+        """The server can no longer write its heartbeat (until :meth:`start_heartbeat`): it
+        stops driving its tables, and another server takes them over after the lease."""
+        self.beating = self.cluster.write_heartbeat
+
+        def fails() -> None:
+            raise OSError(why)
+
+        self.cluster.write_heartbeat = fails
+
+    def start_heartbeat(self) -> None:
+        self.cluster.write_heartbeat = self.beating
 
     def call(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` on the server's event loop (awaited when it is a coroutine)."""

@@ -157,15 +157,10 @@ def test_a_silent_owners_table_is_taken_over_and_played_to_the_end(url: str) -> 
             play_through(viewers, {"ABC", "DEF"}, random_chooser(9), stop_after=4)
             # The owner can no longer write its heartbeat: it stops driving at once, and the
             # other server takes the table over once the lease has run out.
-            beating = one.cluster.write_heartbeat
-
-            def no_heartbeat() -> None:
-                raise OSError("the database does not answer")
-
-            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            one.stop_heartbeat()
             wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
             wait_for_owner(two, table)
-            one.cluster.write_heartbeat = beating  # type: ignore[method-assign]
+            one.start_heartbeat()
             last = play_through(viewers, {"ABC", "DEF"}, random_chooser(10))
         assert last["result"] is not None
         assert two.live(table).owner and not one.live(table).owner
@@ -245,16 +240,11 @@ def test_a_table_claimed_by_a_try_whose_answer_was_lost_is_driven_all_the_same(
 
             monkeypatch.setattr(two.store, "claim_orphans",
                                 types.MethodType(store_module._retried(answer_lost), two.store))
-            beating = one.cluster.write_heartbeat
-
-            def no_heartbeat() -> None:
-                raise OSError("the database does not answer")
-
-            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            one.stop_heartbeat()
             wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
             wait_for_owner(two, table)
             assert lost == [[(table, 2)]]
-            one.cluster.write_heartbeat = beating  # type: ignore[method-assign]
+            one.start_heartbeat()
             last = play_through(viewers, {"ABC", "DEF"}, random_chooser(14))
         assert last["result"] is not None
         stored = two.store.moves(table)
@@ -280,10 +270,7 @@ def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: 
             frozen.execute(select(schema.tables.c.id).where(schema.tables.c.id == table)
                            .with_for_update())
 
-            def no_heartbeat() -> None:
-                raise OSError("the machine hangs")
-
-            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            one.stop_heartbeat("the machine hangs")
             wait_for_owner(two, table)
             with pytest.raises(DBAPIError):  # (its session was ended: the lock went with it)
                 frozen.execute(text("SELECT 1"))
@@ -342,10 +329,7 @@ def test_a_program_seat_moves_with_its_table_or_forfeits_there(url: str, tmp_pat
             play_through(viewers, {"ABC"}, random_chooser(3), stop_after=6)
             two.call(lambda: two.hub.get(table))  # (a mirror on the other server)
 
-            def no_heartbeat() -> None:
-                raise OSError("the database does not answer")
-
-            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            one.stop_heartbeat()
             wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
             assert wait_gone(first) == []  # (its program ended with its drive)
             if not there:  # the program cannot start at the new owner: it forfeits
@@ -380,10 +364,7 @@ def test_the_turn_timer_moves_with_its_table_a_whole_turn_afresh(url: str) -> No
             for viewer in (abc, def_):  # (the mirror was told the owner's deadline)
                 assert shown_deadline(viewer, told)["ply"] == last["ply"]
 
-            def no_heartbeat() -> None:
-                raise OSError("the database does not answer")
-
-            one.cluster.write_heartbeat = no_heartbeat  # type: ignore[method-assign]
+            one.stop_heartbeat()
             wait_until(lambda: not one.live(table).owner, "the silent owner to step down")
             silenced = time.time()
             wait_for_owner(two, table)
