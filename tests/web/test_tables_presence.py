@@ -15,7 +15,6 @@ import pytest
 from policy_server import PolicyServer, new_table
 from webplay import connect
 
-from cardtable.web.presence import seats_here
 from cardtable.web.table_policy import TablePolicy
 from waiting import wait_until
 
@@ -27,7 +26,8 @@ def server(sqlite_url: str) -> Iterator[PolicyServer]:
 
 
 def here_now(server: PolicyServer, table: str) -> set[str]:
-    return seats_here(server.hub.tables[table])
+    here: set[str] = server.hub.tables[table].seats_here()
+    return here
 
 
 def wait_gone(server: PolicyServer, table: str, seat: str) -> None:

@@ -35,7 +35,7 @@ from cardtable.web.live import (
     Connection,
     LiveTable,
 )
-from cardtable.web.presence import Presence, has_people, seats_here
+from cardtable.web.presence import Presence, has_people
 from cardtable.web.program_seats import ProgramSeat, cap_refusal, is_program
 from cardtable.web.store import (
     LeaseLost,
@@ -399,10 +399,8 @@ class Hub:
         """(Several servers) tell the others what of ``live`` is open here now: its seats'
         WebSockets and how many spectators' (each server's summary counts them)."""
         if self.shared:
-            spectators = sum(1 for connection in live.connections
-                             if connection.seat is None and not connection.closed)
-            self.tell({"e": "here", "t": live.id, "h": sorted(seats_here(live)),
-                       "n": spectators})
+            self.tell({"e": "here", "t": live.id, "h": sorted(live.seats_here()),
+                       "n": live.spectators_here()})
 
     def pairable_tables(self, game: str, player: tuple[str, str] | None) -> list[LiveTable]:
         """The tables a quick match may seat a person at, the longest waiting first: public,
@@ -448,7 +446,7 @@ class Hub:
         waiting = self.program_seats.get(live.id)
         if not waiting or live.task is None or live.result is not None:
             return
-        if not anyway and has_people(live) and not seats_here(live):
+        if not anyway and has_people(live) and not live.seats_here():
             return
         for seat in waiting:
             seat.launch()

@@ -905,9 +905,19 @@ class LiveTable:
     def table_frame(self) -> Json:
         return {"type": "table", **self.summary()}
 
+    def seats_here(self) -> set[str]:
+        """The seats with a WebSocket of the table open at this server."""
+        return {connection.seat for connection in self.connections
+                if connection.seat is not None and not connection.closed}
+
+    def spectators_here(self) -> int:
+        """How many spectators' WebSockets of the table are open at this server."""
+        return sum(1 for connection in self.connections
+                   if connection.seat is None and not connection.closed)
+
     def summary(self) -> Json:
-        connected = {connection.seat for connection in self.connections if connection.seat}
-        connected |= self.elsewhere[0]
+        seats_elsewhere, spectators_elsewhere = self.elsewhere
+        connected = self.seats_here() | seats_elsewhere
         return {
             "table": self.id,
             "game": self.row.game,
@@ -920,8 +930,7 @@ class LiveTable:
                        "connected": seat.seat in connected} for seat in self.seats],
             "free_seats": self.free_seats,
             "spectators": {"allowed": self.row.spectators,
-                           "count": self.elsewhere[1] + sum(1 for c in self.connections
-                                                            if c.seat is None)},
+                           "count": spectators_elsewhere + self.spectators_here()},
             "turn_seconds": self.row.turn_seconds,
             "to_move": None if self.result is not None else self.state.to_move,
             "ply": self.ply,

@@ -40,12 +40,6 @@ class TablePresence:
     """Seats taken whose page has not connected yet: when each was taken."""
 
 
-def seats_here(live: LiveTable) -> set[str]:
-    """The seats with a WebSocket open now."""
-    return {connection.seat for connection in live.connections
-            if connection.seat is not None and not connection.closed}
-
-
 def claimed_seats(live: LiveTable) -> list[str]:
     """The people's seats someone took (a token was given)."""
     return [row.seat for row in live.seats if row.kind == "human" and row.token_hash is not None]
@@ -134,7 +128,7 @@ class Presence:
     def gone_for(self, live: LiveTable, now: float) -> float | None:
         """For how long every person of the table has been gone; None while one is here, or
         for a table of bots only (it ends by itself)."""
-        if not has_people(live) or seats_here(live):
+        if not has_people(live) or live.seats_here():
             return None
         last = self.of(live.id, now).last_here
         cluster = self.cluster
@@ -159,7 +153,7 @@ class Presence:
         claimed = claimed_seats(live)
         if not claimed:
             return False
-        here = seats_here(live)
+        here = live.seats_here()
         waiting = self.of(live.id, now).waiting
         return all(seat in here or (seat in waiting and now - waiting[seat] <= wait)
                    for seat in claimed)
