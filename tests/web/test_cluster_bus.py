@@ -163,6 +163,27 @@ def test_a_server_hears_only_the_tables_it_follows(pg_url: str) -> None:
 
     run_then_close(main(), *stores)
 
+
+def test_a_table_followed_again_at_once_is_heard(pg_url: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table dropped and followed again before the bus has stopped listening to it (a
+    mirror dropped from memory as a WebSocket of it opens): its channel is never left, and
+    the second follow returns at once."""
+    monkeypatch.setattr(cluster_module, "FOLLOW_LIMIT", TIMEOUT)
+    stores = [Store(pg_url), Store(pg_url)]
+
+    async def main() -> None:
+        one, two = (PostgresCluster(store, lease=5) for store in stores)
+        heard = Heard(one)
+        async with running(one, two):
+            await one.follow("t1")
+            one.unfollow("t1")
+            again = asyncio.ensure_future(one.follow("t1"))  # (before the bus looks)
+            await asyncio.wait_for(again, 10)
+            assert one.follows("t1")
+            two.publish({"e": "table", "t": "t1"})
+            await until_true(partial(heard.has, "table"), "t1's event")
+
     run_then_close(main(), *stores)
 
 

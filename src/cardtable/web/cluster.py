@@ -825,13 +825,14 @@ class PostgresCluster(_Bus):
         self.follows_changed.clear()
         wanted = set(self.followed)
         new, dropped = wanted - self.listened, self.listened - wanted
-        if not new and not dropped:
-            return
-        await asyncio.wait_for(conn.execute(
-            _listen_sql(list(map(table_channel, new)), list(map(table_channel, dropped)))),
-            max(PROBE_WAIT, self.lease))
-        self.listened = (self.listened | new) - dropped
-        self._heard_now(new)
+        if new or dropped:
+            await asyncio.wait_for(conn.execute(
+                _listen_sql(list(map(table_channel, new)), list(map(table_channel, dropped)))),
+                max(PROBE_WAIT, self.lease))
+            self.listened = (self.listened | new) - dropped
+        # Every table followed is heard now: one dropped and followed again before this look
+        # was never left, and is not new.
+        self._heard_now(wanted & self.listened)
 
     async def _hear_until_followed_change(self, conn: psycopg.AsyncConnection[Any]) -> bool:
         """The notifications of ``conn`` for ``lease / 2`` seconds, or until the tables
