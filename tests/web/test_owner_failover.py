@@ -284,7 +284,7 @@ def test_an_owner_frozen_inside_a_transaction_loses_its_table_all_the_same(url: 
 
 def test_a_move_handed_to_an_owner_that_does_not_answer_is_refused(
         url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hand_over, "FORWARD_LEASES", 2)  # (waits 6 s for the answer)
+    monkeypatch.setattr(hand_over, "FORWARD_LEASES", 2)  # (waits 10 s for the answer)
     with Node(url) as one, Node(url) as two:
         table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
         with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
