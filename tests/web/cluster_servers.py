@@ -294,7 +294,8 @@ class Truth:
         if frame["status"] == "open":  # (no legal move before every seat is taken)
             expected["legal"] = []
         shown = {key: frame[key] for key in expected}
-        assert shown == expected, f"the frame at ply {ply} to {seat} is not the stored game"
+        assert shown == expected, (f"the frame at ply {ply} to {seat} is not the stored game:"
+                                   f"\n{shown}\nand not\n{expected}")
 
 
 def plies_rise_by_one(frames: Sequence[Json]) -> list[int]:
