@@ -105,22 +105,15 @@ class Presence:
                 store, row, live.id, seat, player, now))
 
     def left(self, table_id: str, now: float,
-             later: Callable[[str, Callable[[], None]], None] | None = None) -> None:
+             later: Callable[[str, Callable[[], None]], None]) -> None:
         """A seat's WebSocket closed at ``now``; when shared, the database is told on the
-        thread ``later`` gives (``Hub.write_later``), else at once."""
+        thread ``later`` gives (``Hub.write_later``)."""
         known = self.of(table_id, now)
         known.last_here = max(known.last_here, now)
         if self.store is not None and self.cluster is not None:
             what = "a seat gone"
-
-            def write() -> None:
-                self._best_effort(what, lambda store: shared_store.were_here(
-                    store, table_id, now))
-
-            if later is None:
-                write()
-            else:
-                later(what, write)
+            later(what, lambda: self._best_effort(what, lambda store: shared_store.were_here(
+                store, table_id, now)))
 
     def forget(self, table_id: str) -> None:
         self.tables.pop(table_id, None)
