@@ -12,7 +12,7 @@ import contextlib
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from functools import partial
 from typing import Any
 
@@ -81,6 +81,25 @@ def run_then_close(main: Coroutine[Any, Any, None], *stores: Store) -> None:
             store.close()
 
 
+Scenario = Callable[[PostgresCluster, PostgresCluster, Heard, list[Store]],
+                    Coroutine[Any, Any, None]]
+
+
+def two_servers_hearing(pg_url: str, scenario: Scenario) -> None:
+    """``scenario(one, two, heard, stores)`` with two servers' buses (lease 5 s) on ``pg_url``
+    running, each on a store of its own; ``heard``: what the first one hears. The stores
+    are closed however it ends."""
+    stores = [Store(pg_url), Store(pg_url)]
+
+    async def main() -> None:
+        one, two = (PostgresCluster(store, lease=5) for store in stores)
+        heard = Heard(one)
+        async with running(one, two):
+            await scenario(one, two, heard, stores)
+
+    run_then_close(main(), *stores)
+
+
 @pytest.fixture
 def pg_url(pg_cluster: Any) -> str:
     url: str = pg_cluster.new_database()
@@ -135,33 +154,29 @@ def test_events_reach_every_server_in_order_and_once(pg_url: str) -> None:
 
 
 def test_a_server_hears_only_the_tables_it_follows(pg_url: str) -> None:
-    stores = [Store(pg_url), Store(pg_url)]
+    async def scenario(one: PostgresCluster, two: PostgresCluster, heard: Heard,
+                       stores: list[Store]) -> None:
+        await one.follow("t1")
+        for table in ("t2", "t1"):  # (one event after the other, in one round trip)
+            two.publish({"e": "table", "t": table})
+        await until_true(partial(heard.has, "table"), "t1's event")
+        await asyncio.wait_for(two.outbox.join(), TIMEOUT)
+        await one.follow("t2")  # (while the bus listens: it listens to one more)
+        one.unfollow("t1")
+        assert not one.follows("t1")
+        for table in ("t1", "t2"):
+            two.publish({"e": "table", "t": table})
+        await until_true(partial(heard.has, "table", 2), "t2's event")
+        await asyncio.wait_for(two.outbox.join(), TIMEOUT)
+        with stores[1].engine.begin() as conn:  # (and one published in a transaction)
+            two.publish_in(conn, {"e": "end", "t": "t2"})
+        await until_true(partial(heard.has, "end"), "t2's last event")
+        # t2 before one followed it, and t1 after it stopped, were never heard.
+        assert [e["t"] for e in heard.events] == ["t1", "t2", "t2"]
+        with pytest.raises(ValueError, match="No table"):
+            await one.follow("x" * 33)
 
-    async def main() -> None:
-        one, two = (PostgresCluster(store, lease=5) for store in stores)
-        heard = Heard(one)
-        async with running(one, two):
-            await one.follow("t1")
-            for table in ("t2", "t1"):  # (one event after the other, in one round trip)
-                two.publish({"e": "table", "t": table})
-            await until_true(partial(heard.has, "table"), "t1's event")
-            await asyncio.wait_for(two.outbox.join(), TIMEOUT)
-            await one.follow("t2")  # (while the bus listens: it listens to one more)
-            one.unfollow("t1")
-            assert not one.follows("t1")
-            for table in ("t1", "t2"):
-                two.publish({"e": "table", "t": table})
-            await until_true(partial(heard.has, "table", 2), "t2's event")
-            await asyncio.wait_for(two.outbox.join(), TIMEOUT)
-            with stores[1].engine.begin() as conn:  # (and one published in a transaction)
-                two.publish_in(conn, {"e": "end", "t": "t2"})
-            await until_true(partial(heard.has, "end"), "t2's last event")
-            # t2 before one followed it, and t1 after it stopped, were never heard.
-            assert [e["t"] for e in heard.events] == ["t1", "t2", "t2"]
-            with pytest.raises(ValueError, match="No table"):
-                await one.follow("x" * 33)
-
-    run_then_close(main(), *stores)
+    two_servers_hearing(pg_url, scenario)
 
 
 def test_a_table_followed_again_at_once_is_heard(pg_url: str,
@@ -170,21 +185,18 @@ def test_a_table_followed_again_at_once_is_heard(pg_url: str,
     mirror dropped from memory as a WebSocket of it opens): its channel is never left, and
     the second follow returns at once."""
     monkeypatch.setattr(cluster_module, "FOLLOW_LIMIT", TIMEOUT)
-    stores = [Store(pg_url), Store(pg_url)]
 
-    async def main() -> None:
-        one, two = (PostgresCluster(store, lease=5) for store in stores)
-        heard = Heard(one)
-        async with running(one, two):
-            await one.follow("t1")
-            one.unfollow("t1")
-            again = asyncio.ensure_future(one.follow("t1"))  # (before the bus looks)
-            await asyncio.wait_for(again, 10)
-            assert one.follows("t1")
-            two.publish({"e": "table", "t": "t1"})
-            await until_true(partial(heard.has, "table"), "t1's event")
+    async def scenario(one: PostgresCluster, two: PostgresCluster, heard: Heard,
+                       stores: list[Store]) -> None:
+        await one.follow("t1")
+        one.unfollow("t1")
+        again = asyncio.ensure_future(one.follow("t1"))  # (before the bus looks)
+        await asyncio.wait_for(again, 10)
+        assert one.follows("t1")
+        two.publish({"e": "table", "t": "t1"})
+        await until_true(partial(heard.has, "table"), "t1's event")
 
-    run_then_close(main(), *stores)
+    two_servers_hearing(pg_url, scenario)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
