@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from rich.color import ColorType
+from textual import events
+from textual.geometry import Size
 from textual.widgets import Checkbox, RichLog
 
 from cardtable.games.caravan.rules import SeatRules
@@ -82,6 +84,27 @@ def test_caravan_typing_works_after_the_terminal_was_too_small() -> None:
             for key in "P1A":
                 await pilot.press(key)
             await pilot.press("enter")
+            await settle(app, pilot)
+            assert "YOU entered: P1A" in app.messages
+
+    asyncio.run(scenario())
+
+
+def test_keys_typed_as_the_terminal_grows_back_are_not_lost() -> None:
+    """The screen shows again at once, the command line takes the focus back only after the
+    next layout: keys typed in between wait for it (a real terminal's typist met this)."""
+    async def scenario() -> None:
+        app = caravan()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await pilot.resize_terminal(70, 24)
+            await pilot.pause()
+            size = Size(80, 24)
+            app._driver._size = size  # type: ignore[union-attr]
+            app.post_message(events.Resize(size, size))
+            for key in "P1A":
+                app.post_message(events.Key(key, key))
+            app.post_message(events.Key("enter", "\r"))
             await settle(app, pilot)
             assert "YOU entered: P1A" in app.messages
 

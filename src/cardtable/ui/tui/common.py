@@ -261,6 +261,8 @@ class TableApp(App[int]):
         self._key_cause: str | None = None
         self.held_keys: list[tuple[str, str | None]] = []
         """Keys typed while the terminal was too small, for the command line once it is back."""
+        self._refocus_pending = False
+        """The screen grew back and its command line has not had the focus back yet."""
         self.log_lines: list[tuple[str, str]] = []
         """Every message with its style, to wrap the log anew when its width changes."""
         self._log_width = 0
@@ -363,13 +365,16 @@ class TableApp(App[int]):
         if not small:
             # Once laid out anew: the command line gets the keys back (it lost the focus
             # while hidden) and the log is wrapped to its new width, newest line in view.
+            # Keys typed until then are held as well: the screen already shows.
+            self._refocus_pending = True
             self.call_after_refresh(self.call_after_refresh, self._after_fit)
 
     def on_key(self, event: events.Key) -> None:
         """Keep what is typed while "Terminal too small" shows (the hidden command line cannot
-        take it): the keys go to the command line once the screen is big enough again."""
+        take it) or until the command line has the focus back: the keys go to the command line
+        once the screen is big enough again."""
         base = self.screen_stack[0]
-        if (self.screen is base and base.has_class("small")
+        if (self.screen is base and (base.has_class("small") or self._refocus_pending)
                 and (event.is_printable or event.key in HELD_KEYS)):
             self.held_keys.append((event.key, event.character))
             event.stop()
@@ -381,8 +386,8 @@ class TableApp(App[int]):
         for command in base.query("#command"):
             if not command.disabled and base.focused is None:
                 base.set_focus(command)
-        if self.held_keys:
-            self.call_after_refresh(self._type_held_keys)
+        self._refocus_pending = False
+        self._type_held_keys()  # now, so that they come before any key typed after them
         for log in base.query("#log"):
             if isinstance(log, RichLog):
                 self._rewrap(log)
