@@ -6,6 +6,10 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 
 Z_999 = 3.0902  # the standard normal's 99.9 % quantile
+WORLDS = 24
+"""Worlds sampled to see them differ where the seat cannot see. Three unseen cards can be
+dealt in as few as three ways (two in one place, one in another): 24 worlds all alike by
+chance is 3 * (1/3)**24 at most, where four were once in a few hundred cases."""
 
 
 def chi_square_bound(categories: int) -> float:

@@ -27,7 +27,7 @@ from cardtable.games.caravan.rules import PRESETS
 from cardtable.games.caravan.state import CaravanState
 from cardtable.games.caravan.worlds import opening_numerals_needed, unseen_of_state
 
-from .helpers import chi_square, chi_square_bound
+from .helpers import WORLDS, chi_square, chi_square_bound
 from .test_caravan_worlds import all_cards, played
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def test_compiled_samples_differ_only_in_hidden_cards(preset: str, case: Case) -
     state, core = situation(preset, case)
     seat, world_seed = case[2], case[3]
     other = 1 - seat
-    worlds = [core.sample_world(seat, (world_seed + k) % 2**64) for k in range(4)]
+    worlds = [core.sample_world(seat, (world_seed + k) % 2**64) for k in range(WORLDS)]
     exported = core.export()
     for world in worlds:
         seen = world.export()

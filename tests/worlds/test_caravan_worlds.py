@@ -14,7 +14,7 @@ from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.rules import PRESETS
 from cardtable.games.caravan.state import CaravanState
 
-from .helpers import chi_square, chi_square_bound
+from .helpers import WORLDS, chi_square, chi_square_bound
 
 PRESET_NAMES = tuple(PRESETS)
 
@@ -93,7 +93,7 @@ def test_samples_differ_only_in_hidden_cards(case: Case) -> None:
     preset, seed, plies, seat, seed_a, _ = case
     game = cardtable.load_game("caravan", rules=preset)
     state = played(game, seed, plies)  # type: ignore[arg-type]
-    worlds = [state.sample_world(seat, seed_a + k) for k in range(4)]
+    worlds = [state.sample_world(seat, seed_a + k) for k in range(WORLDS)]
     for world in worlds:
         assert world.observation(seat) == worlds[0].observation(seat)
         assert world.hands[seat] == state.hands[seat]

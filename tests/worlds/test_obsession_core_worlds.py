@@ -24,7 +24,7 @@ from cardtable.games.obsession.game import ObsessionGame
 from cardtable.games.obsession.legality import LEGAL_CARD
 from cardtable.games.obsession.state import SWAP, ObsessionState
 
-from .helpers import chi_square_bound
+from .helpers import WORLDS, chi_square_bound
 from .test_obsession_worlds import all_cards
 
 pytestmark = pytest.mark.skipif(
@@ -105,7 +105,7 @@ def test_compiled_world_agrees_with_the_observation(players: int, case: Case) ->
 @given(situations)
 def test_compiled_samples_differ_only_in_hidden_cards(players: int, case: Case) -> None:
     state, core, seat = situation(players, case)
-    worlds = [core.sample_world(seat, (case[3] + k) % 2**64) for k in range(4)]
+    worlds = [core.sample_world(seat, (case[3] + k) % 2**64) for k in range(WORLDS)]
     exported = core.export()
     hidden = ("hands", "hidden", "draw", "seen")
     for world in worlds:
