@@ -111,6 +111,21 @@ def test_keys_typed_as_the_terminal_grows_back_are_not_lost() -> None:
     asyncio.run(scenario())
 
 
+def test_keys_typed_while_the_command_line_has_no_focus_go_to_it() -> None:
+    """Whatever took the focus (a click elsewhere, a resize), what is typed goes to the
+    enabled command line."""
+    async def scenario() -> None:
+        app = caravan()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.screen.set_focus(None)
+            await pilot.press("P", "1", "A", "enter")
+            await settle(app, pilot)
+            assert "YOU entered: P1A" in app.messages
+
+    asyncio.run(scenario())
+
+
 def test_obsession_typing_works_after_the_terminal_was_too_small() -> None:
     async def scenario() -> None:
         app = obsession()

@@ -370,13 +370,27 @@ class TableApp(App[int]):
             self.call_after_refresh(self.call_after_refresh, self._after_fit)
 
     def on_key(self, event: events.Key) -> None:
-        """Keep what is typed while "Terminal too small" shows (the hidden command line cannot
-        take it) or until the command line has the focus back: the keys go to the command line
-        once the screen is big enough again."""
+        """What is typed on the game's screen and taken by nothing goes to its command line
+        (whatever had the focus). Kept while "Terminal too small" shows (the hidden command line
+        cannot take it) or until the command line has the focus back: the keys go to it once
+        the screen is big enough again."""
         base = self.screen_stack[0]
-        if (self.screen is base and (base.has_class("small") or self._refocus_pending)
-                and (event.is_printable or event.key in HELD_KEYS)):
+        if self.screen is not base or not (event.is_printable or event.key in HELD_KEYS):
+            return
+        if base.has_class("small") or self._refocus_pending:
             self.held_keys.append((event.key, event.character))
+            event.stop()
+            return
+        for command in base.query("#command"):
+            if command.disabled or base.focused is command:
+                continue
+            base.set_focus(command)
+            if base.focused is command:
+                self.post_message(events.Key(event.key, event.character))
+            else:  # (not focusable yet: typed once the screen is laid out again)
+                self.held_keys.append((event.key, event.character))
+                self._refocus_pending = True
+                self.call_after_refresh(self._after_fit)
             event.stop()
 
     def _after_fit(self) -> None:
