@@ -369,29 +369,30 @@ class TableApp(App[int]):
             self._refocus_pending = True
             self.call_after_refresh(self.call_after_refresh, self._after_fit)
 
-    def on_key(self, event: events.Key) -> None:
-        """What is typed on the game's screen and taken by nothing goes to its command line
-        (whatever had the focus). Kept while "Terminal too small" shows (the hidden command line
-        cannot take it) or until the command line has the focus back: the keys go to it once
-        the screen is big enough again."""
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self._kept(event):
+            return
+        await super().on_event(event)
+
+    def _kept(self, event: events.Key) -> bool:
+        """A key typed on the game's screen (letters, digits, Backspace, Enter), as it comes
+        in: it goes to the command line whatever has the focus. Kept while "Terminal too
+        small" shows (the hidden command line cannot take it) or until the command line has
+        the focus back, and typed to it once the screen is big enough again (True: kept)."""
         base = self.screen_stack[0]
         if self.screen is not base or not (event.is_printable or event.key in HELD_KEYS):
-            return
-        if base.has_class("small") or self._refocus_pending:
-            self.held_keys.append((event.key, event.character))
-            event.stop()
-            return
-        for command in base.query("#command"):
-            if command.disabled or base.focused is command:
-                continue
+            return False
+        if not (base.has_class("small") or self._refocus_pending):
+            command = next((line for line in base.query("#command") if not line.disabled), None)
+            if command is None or base.focused is command:
+                return False
             base.set_focus(command)
             if base.focused is command:
-                self.post_message(events.Key(event.key, event.character))
-            else:  # (not focusable yet: typed once the screen is laid out again)
-                self.held_keys.append((event.key, event.character))
-                self._refocus_pending = True
-                self.call_after_refresh(self._after_fit)
-            event.stop()
+                return False
+            self._refocus_pending = True  # (not focusable yet: typed once laid out again)
+            self.call_after_refresh(self._after_fit)
+        self.held_keys.append((event.key, event.character))
+        return True
 
     def _after_fit(self) -> None:
         base = self.screen_stack[0]
