@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from webplay import LeakChecker, Server, Viewer, connect, play_through, random_c
 from cardtable.web import store as store_module
 from cardtable.web.backoff import Backoff
 from cardtable.web.live import SAVE_FAILED
+from cardtable.web.routes import tables as tables_routes
 from cardtable.web.routes.refusals import DATABASE_AWAY
 from cardtable.web.store import Store, StoreUnavailable
 from waiting import wait_until
@@ -254,3 +256,43 @@ def test_a_sqlite_lock_held_longer_than_sqlite_waits_is_survived_without_an_erro
             moved = mover.until_state(lambda frame: frame["ply"] == 1)
             assert moved["to_move"] == "DEF" and mover.errors == []
         assert [text for _seat, text in server.store.moves(table)] == [move]
+
+
+def test_the_end_is_shown_to_nobody_before_its_result_is_stored(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between a game's last move and its stored result, a connection that opens gets no state
+    frame (the last position names the result), and the table's view waits for the result:
+    503 when it does not come in time. Once stored, both show the end with its result."""
+    monkeypatch.setattr(tables_routes, "RESULT_WAIT", 0.2)
+    store = server.store
+    finish, entered, go = store.finish, threading.Event(), threading.Event()
+
+    def held_back(*args: Any, **kwargs: Any) -> None:
+        entered.set()
+        assert go.wait(60)
+        finish(*args, **kwargs)
+
+    monkeypatch.setattr(store, "finish", held_back)
+    table, tokens = server.create("obsession", ["bot:random", "bot:random"], {"max_plays": 300})
+    assert tokens == {}
+    assert entered.wait(60), "the game's end"
+    try:
+        with connect(server.client, table, None) as socket:
+            spectator = Viewer(socket, LeakChecker(store, table, None, tokens))
+            spectator.until("chat_history")
+            socket.send_json({"type": "ping"})
+            opening = [spectator.receive()["type"]]
+            while opening[-1] != "pong":
+                opening.append(spectator.receive()["type"])
+            assert "state" not in opening, opening
+            waited = server.client.get(f"/api/tables/{table}")
+            assert waited.status_code == 503 and waited.json() == {"error": DATABASE_AWAY}
+            go.set()
+            last = spectator.until("state")
+            assert last["result"] is not None and last["status"] == "finished"
+            assert last["ply"] == len(store.moves(table))
+    finally:
+        go.set()
+    view = server.client.get(f"/api/tables/{table}")
+    assert view.status_code == 200
+    assert view.json()["status"] == "finished" and view.json()["result"] == last["result"]

@@ -237,8 +237,9 @@ class LiveTable:
     game's refusal, or None once played (or the table is driven here no more, or its game
     ended)."""
     ply_waiters: list[asyncio.Future[None]] = field(default_factory=list)
-    """(Owner) moves handed over by another server, waiting for this copy to reach the ply
-    they were made at (:meth:`reach`)."""
+    """Those waiting for the table to advance (:meth:`until`): moves handed over by another
+    server, waiting for the owner's copy to reach the ply they were made at; a view waiting
+    for the result to be told."""
     there: dict[str, tuple[frozenset[str], int, int]] = field(default_factory=dict)
     """(Several servers) per other server: the seats with a WebSocket of the table open there,
     how many spectators' WebSockets are, and the stamp (:data:`HERE_STAMPS`) of when this
@@ -271,6 +272,13 @@ class LiveTable:
     def shown_result(self) -> Result | None:
         """The result as frames and views show it: once it is stored (store, then tell)."""
         return self.result if self.row.status == "finished" else None
+
+    @property
+    def result_pending(self) -> bool:
+        """The game is over and its result not told yet (it is being stored): no state frame
+        shows the end before the one that tells the result, sent to every connection (a
+        game's own view of its last position may name its result)."""
+        return self.result is not None and self.row.status != "finished"
 
     @property
     def elsewhere(self) -> tuple[frozenset[str], int]:
@@ -536,6 +544,7 @@ class LiveTable:
         self.row.result = stored
         self.broadcast()
         self.broadcast_table()
+        self.advanced()
         asyncio.get_running_loop().call_later(FORGET_AFTER, self.hub.forget, self.id)
 
     def parse_turn(self, seat: str, text: str) -> tuple[Any, str | None]:
@@ -579,15 +588,23 @@ class LiveTable:
         """(Owner) wait, at most ``timeout`` seconds, until this copy of the table is at
         ``ply``: a move made at another server's copy may arrive between the moment this
         server stored (and told) the move before it and the moment it applies it here."""
+        await self.until(lambda: self.ply >= ply or not self.owner or self.result is not None,
+                         timeout)
+
+    async def until(self, condition: Callable[[], bool], timeout: float) -> bool:
+        """Wait, at most ``timeout`` seconds, until ``condition()`` holds (looked at again
+        each time the table advances: a ply, its game's end, its result told); whether it
+        does."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.ply < ply and self.owner and self.result is None:
+        while not condition():
             waiter: asyncio.Future[None] = loop.create_future()
             self.ply_waiters.append(waiter)
             try:
                 await asyncio.wait_for(waiter, max(0.0, deadline - loop.time()))
             except TimeoutError:
-                return
+                return condition()
+        return True
 
     def settle_handed(self, seat: str | None = None) -> None:
         """(Owner) the move handed over for ``seat`` (every seat's when None) is played, or
@@ -597,8 +614,8 @@ class LiveTable:
                 outcome.set_result(None)
 
     def advanced(self) -> None:
-        """The table's ply went up, or its game ended: :meth:`reach` and the moves handed to
-        the owner look again."""
+        """The table's ply went up, its game ended, or its result was told: :meth:`until`
+        and the moves handed to the owner look again."""
         waiters, self.ply_waiters = self.ply_waiters, []
         for waiter in waiters:
             if not waiter.done():
@@ -652,6 +669,8 @@ class LiveTable:
         """The owner's frame for ``seat`` only: sent to its connections here (a state frame
         made from this server's copy)."""
         if frame.get("type") == "state":
+            if self.result_pending:
+                return
             frame = self.state_frame(seat)
         self.send_to_seat(seat, frame, everywhere=False)
 
@@ -741,8 +760,7 @@ class LiveTable:
             self.last_move = time.time()
             told = self.told_deadline
             self.deadline = told[1] if told is not None and told[0] == ply else None
-            if state.result is None:  # (the last move is told with the result)
-                self.broadcast()
+            self.broadcast()  # (the last move is told with the result: not yet)
             self.advanced()
 
     def _take_seats(self, seats: list[SeatRow]) -> bool:
@@ -940,6 +958,9 @@ class LiveTable:
         }
 
     def broadcast(self) -> None:
+        """Send every connection the table's state (nothing while its result is pending)."""
+        if self.result_pending:
+            return
         public: Json | None = None
         for connection in list(self.connections):
             if connection.seat is None:
@@ -948,6 +969,12 @@ class LiveTable:
                 connection.send(self.state_frame(None, public))
             else:
                 connection.send(self.state_frame(connection.seat))
+
+    def send_state(self, connection: Connection) -> None:
+        """Send ``connection`` the table's state (its first frame, say); nothing while the
+        result is pending: the frame that tells it comes to every connection."""
+        if not self.result_pending:
+            connection.send(self.state_frame(connection.seat))
 
     def broadcast_table(self) -> None:
         frame = self.table_frame()
@@ -1001,8 +1028,7 @@ class TableListener(MatchListener):
         live.last_move = time.time()
         live.advanced()
         live.settle_handed(seat)
-        if state.result is None:  # (the last move is told with the result, once stored)
-            live.broadcast()
+        live.broadcast()  # (the last move is told with the result, once stored: not yet)
 
     def on_rejected(self, state: GameState[Any, Any], seat: str, error: IllegalAction) -> None:
         self.live.pending_text = None

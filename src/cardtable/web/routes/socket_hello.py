@@ -83,5 +83,5 @@ def take_seat(live: LiveTable, connection: Connection, data: dict[str, Any]) -> 
     connection.seat = seat
     connection.name = next((row.name for row in live.seats if row.seat == seat), None)
     live.hub.arrived(live, connection)  # (the seat's person is here now)
-    connection.send(live.state_frame(seat))
+    live.send_state(connection)
     live.broadcast_table()

@@ -141,7 +141,7 @@ async def _serve(websocket: WebSocket, table_id: str, web: WebState, client: str
     try:
         send(live.table_frame())
         send({"type": "chat_history", "lines": live.chat_history(stored)})
-        send(live.state_frame(seat))
+        live.send_state(connection)
         live.broadcast_table()
         await _receive(websocket, web, live, connection, client)
     except WebSocketDisconnect:

@@ -15,6 +15,11 @@ from cardtable.web.routes import bodies
 from cardtable.web.routes.json_body import JsonBodyRoute
 from cardtable.web.routes.refusals import ERROR_RESPONSES, Refused
 from cardtable.web.routes.state import Web, WebState
+from cardtable.web.store import StoreUnavailable
+
+RESULT_WAIT = 5.0
+"""Seconds a table's view waits for a result being stored (the result's own retries wait at
+most as long between two tries)."""
 
 router = APIRouter(prefix="/api", tags=["tables"], route_class=JsonBodyRoute,
                    responses=ERROR_RESPONSES)
@@ -85,8 +90,12 @@ async def open_tables(web: Web, game: str | None = None, status: str | None = No
 
 @router.get("/tables/{table_id}")
 async def table_view(table_id: str, web: Web) -> dict[str, Any]:
-    """A table's summary, its public view and its turn's deadline."""
+    """A table's summary, its public view and its turn's deadline. A game over whose result is
+    being stored is shown once it is (its last position may name the result): after a moment,
+    or 503 as when the database does not answer."""
     live = web.table(table_id)
+    if not await live.until(lambda: not live.result_pending, RESULT_WAIT):
+        raise StoreUnavailable(f"the result of table {table_id} is not stored yet")
     frame = live.state_frame(None)
     return {**live.summary(), "observation": frame["observation"], "deadline": live.deadline}
 
