@@ -41,11 +41,6 @@ def session() -> Iterator[str]:
     tmux("kill-server")
 
 
-def start(name: str, command: str) -> None:
-    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name,
-         f"env TERM=xterm-256color {command}; sleep 30")
-
-
 def wait_for(name: str, text: str, timeout: float = 60.0) -> str:
     deadline = time.monotonic() + timeout
     screen = ""
@@ -69,7 +64,7 @@ def caravan_command() -> str:
 
 
 def test_caravan_in_a_real_terminal(session: str) -> None:
-    start(session, caravan_command())
+    start_with_status(session, caravan_command())
     wait_for(session, "Welcome to Caravan")
     tmux("send-keys", "-t", session, "q1", "Enter")
     wait_for(session, "Invalid option 'q'")
@@ -80,26 +75,19 @@ def test_caravan_in_a_real_terminal(session: str) -> None:
     assert "B 4 ANY" in screen
     assert " YOU " in screen and " BOT " in screen and " · hand " in screen
     assert "lanes" in screen
-    tmux("send-keys", "-t", session, "Escape")
-    wait_for(session, "Quit this game?")
-    tmux("send-keys", "-t", session, "y")
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and "Welcome" in tmux("capture-pane", "-p", "-t", session):
-        time.sleep(0.2)
+    leave_and_wait(session)
     assert "Welcome to Caravan" not in tmux("capture-pane", "-p", "-t", session)
 
 
 def test_obsession_in_a_real_terminal(session: str) -> None:
-    start(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
+    start_with_status(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
     wait_for(session, "Select your 3 VISIBLE cards")
     tmux("send-keys", "-t", session, "9", "Enter")
     wait_for(session, "!!! Invalid card selection")
     tmux("send-keys", "-t", session, "456", "Enter")  # digit keys toggle cards 4, 5, 6
     screen = wait_for(session, "Starting with Player")
     assert "P1 you" in screen and "Draw pile" in screen
-    tmux("send-keys", "-t", session, "Escape")
-    wait_for(session, "Quit this game?")
-    tmux("send-keys", "-t", session, "y")
+    leave_and_wait(session)
 
 
 def start_with_status(name: str, command: str) -> None:
@@ -132,6 +120,16 @@ def test_typing_works_after_the_terminal_was_too_small(session: str) -> None:
     resize_until(session, 80, 24, "Welcome to Caravan")
     tmux("send-keys", "-t", session, "P1A", "Enter")  # no Tab first: the input has the keys
     wait_for(session, "YOU entered: P1A")
+    leave_and_wait(session)
+
+
+def leave_and_wait(session: str) -> None:
+    """Esc, then yes, and wait for the program's exit status: it ends by itself, not by the
+    terminal closing under it as it closes its screen (the session ends after the test)."""
+    tmux("send-keys", "-t", session, "Escape")
+    wait_for(session, "Quit this game?")
+    tmux("send-keys", "-t", session, "y")
+    wait_for(session, "exit=")
 
 
 def test_the_result_line_stays_after_the_screen_closes(session: str) -> None:

@@ -379,9 +379,10 @@ class TableApp(App[int]):
         in: it goes to the command line whatever has the focus. Kept while "Terminal too
         small" shows (the hidden command line cannot take it) or until the command line has
         the focus back, and typed to it once the screen is big enough again (True: kept)."""
-        base = self.screen_stack[0]
-        if self.screen is not base or not (event.is_printable or event.key in HELD_KEYS):
-            return False
+        stack = self.screen_stack
+        if len(stack) != 1 or not (event.is_printable or event.key in HELD_KEYS):
+            return False  # (another screen above the game's, or none: closing)
+        base = stack[0]
         if not (base.has_class("small") or self._refocus_pending):
             command = next((line for line in base.query("#command") if not line.disabled), None)
             if command is None or base.focused is command:
