@@ -41,6 +41,11 @@ def session() -> Iterator[str]:
     tmux("kill-server")
 
 
+def start(name: str, command: str) -> None:
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name,
+         f"env TERM=xterm-256color {command}; sleep 30")
+
+
 def wait_for(name: str, text: str, timeout: float = 60.0) -> str:
     deadline = time.monotonic() + timeout
     screen = ""
