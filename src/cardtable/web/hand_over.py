@@ -14,6 +14,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from cardtable.web.backoff import Backoff
 from cardtable.web.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -28,8 +29,9 @@ FORWARD_LEASES = 6
 """How many ``--lease`` a move handed to its table's owner waits for the answer (30 s at the
 default lease): a busy owner answers late, and one that goes away is replaced (the move is
 then handed to the new owner at once, without waiting this long)."""
-ATTEMPTS = 3
-"""Owners a move is handed to at most (the table changing hands meanwhile)."""
+TAKING_OVER = Backoff(first=0.05, cap=1.0)
+"""Waits before a move is handed again to the server that claimed its table and is still
+taking it over (it says so when it drives the table, which ends the wait sooner)."""
 
 
 def forward_wait(lease: float) -> float:
@@ -38,7 +40,12 @@ def forward_wait(lease: float) -> float:
 
 
 class _NotTaken(Exception):
-    """The owner did not take the move: ask who drives the table now."""
+    """The owner did not take the move: ask who drives the table now. ``declined``: it
+    answered that it does not drive the table."""
+
+    def __init__(self, declined: bool = False) -> None:
+        super().__init__()
+        self.declined = declined
 
 
 class HandOver:
@@ -79,36 +86,51 @@ class HandOver:
     async def _hand_over(self, seat: str, text: str, ply: int) -> str | None:
         live = self.live
         hub = live.hub
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + forward_wait(hub.cluster.lease)
+        pauses = TAKING_OVER.delays()
         owner = live.row.owner
         played = self.past(ply)
         try:
-            for _attempt in range(ATTEMPTS):
+            while True:
                 if live.owner:  # (this server took the table over meanwhile)
                     return live.submit(seat, text)
-                if owner is not None and owner != hub.cluster.server_id:
+                declined = owner == hub.cluster.server_id
+                if owner is not None and not declined:
                     try:
-                        return await self._ask_owner(owner, seat, text, ply, played)
-                    except _NotTaken:
-                        pass
+                        return await self._ask_owner(owner, seat, text, ply, played,
+                                                     deadline - loop.time())
+                    except _NotTaken as not_taken:
+                        declined = not_taken.declined
                     if live.row.owner != owner:  # (it changed hands: to the new one, at once)
                         owner = live.row.owner
                         continue
-                # The owner did not answer, or no longer drives the table: ask the database
+                if loop.time() >= deadline:
+                    return SAVE_FAILED
+                # The owner did not answer, or does not drive the table: ask the database
                 # who does now, and hand the move to that one.
                 try:
                     row = await hub.in_store_thread(lambda: hub.store.table(live.id))
                 except StoreUnavailable:
                     return SAVE_FAILED
-                if row is None or row.owner is None or row.owner == owner:
+                if row is None or row.status != "playing" or (
+                        row.owner is not None and row.owner == owner and not declined):
                     return SAVE_FAILED
+                if row.owner is None or row.owner == owner:
+                    # Nobody drives it yet, or its owner (this server, maybe) claimed it and
+                    # is still taking it over: asked again in a moment, or as soon as a server
+                    # says it drives the table.
+                    await asyncio.wait((self._owner_news(), played),
+                                       timeout=min(next(pauses), deadline - loop.time()),
+                                       return_when=asyncio.FIRST_COMPLETED)
+                    if played.done():
+                        return None
                 owner = live.row.owner = row.owner
-                live.row.epoch = row.epoch
-            return SAVE_FAILED
         finally:
             played.cancel()
 
     async def _ask_owner(self, owner: str, seat: str, text: str, ply: int,
-                         played: asyncio.Future[None]) -> str | None:
+                         played: asyncio.Future[None], timeout: float) -> str | None:
         """The refusal of ``owner`` (None: played); :class:`_NotTaken` when it did not
         answer, said it does not drive the table, or the table changed hands meanwhile."""
         from cardtable.web.cluster import Unreachable
@@ -116,7 +138,7 @@ class HandOver:
         cluster = self.live.hub.cluster
         asked = asyncio.ensure_future(cluster.request(
             owner, {"op": "move", "t": self.live.id, "seat": seat, "text": text, "p": ply},
-            timeout=forward_wait(cluster.lease)))
+            timeout=max(0.0, timeout)))
         moved = self._owner_news()
         try:
             await asyncio.wait((asked, moved, played), return_when=asyncio.FIRST_COMPLETED)
@@ -134,7 +156,7 @@ class HandOver:
                      owner, error)
             raise _NotTaken from None
         if not answer.get("owner", True):
-            raise _NotTaken
+            raise _NotTaken(declined=True)
         refusal = answer.get("refusal")
         return refusal if isinstance(refusal, str) else None
 

@@ -455,15 +455,27 @@ class LiveTable:
             return False
         except LeaseLost as error:
             log.warning("table %s: move %d by %s not stored: %s", self.id, ply, seat, error)
-            if not keep_trying and seat not in self.handed:  # (a person's move: they play
-                self.send_to_seat(seat, error_frame(SAVE_FAILED), everywhere=True)  # it again)
+            made_here = not keep_trying and seat not in self.handed
             self.step_down()
+            if made_here:  # (a person's move made through this server: on to the new owner)
+                self.spawn(self._hand_on(seat, text))
             raise MatchAbandoned(seat, MOVED_AWAY) from error
         finally:
             self.storing = False
         self.pending_text = text
         self.planned = planned[-1] if planned else None
         return True
+
+    async def _hand_on(self, seat: str, text: str) -> None:
+        """A person's move made through this server, not stored because another server took
+        the table meanwhile: handed to that one, as a mirror hands on its people's moves (the
+        person is told only when it is refused, or cannot be handed on)."""
+        refusal: str | None = SAVE_FAILED
+        try:
+            refusal = await self.hand_over.forward(seat, text)
+        finally:
+            if refusal is not None:
+                self.send_to_seat(seat, error_frame(refusal), everywhere=True)
 
     def _timed(self, after: Any) -> int | None:
         """The turn timer's seconds for the turn that follows in the state ``after`` (None:
