@@ -44,13 +44,15 @@ typecheck: $(STAMP) $(TRAINING)
 	$(BIN)/mypy --strict src/cardtable
 	$(BIN)/mypy --strict examples/plugins/kuhn_poker/src
 
-# The tests run on WORKERS processes (pytest-xdist): three on the two cores the suite is kept
+# The tests run on WORKERS processes (pytest-xdist): four on the two cores the suite is kept
 # fast on, since many tests spend their time waiting (for a browser, a server, a database, a
-# terminal) rather than computing; WORKERS=0 runs them in this process.
-WORKERS ?= 3
+# terminal) rather than computing; an idle worker takes tests queued for a busy one
+# (worksteal), so that a few long tests at the end do not leave the others waiting.
+# WORKERS=0 runs them in this process.
+WORKERS ?= 4
 
 unit: $(STAMP) $(TRAINING)
-	$(BIN)/pytest -n $(WORKERS) $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(WORKERS) $(if $(filter 0,$(WORKERS)),,--dist worksteal) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/cardtable bench caravan
