@@ -48,11 +48,11 @@ typecheck: $(STAMP) $(TRAINING)
 # fast on, since many tests spend their time waiting (for a browser, a server, a database, a
 # terminal) rather than computing; an idle worker takes tests queued for a busy one
 # (worksteal), so that a few long tests at the end do not leave the others waiting.
-# WORKERS=0 runs them in this process.
+# WORKERS=0 runs them in this process. The 25 slowest are listed at the end.
 WORKERS ?= 4
 
 unit: $(STAMP) $(TRAINING)
-	$(BIN)/pytest -n $(WORKERS) $(if $(filter 0,$(WORKERS)),,--dist worksteal) $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(WORKERS) $(if $(filter 0,$(WORKERS)),,--dist worksteal) --durations=25 $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/cardtable bench caravan

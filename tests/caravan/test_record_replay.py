@@ -148,7 +148,7 @@ PAIRINGS = {
 
 
 # Games per preset (CARDTABLE_FULL=1: 400).
-REPLAYED = 400 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 150
+REPLAYED = 400 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 100
 
 
 @pytest.mark.parametrize("preset", list(PAIRINGS))
