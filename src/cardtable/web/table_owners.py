@@ -144,8 +144,8 @@ class TableOwners:
         if not isinstance(seat, str) or not isinstance(text, str) or not isinstance(ply, int):
             return {"refusal": "A move is a non-empty string in the game's notation."}
         # Made after a move stored here a moment ago (not yet applied here): wait for it.
-        # An owner that dies before the move is stored gives the person "could not save",
-        # and they play it again.
+        # An owner that dies before the move is stored answers nothing: the asker hands the
+        # move to the server that takes the table over.
         wait = forward_wait(self.cluster.lease)
         deadline = time.monotonic() + wait * 0.8
         await live.reach(ply, wait * 0.4)
