@@ -22,6 +22,10 @@ def snippet(heading: str) -> str:
 
 
 def test_maskable_ppo_learns_and_predicts_a_legal_action() -> None:
+    import torch
+
+    # One thread: the suite's other processes have the machine's other cores.
+    torch.set_num_threads(1)
     code = snippet("Training with sb3-contrib (MaskablePPO)")
     assert "total_timesteps=200_000" in code
     namespace: dict[str, Any] = {}
