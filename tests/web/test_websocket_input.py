@@ -221,6 +221,40 @@ def test_a_chat_line_said_while_a_history_is_read_reaches_that_socket_once(
             assert other.chat == [{**other.chat[0], "text": "after"}]
 
 
+def test_a_chat_line_is_stored_while_the_server_goes_on_serving(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chat line is stored on a store thread: while its write is held up, the server answers
+    another socket; once stored, the line is told to both seats."""
+    table, tokens = two_people(server)
+    storing = server.store.add_chat
+    entered, go = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def held_back(*args: Any) -> None:
+        entered.set()
+        waited.append(go.wait(30))  # (False: nothing else was served meanwhile)
+        storing(*args)
+
+    monkeypatch.setattr(server.store, "add_chat", held_back)
+    with server.client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['ABC']}") as one, \
+            server.client.websocket_connect(
+                f"/api/tables/{table}/ws?token={tokens['DEF']}") as two:
+        me = Viewer(one, LeakChecker(server.store, table, "ABC", tokens))
+        other = Viewer(two, LeakChecker(server.store, table, "DEF", tokens))
+        first_state(me)
+        first_state(other)
+        one.send_json({"type": "chat", "text": "held"})
+        assert entered.wait(60)
+        two.send_json({"type": "ping"})
+        other.until("pong")
+        assert other.chat == [] and server.store.chat(table) == []  # (not told before stored)
+        go.set()
+        assert other.until("chat")["text"] == "held"
+        assert me.until("chat")["text"] == "held"
+    assert waited == [True]
+    assert [line["text"] for line in server.store.chat(table)] == ["held"]
+
+
 def test_a_move_over_the_websocket_is_stored_and_broadcast(server: Server) -> None:
     table, tokens = two_people(server)
     abc = f"/api/tables/{table}/ws?token={tokens['ABC']}"

@@ -206,7 +206,7 @@ async def _receive(websocket: WebSocket, web: WebState, live: LiveTable,
                 if refusal is not None:
                     send(error_frame(refusal))
         elif kind == "chat":
-            _chat(web, live, connection, data.get("text"), client)
+            await _chat(web, live, connection, data.get("text"), client)
         elif kind == "ping":
             send({"type": "pong"})
         elif kind == "hello":
@@ -232,8 +232,11 @@ def _forward(live: LiveTable, connection: Connection, move: str,
     task.add_done_callback(forwarded.discard)
 
 
-def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
-          client: str) -> None:
+async def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
+                client: str) -> None:
+    """A chat line said through ``connection``: stored on one of the store's threads (the
+    event loop serves the other tables meanwhile), then told; this connection's next messages
+    wait for it, so that its lines keep their order."""
     send = connection.send
     if not isinstance(text, str):
         send(error_frame("A chat line is a string."))
@@ -248,14 +251,14 @@ def _chat(web: WebState, live: LiveTable, connection: Connection, text: object,
     elif (wait := web.limiters.chat.take(client)) > 0:
         send(error_frame(wait_message("chat lines", wait)))
     else:
-        at = time.time()
+        at, seat, name = time.time(), connection.seat, connection.name
         try:  # stored before it is shown
-            web.store.add_chat(live.id, connection.seat, connection.name, cleaned, at)
+            await web.hub.in_store_thread(
+                lambda: web.store.add_chat(live.id, seat, name, cleaned, at))
         except StoreUnavailable:
             send(error_frame("The server could not save your chat line; try again."))
             return
-        live.tell_chat({"seat": connection.seat, "name": connection.name, "text": cleaned,
-                        "at": at})
+        live.tell_chat({"seat": seat, "name": name, "text": cleaned, "at": at})
 
 
 def frame_text(frame: dict[str, Any]) -> str:
