@@ -25,8 +25,11 @@ def test_bench_web_over_two_servers(pg_cluster: Any) -> None:
     assert pids and pids[1] != pids[2]
     # Each table plays to its ply 6: 3 moves of each of its two clients, each one timed.
     assert round_trip_moves(done.stdout) == 24
-    cpu = re.search(r"server CPU: ([\d.]+) s \(2 servers\), ([\d.]+) ms per move", done.stdout)
+    cpu = re.search(r"server CPU: ([\d.]+) s \(2 servers\), ([\d.]+) ms per move "
+                    r"\(user ([\d.]+) ms, system ([\d.]+) ms\)", done.stdout)
     assert cpu and float(cpu[1]) > 0 and float(cpu[2]) > 0
+    # (the two parts make the whole, to the rounding of each)
+    assert abs(float(cpu[3]) + float(cpu[4]) - float(cpu[2])) <= 0.002
 
 
 def test_several_servers_need_postgresql(tmp_path: Any) -> None:

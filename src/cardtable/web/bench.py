@@ -231,8 +231,10 @@ async def _tables(bases: list[str], options: argparse.Namespace
 
 
 async def _run(bases: list[str], options: argparse.Namespace,
-               cpu: Callable[[], float | None]) -> tuple[Totals, float, float | None]:
-    """Play every table; the totals, the seconds it took and the servers' CPU seconds."""
+               cpu: Callable[[], tuple[float, float] | None]
+               ) -> tuple[Totals, float, tuple[float, float] | None]:
+    """Play every table; the totals, the seconds it took and the servers' CPU seconds (user,
+    system)."""
     totals = Totals()
     tables = await _tables(bases, options)
     chooser = random.Random(options.seed)
@@ -250,22 +252,25 @@ async def _run(bases: list[str], options: argparse.Namespace,
     for result in results:
         if isinstance(result, BaseException):
             totals.failures.append(f"{type(result).__name__}: {result}")
-    used = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    used = None if cpu_before is None or cpu_after is None else (
+        cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
     return totals, elapsed, used
 
 
-def cpu_seconds(pids: list[int]) -> float | None:
-    """The user + system CPU seconds the processes ``pids`` used so far (from /proc), or None
-    where /proc cannot tell."""
-    total = 0
+def cpu_seconds(pids: list[int]) -> tuple[float, float] | None:
+    """The user and the system CPU seconds the processes ``pids`` used so far (from /proc),
+    or None where /proc cannot tell."""
+    user = system = 0
     try:
         for pid in pids:
             with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
                 fields = stat.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        return total / os.sysconf("SC_CLK_TCK")
+            user += int(fields[11])
+            system += int(fields[12])
     except (OSError, ValueError, IndexError):
         return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return user / ticks, system / ticks
 
 
 def _wait_ready(base: str, process: subprocess.Popen[bytes], seconds: float = 60) -> bool:
@@ -378,8 +383,12 @@ def main(argv: list[str]) -> int:
           + (f"; {totals.retries} moves sent again (not saved at first)" if totals.retries
              else ""))
     if cpu is not None and totals.server_moves():
-        print(f"server CPU: {cpu:.2f} s ({'the server' if count == 1 else f'{count} servers'}"
-              f"), {1000 * cpu / totals.server_moves():.3f} ms per move")
+        user, system = cpu
+        print(f"server CPU: {user + system:.2f} s "
+              f"({'the server' if count == 1 else f'{count} servers'}), "
+              f"{1000 * (user + system) / totals.server_moves():.3f} ms per move "
+              f"(user {1000 * user / totals.server_moves():.3f} ms, "
+              f"system {1000 * system / totals.server_moves():.3f} ms)")
     if totals.failures:
         print(f"{len(totals.failures)} clients failed, first: {totals.failures[0]}")
         return 1
