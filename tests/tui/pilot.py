@@ -18,6 +18,23 @@ async def click_play(app: Any, pilot: Any) -> None:
     await pilot.click("#play")
 
 
+TYPED_MOVES = 3
+"""The moves of a whole game typed key by key, as a person types them; the later ones are
+entered whole, as if pasted (:func:`enter_line`). Each key redraws the screen: typing every
+move made a whole game several times slower, and the keys themselves have their own tests."""
+
+
+async def enter_line(app: Any, pilot: Any, text: str, typed: bool = True) -> None:
+    """``text`` into the command line and Enter: typed key by key, or (``typed`` off) put
+    there whole, as if pasted."""
+    if typed:
+        for key in text:
+            await pilot.press("space" if key == " " else key)
+    else:
+        app.query_one("#command").value = text
+    await pilot.press("enter")
+
+
 async def until(pilot: Any, condition: Callable[[], bool], what: str,
                 timeout: float = TIMEOUT) -> None:
     """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds): the

@@ -12,7 +12,7 @@ from cardtable.ui.tui import common as tui_common
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 
-from .pilot import settled_text
+from .pilot import TYPED_MOVES, enter_line, settled_text
 from .snapshot import check_snapshot
 
 POWER = SeatRules.preset("power")
@@ -52,7 +52,7 @@ async def play_whole_game(app: CaravanApp, pilot, snap_mid: str | None = None) -
             break
         assert app.is_human_turn(), "the screen waits for the human"
         move = helper.choose(app.game.observation(0))
-        await type_command(pilot, move.notation)
+        await enter_line(app, pilot, move.notation, typed=moves < TYPED_MOVES)
         await settle(app, pilot)
         moves += 1
         if moves == 8 and snap_mid is not None:

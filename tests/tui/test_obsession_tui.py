@@ -23,7 +23,7 @@ from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 from cardtable.ui.tui.obsession_app import HELP_LINES, ObsessionApp, PassScreen
 from obsession.helpers import position
 
-from .pilot import settled_text, until
+from .pilot import TYPED_MOVES, enter_line, settled_text, until
 from .snapshot import check_snapshot
 from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
@@ -75,7 +75,9 @@ async def play_out(app: ObsessionApp, pilot, snap_mid: str | None = None,  # typ
         assert app.is_human_turn(), "the screen waits for a human"
         seat = app.game.current
         observation = app.game.observe(seat)
-        await type_line(pilot, selection_text(observation, helpers[seat].choose(observation)))
+        await enter_line(app, pilot,
+                         selection_text(observation, helpers[seat].choose(observation)),
+                         typed=decisions < TYPED_MOVES)
         decisions += 1
         if decisions == 6 and snap_mid is not None:
             await settle(app, pilot)
