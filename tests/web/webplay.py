@@ -130,8 +130,9 @@ class LeakChecker:
     def _advance(self, ply: int) -> None:
         if ply <= self.ply:
             return
-        if ply > len(self.moves):
-            self.moves = self.store.moves(self.table)
+        if ply > len(self.moves):  # (only the moves stored since the last reading)
+            self.moves += [(seat, move) for _ply, seat, move
+                           in self.store.moves_after(self.table, len(self.moves))]
         moves = self.moves
         assert ply <= len(moves), "a frame from the future"
         while self.ply < ply:

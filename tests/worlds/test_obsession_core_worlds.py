@@ -46,12 +46,14 @@ def in_play(players: int, seed: int, plies: int) -> ObsessionState:
     return state
 
 
-def python_world(state: ObsessionState, seat: int, world: FastGame) -> ObsessionState:
+def python_world(state: ObsessionState, seat: int, world: FastGame,
+                 template: ObsessionState | None = None) -> ObsessionState:
     """The compiled ``world`` of ``state`` as a Python state: a Python world of ``state``
     (same table, history and a fresh record of positions) holding the compiled world's
-    cards."""
+    cards. ``template``: such a Python world, copied instead of sampling one (a sample costs
+    up to ``MAX_DEALS`` deals where the seats' choices rule out every deal)."""
     exported = world.export()
-    game = state.sample_world(seat, 0)
+    game = state.sample_world(seat, 0) if template is None else template.clone()
     game.hands = [list(hand) for hand in exported["hands"]]
     game.hidden = [list(row) for row in exported["hidden"]]
     game.draw = list(exported["draw"])
@@ -246,7 +248,8 @@ def test_the_mover_holds_a_legal_card_even_where_the_choices_say_otherwise() -> 
     assert mover == 0 and holds_legal_card(state, mover)
     lacks = state.observation(seat).lacks
     core = FastGame.from_game(state)
+    template = state.sample_world(seat, 0)
     for seed in range(20):
-        world = python_world(state, seat, core.sample_world(seat, seed, lacks))
+        world = python_world(state, seat, core.sample_world(seat, seed, lacks), template)
         assert holds_legal_card(world, mover)
         assert world.legal_actions()
