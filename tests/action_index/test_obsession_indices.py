@@ -20,6 +20,7 @@ from cardtable.games.obsession.actions import Blind, Play, Swap
 from cardtable.games.obsession.cards import joker, suited
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import SWAP, ObsessionState
+from counts import count
 from obsession.strategies import rules_strategy, tuned
 
 
@@ -36,7 +37,7 @@ def check_state(game: ObsessionState, size: int) -> None:
         assert game.index_action(index) == action
 
 
-@tuned(60)
+@tuned(count(25, 60))
 @given(rules=rules_strategy, seed=st.integers(0, 2**32))
 def test_mask_is_the_legal_list(rules: Rules, seed: int) -> None:
     game = ObsessionState.new(rules, (False,) * rules.players, seed, log=False)

@@ -8,7 +8,6 @@ clones are independent, and that the game ends.
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 
@@ -24,12 +23,13 @@ from cardtable.games.caravan.notation import CLEAR, DISCARD, PLAY, pack
 from cardtable.games.caravan.observation import HIDDEN_CARD, Observation
 from cardtable.games.caravan.rules import SeatRules
 from cardtable.games.caravan.state import CaravanState
+from counts import count
 
 # Games per preset (CARDTABLE_FULL=1: 2000). Each game is checked at every ply; the slower
 # checks (every packed move enumerated, every legal move applied to a clone,
 # hidden-information swaps) run on every CHECK_EVERY-th ply, staggered by seed so that all
 # plies are covered across games.
-GAMES = 2000 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 300
+GAMES = count(150, 2000)
 CHECK_EVERY = 32
 PLY_LIMIT = 3000
 
@@ -300,7 +300,7 @@ SEAT_OVERRIDES = st.fixed_dictionaries(
     {}, optional={name: st.sampled_from(values) for name, values in OVERRIDES.items()})
 
 
-@settings(max_examples=120, deadline=None, derandomize=True, database=None)
+@settings(max_examples=count(60, 120), deadline=None, derandomize=True, database=None)
 @given(preset=st.sampled_from(PRESET_NAMES), abc=SEAT_OVERRIDES, def_=SEAT_OVERRIDES,
        seed=st.integers(0, 2**32))
 def test_games_under_overrides_keep_every_invariant(preset, abc, def_, seed):

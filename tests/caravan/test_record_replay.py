@@ -4,7 +4,6 @@ errors of records that do not replay."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -25,6 +24,7 @@ from cardtable.games.caravan.record import GameRecorder, load_replay
 from cardtable.games.caravan.rules import FOXON, PRESETS, SeatRules
 from cardtable.games.caravan.rules_assembly import rules_to_json
 from cardtable.games.caravan.state import CaravanState
+from counts import count
 
 Snapshot = tuple[object, ...]
 
@@ -148,7 +148,7 @@ PAIRINGS = {
 
 
 # Games per preset (CARDTABLE_FULL=1: 400).
-REPLAYED = 400 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 100
+REPLAYED = count(100, 400)
 
 
 @pytest.mark.parametrize("preset", list(PAIRINGS))

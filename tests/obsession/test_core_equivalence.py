@@ -33,6 +33,7 @@ from cardtable.games.obsession.cards import FACE, TEXT, canonical_deck
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.selection import GAME_OVER, INVALID_SELECTION
 from cardtable.games.obsession.state import SWAP, ObsessionState
+from counts import count
 
 from .helpers import position
 from .strategies import rules_strategy, tuned
@@ -128,7 +129,7 @@ def lockstep(game: ObsessionState, rng: random.Random) -> fast.FastGame:
     return core
 
 
-@tuned(60)
+@tuned(count(25, 60))
 @given(rules=rules_strategy, seed=st.integers(0, 2**63 - 1),
        humans=st.lists(st.booleans(), min_size=10, max_size=10))
 def test_core_and_python_agree_at_every_step(rules: Rules, seed: int,

@@ -33,6 +33,7 @@ from cardtable.games.obsession.observation import Observation
 from cardtable.games.obsession.record import Checker, RecordListener, Script, header, load
 from cardtable.games.obsession.rules import Rules
 from cardtable.games.obsession.state import ObsessionState, seat_name
+from counts import count
 
 from .helpers import all_cards
 from .strategies import rules_strategy, tuned
@@ -61,7 +62,7 @@ def check_finished(game: ObsessionState) -> None:
     assert game.plays <= game.rules.max_plays
 
 
-@tuned(2500)
+@tuned(count(1000, 2500))
 @given(rules=rules_strategy, seed=st.integers(0, 2**63 - 1))
 def test_random_games_conserve_cards_and_end(rules: Rules, seed: int) -> None:
     game = random_game(rules, seed)
@@ -144,7 +145,7 @@ def check_observations(game: ObsessionState) -> None:
                 assert not shown & (set(game.hands[other]) - public)
 
 
-@tuned(60)
+@tuned(count(25, 60))
 @given(rules=rules_strategy, seed=st.integers(0, 2**32), bots=st.lists(
     st.sampled_from(["random", "obsessed"]), min_size=10, max_size=10))
 def test_every_legal_action_applies_and_others_are_refused(
@@ -183,7 +184,7 @@ def test_every_legal_action_applies_and_others_are_refused(
     check_observations(game)
 
 
-@tuned(150)
+@tuned(count(60, 150))
 @given(rules=rules_strategy, seed=st.integers(0, 2**63 - 1), bots=st.lists(
     st.sampled_from(["random", "obsessed"]), min_size=10, max_size=10))
 def test_replay_reproduces_the_game(rules: Rules, seed: int, bots: list[str]) -> None:

@@ -1,19 +1,17 @@
 """The tests of a game from outside: Kuhn poker (``examples/plugins/kuhn_poker``), installed as
 ``make`` installs it, working with every shell of cardtable through its description alone.
 
-``CARDTABLE_KUHN_FULL=1`` runs the statistical tests at full size (a 2000-game tournament).
+``CARDTABLE_FULL=1`` runs the statistical tests at full size (a 2000-game tournament).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "examples" / "plugins" / "kuhn_poker"
-FULL = os.environ.get("CARDTABLE_KUHN_FULL", "").strip() not in ("", "0")
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import FULL
+from counts import FULL
 
 COMMAND = [sys.executable, "-m", "cardtable.cli.main", "tournament", "kuhn_poker"]
 GAMES = 2000 if FULL else 600

@@ -22,6 +22,7 @@ from cardtable.games.caravan.observation import Observation
 from cardtable.games.caravan.position import FIELDS, card_text, from_position, parse_card
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.games.caravan.state import CaravanState
+from counts import count
 
 PRESET_NAMES = tuple(PRESETS)
 PLY_LIMIT = 500
@@ -82,7 +83,7 @@ def assert_same(original: CaravanState, restored: CaravanState) -> None:
         assert observed(restored, seat) == observed(original, seat)
 
 
-@tuned(200)
+@tuned(count(80, 200))
 @given(rules=seat_rules(), seed=st.integers(0, 2**32), cut=st.integers(0, 120))
 def test_positions_round_trip_and_continue_identically(rules, seed, cut):
     game = new_game(rules, seed)

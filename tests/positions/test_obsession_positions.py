@@ -9,7 +9,6 @@ naming the field at fault.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import replace
 
@@ -22,6 +21,7 @@ from cardtable.games.obsession.cards import canonical_deck
 from cardtable.games.obsession.position import FIELDS, card_text, from_position, parse_card
 from cardtable.games.obsession.rules import KILL_ORDERS, Rules
 from cardtable.games.obsession.state import PLAY, ObsessionState, seat_name
+from counts import count
 
 RULES = st.builds(
     Rules,
@@ -33,7 +33,7 @@ RULES = st.builds(
 )
 
 
-ROUND_TRIPS = 250 if os.environ.get("CARDTABLE_FULL", "").strip() not in ("", "0") else 100
+ROUND_TRIPS = count(60, 250)
 """Random games written and read back at a random move, then both played to the end
 (``CARDTABLE_FULL=1``: 250)."""
 

@@ -22,6 +22,9 @@ from cardtable.games.caravan.observation import HIDDEN_CARD
 from cardtable.games.caravan.rules import PRESETS, SeatRules
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import PassScreen, screen_text
+from counts import count
+
+from .pilot import TYPED_MOVES, enter_line
 
 CARD = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AJQK])[SHDC](?![0-9A-Z])")
 """A card as the ASCII screen writes it (``6H``, ``10S``)."""
@@ -109,9 +112,7 @@ async def play_opening(app: CaravanApp, pilot) -> list[str]:  # type: ignore[no-
         seat = app.game.turn
         before = len(app.game.history)
         move = helpers[seat].choose(app.game.observation(seat))
-        for key in move.notation:
-            await pilot.press(key)
-        await pilot.press("enter")
+        await enter_line(app, pilot, move.notation, typed=moves < TYPED_MOVES)
         await until(pilot, lambda moved=before: len(app.game.history) > moved, "the move")
         await pilot.pause()
         check(app, watchers(app), checked)
@@ -136,7 +137,7 @@ def test_no_seat_sees_the_other_seats_face_down_opening(preset: str, table: str)
     players, first = TABLES[table]
     rules = SeatRules.preset(preset)
     hidden_opening = rules.of(0).opening_mode == "simultaneous"
-    seeds = (5, 6, 7) if hidden_opening else (5,)
+    seeds = (5, 6, 7)[:count(2, 3)] if hidden_opening else (5,)
 
     async def scenario(seed: int) -> int:
         app = CaravanApp(rules, players, seed, first, 0.0, None, None, True)

@@ -49,8 +49,6 @@ LEASE = 2.0
 TIMEOUT = 120.0
 """How long a test waits for what is bound to happen (a loaded machine is slow)."""
 SAVE_FAILED = "The server could not save your move; try again."
-FULL = bool(os.environ.get("CARDTABLE_FULL"))
-"""Full counts (``CARDTABLE_FULL=1``) instead of the small ones of ``make test``."""
 LOG_TAIL = 6000
 """Characters of each server's log shown when a test fails."""
 

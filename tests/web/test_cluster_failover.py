@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from cluster_servers import (
-    FULL,
     TIMEOUT,
     ServerProcess,
     Servers,
@@ -31,9 +30,10 @@ from cluster_servers import (
     wait_for_the_end,
 )
 
+from counts import count
 from waiting import wait_until
 
-SEEDS = range(12) if FULL else range(3)
+SEEDS = range(count(3, 12))
 LAST_KILL_PLY = 24
 """Kills fall within the first plies (a random Caravan game here is longer)."""
 

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from cluster_servers import (
-    FULL,
     TIMEOUT,
     ServerProcess,
     Servers,
@@ -34,13 +33,14 @@ from sqlalchemy import func, select
 
 from cardtable.web import schema
 from cardtable.web.cluster import table_channel
+from counts import count
 from waiting import wait_until
 
 pytest.importorskip("argon2")
 pytest.importorskip("openskill")
 
 STOPS = ("sent", "stored", "finished")
-ROUNDS = 9 if FULL else 3
+ROUNDS = count(3, 9)
 PASSWORD = "correct horse battery"
 
 

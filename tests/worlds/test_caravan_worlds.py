@@ -13,6 +13,7 @@ import cardtable
 from cardtable.games.caravan.game import CaravanGame
 from cardtable.games.caravan.rules import PRESETS
 from cardtable.games.caravan.state import CaravanState
+from counts import count
 
 from .helpers import WORLDS, chi_square, chi_square_bound
 
@@ -56,7 +57,8 @@ situations = st.tuples(
     st.sampled_from(PRESET_NAMES), st.integers(0, 2**32), st.integers(0, 80),
     st.sampled_from((0, 1)), st.integers(0, 2**32), st.integers(0, 2**32),
 )
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=count(30, 60), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

@@ -6,8 +6,9 @@ by ``state.apply`` and each strategy asked from the seat's observation. No formu
 enters: the rules under test are the engine's.
 
 The simulation of uniformly random play runs a small number of games by default; set
-``CARDTABLE_KUHN_FULL=1`` for the full 100,000 (as ``CARDTABLE_FUZZ_EXAMPLES`` runs a longer
-fuzzing campaign). The games are seeded 0, 1, 2, ..., so a run is the same every time.
+``CARDTABLE_KUHN_FULL=1`` (or cardtable's own ``CARDTABLE_FULL=1``, which asks every test for
+its full counts) for the full 100,000 (as ``CARDTABLE_FUZZ_EXAMPLES`` runs a longer fuzzing
+campaign). The games are seeded 0, 1, 2, ..., so a run is the same every time.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from kuhn_poker.rules import CARDS, Action
 from kuhn_poker.state import KuhnState, Observation
 
 GAME = KuhnGame.load()
-FULL = os.environ.get("CARDTABLE_KUHN_FULL", "").strip() not in ("", "0")
+FULL = any(os.environ.get(name, "").strip() not in ("", "0")
+           for name in ("CARDTABLE_KUHN_FULL", "CARDTABLE_FULL"))
 SIMULATED_GAMES = 100_000 if FULL else 4_000
 Z_999 = 3.2905267314918945
 """The two-sided 99.9 % quantile of the normal distribution."""
