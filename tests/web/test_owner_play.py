@@ -16,7 +16,7 @@ from owner_nodes import (
     seat_socket,
     told_once_in_order,
 )
-from webplay import LeakChecker, play_through, random_chooser
+from webplay import LeakChecker, Viewer, play_through, random_chooser
 
 from cardtable.web.cluster import Event
 from waiting import wait_until
@@ -138,6 +138,30 @@ def test_a_server_hears_only_the_tables_it_holds_and_one_read_by_a_page_catches_
         with seat_socket(two, "nosuchtable", None) as socket:
             assert socket.receive_json()["message"] == "No such table."
         assert "nosuchtable" not in two.cluster.followed
+
+
+def test_the_list_of_tables_shows_another_servers_table_without_holding_it(url: str) -> None:
+    """A table driven by one server is listed by the other as by its owner (seats, ply, the
+    seat connected at the owner) from the database; the lister holds no copy of it and hears
+    none of its events."""
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"},
+                                   claim=["ABC"])
+
+        def listed(node: Node) -> dict[str, Any] | None:
+            answer = node.client.get("/api/tables")
+            assert answer.status_code == 200, answer.text
+            return next((entry for entry in answer.json()["tables"]
+                         if entry["table"] == table), None)
+
+        with seat_socket(one, table, tokens["ABC"]) as socket:
+            Viewer(socket, LeakChecker(one.store, table, "ABC", tokens)).until("state")
+            there = wait_until(lambda: (entry := listed(two)) is not None
+                               and entry["seats"][0]["connected"] and entry,
+                               "the other server to list ABC as connected")
+            assert there == listed(one)
+            assert (there["status"], there["ply"], there["free_seats"]) == ("open", 0, ["DEF"])
+            assert table not in two.hub.tables and not two.cluster.follows(table)
 
 
 def test_a_mirror_dropped_while_a_spectator_says_hello_is_held_again(url: str) -> None:

@@ -25,10 +25,11 @@ from cardtable.engine.errors import GameError
 from cardtable.engine.match import FORFEIT, Forfeit, forfeit_result
 from cardtable.engine.protocol import Result
 from cardtable.engine.record import ABANDONED
-from cardtable.web import games, serialize
+from cardtable.web import games, serialize, shared_store
 from cardtable.web.cluster import Unreachable, follows_id
 from cardtable.web.live import (
     FORGET_AFTER,
+    HERE_STAMPS,
     KEEP_TRYING,
     STORE_THREADS,
     BotSeat,
@@ -135,6 +136,26 @@ class Hub:
         on one connection."""
         parts = self.store.table_parts(table_id, moves_after=0)
         return None if parts.row is None else self.rebuild(parts.row, parts)
+
+    def stored_summaries(self, table_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """(On a store thread) the summaries of the tables ``table_ids``, as the database has
+        them, without bringing any into memory: a list of tables shown must not make this
+        server hold (and, with several servers, hear every move of) each table it lists. Each
+        one is rebuilt apart, with the WebSockets its presence rows show on the live servers;
+        one that cannot be rebuilt is left out."""
+        found: dict[str, dict[str, Any]] = {}
+        for table_id in table_ids:
+            try:
+                live = self.rebuild_stored(table_id)
+            except NOT_REBUILT:  # (left out, as :meth:`get` leaves it)
+                continue
+            if live is None:
+                continue
+            if self.shared:
+                live.take_here(shared_store.here_by_server(
+                    self.store, table_id, self.cluster.alive_since()), next(HERE_STAMPS))
+            found[table_id] = live.summary()
+        return found
 
     def resume(self) -> int:
         """Bring back every unfinished table (several servers: each one nobody drives);

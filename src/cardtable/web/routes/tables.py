@@ -70,21 +70,25 @@ async def open_tables(web: Web, game: str | None = None, status: str | None = No
                       limit: str | None = None, cursor: str | None = None) -> dict[str, Any]:
     """The public tables not finished, a page at a time (``limit``: 1 to 100, default 50),
     the most recently active first (``status``: ``open`` or ``playing``); ``next`` is the
-    ``cursor`` of the next page, null on the last."""
+    ``cursor`` of the next page, null on the last. Read on the store's threads; a table this
+    server does not hold is summed up from the database, not brought into memory."""
     if game is not None:
         bodies.known_game(game)
     if status not in (None, "open", "playing"):
         raise Refused(400, "'status' is open or playing.")
     try:
-        page = table_queries.open_tables(web.store.engine, game=game, status=status,
-                                         limit=table_queries.page_size(limit), cursor=cursor)
+        size = table_queries.page_size(limit)
+        page = await web.hub.in_store_thread(lambda: table_queries.open_tables(
+            web.store.engine, game=game, status=status, limit=size, cursor=cursor))
     except table_queries.PageError as error:
         raise Refused(400, str(error)) from None
-    listed = []
-    for table_id, activity in page.tables:
-        live = web.hub.get(table_id)
-        if live is not None:
-            listed.append({**live.summary(), "activity": activity})
+    held = {table_id: live.summary() for table_id, _activity in page.tables
+            if (live := web.hub.tables.get(table_id)) is not None}
+    missing = [table_id for table_id, _activity in page.tables if table_id not in held]
+    if missing:
+        held.update(await web.hub.in_store_thread(lambda: web.hub.stored_summaries(missing)))
+    listed = [{**held[table_id], "activity": activity} for table_id, activity in page.tables
+              if table_id in held]
     return {"tables": listed, "next": page.next}
 
 
