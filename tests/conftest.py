@@ -1,4 +1,5 @@
-"""Settings every test shares: the hypothesis profiles, and Ctrl-C for the programs tests start.
+"""Settings every test shares: the hypothesis profiles, a patient clock for the program seats
+the tests start, and Ctrl-C for the programs tests start.
 
 Two profiles, both free of the machine's speed (no deadline, no health check that times the
 generation of examples):
@@ -34,6 +35,17 @@ def _profile() -> str:
 
 
 settings.load_profile(_profile())
+
+
+# A program seat's clock (docs/bots.md) is the wall clock: on a loaded machine a program's move
+# can take more than its second, three such moves forfeit, and a whole game against programs
+# would end in a forfeit the test did not ask for. Every program the suite starts, in its own
+# processes or in the commands they run (which inherit the environment), has a patient clock
+# unless the test sets one: the tests of the clock itself give their own limits.
+for _variable, _patient in (("CARDTABLE_BOT_STARTUP_S", "120"),
+                            ("CARDTABLE_BOT_MOVE_MS", "60000"),
+                            ("CARDTABLE_BOT_HARD_MS", "120000")):
+    os.environ.setdefault(_variable, _patient)
 
 
 # A shell without job control starts a command run in the background with SIGINT ignored, and
