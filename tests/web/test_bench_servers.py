@@ -11,6 +11,8 @@ from typing import Any
 
 from bench_output import round_trip_moves
 
+from cardtable.web.bench import seat_servers
+
 BENCH = [sys.executable, "-m", "cardtable.cli.main", "bench", "web"]
 
 
@@ -30,6 +32,33 @@ def test_bench_web_over_two_servers(pg_cluster: Any) -> None:
     assert cpu and float(cpu[1]) > 0 and float(cpu[2]) > 0
     # (the two parts make the whole, to the rounding of each)
     assert abs(float(cpu[3]) + float(cpu[4]) - float(cpu[2])) <= 0.002
+
+
+def test_the_seats_go_round_the_servers_or_stay_together() -> None:
+    assert [seat_servers(table, 2, 4) for table in range(5)] == [
+        [0, 1], [1, 2], [2, 3], [3, 0], [0, 1]]
+    assert [seat_servers(table, 2, 4, together=True) for table in range(5)] == [
+        [0, 0], [1, 1], [2, 2], [3, 3], [0, 0]]
+    assert seat_servers(7, 3, 1) == [0, 0, 0]
+
+
+def test_bench_web_with_each_tables_seats_together(pg_cluster: Any) -> None:
+    done = subprocess.run([*BENCH, "--servers", "2", "--together", "--tables", "4", "--moves",
+                           "3", "--db", pg_cluster.new_database()], capture_output=True,
+                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"2 servers \(pids \d+, \d+\), both seats of each table on the server "
+                     r"it was made on", done.stdout.splitlines()[0])
+    assert round_trip_moves(done.stdout) == 24
+    assert "ms per move (user" in done.stdout
+
+
+def test_together_needs_servers() -> None:
+    done = subprocess.run([*BENCH, "--together"], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stderr) == (1, "cardtable bench web: --together needs "
+                                                 "--servers K (the seats of a table of two "
+                                                 "people)\n")
 
 
 def test_several_servers_need_postgresql(tmp_path: Any) -> None:

@@ -11,7 +11,9 @@ server's CPU time per move.
 tables of two people instead, whose two seats sit on different servers (table t is made on
 server t mod K, where its first seat plays; its second seat plays through server t+1 mod K):
 every move then crosses servers, forwarded to the table's owner or fanned out to the other
-one. The CPU time is the sum over the server processes.
+one. The CPU time is the sum over the server processes. ``--together`` plays both seats of
+a table through the server it was made on instead: the tables are spread over the servers and
+no move crosses, which tells what K processes cost apart from what crossing costs.
 
 The server runs with its rate limits on. Every table is made and played from this one client,
 so the limits on new tables and on WebSockets open at once are raised to the number of tables
@@ -71,6 +73,10 @@ def parser() -> OneLineArgumentParser:
                        help="K server processes on the one database of --db (PostgreSQL when "
                        "K > 1), playing tables of two people whose seats sit on different "
                        "servers (default: one server, a person against a bot)")
+    parse.add_argument("--together", action="store_true",
+                       help="with --servers: both seats of a table play through the server "
+                       "the table was made on, so that no move crosses servers (default: "
+                       "its two seats on two servers, every move crossing)")
     return parse
 
 
@@ -195,11 +201,19 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
                 totals.client_moves += 1
 
 
+def seat_servers(table: int, seats: int, servers: int, together: bool = False) -> list[int]:
+    """The servers (by number) through which the seats of the ``table``-th table play: the
+    table is made on server ``table`` mod ``servers``; its seats go round the servers from
+    there, or (``together``) all play through that one."""
+    home = table % servers
+    return [home if together else (home + seat) % servers for seat in range(seats)]
+
+
 async def _tables(bases: list[str], options: argparse.Namespace
                   ) -> list[list[tuple[str, str, str]]]:
     """Make the tables: per table, (server, table, token) of each seat a client plays. One
     server: a person against bots. Several: two people, table t made on server t mod K, its
-    second seat played through the next server."""
+    second seat played through the next server (``--together``: through the same one)."""
     import httpx
 
     from cardtable.engine.game_registry import description
@@ -221,7 +235,8 @@ async def _tables(bases: list[str], options: argparse.Namespace
             response.raise_for_status()
             data = response.json()
             tokens = list(data["tokens"].values())
-            where = [bases[(home + index) % len(bases)] for index in range(len(tokens))]
+            where = [bases[server] for server in
+                     seat_servers(number, len(tokens), len(bases), options.together)]
             made.append([(base, data["table"], token)
                          for base, token in zip(where, tokens, strict=True)])
     finally:
@@ -300,6 +315,9 @@ def main(argv: list[str]) -> int:
     if not 1 <= count <= MAX_SERVERS:
         print_error(PROG, f"--servers must be 1 to {MAX_SERVERS}")
         return 1
+    if options.together and options.servers is None:
+        print_error(PROG, "--together needs --servers K (the seats of a table of two people)")
+        return 1
     if count > 1 and (options.db is None or is_sqlite(options.db)):
         print_error(PROG, f"--servers {count} needs --db postgresql://USER:PASSWORD@HOST/NAME "
                           "(several servers share one PostgreSQL database)")
@@ -347,8 +365,9 @@ def main(argv: list[str]) -> int:
                     return _not_started(log_path)
             pids = [process.pid for _base, process, _log in servers]
             shown = (f"server pid {pids[0]}" if count == 1 else
-                     f"{count} servers (pids {', '.join(map(str, pids))}), the two seats of "
-                     "each table on two of them")
+                     f"{count} servers (pids {', '.join(map(str, pids))}), "
+                     + ("both seats of each table on the server it was made on"
+                        if options.together else "the two seats of each table on two of them"))
             players = (f"a WebSocket client against bot:{options.bot or 'random'}"
                        if options.servers is None else "two WebSocket clients")
             print(f"{PROG}: {options.tables} tables of {options.game} ({players}), "
