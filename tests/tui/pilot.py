@@ -24,15 +24,22 @@ entered whole, as if pasted (:func:`enter_line`). Each key redraws the screen: t
 move made a whole game several times slower, and the keys themselves have their own tests."""
 
 
+async def type_line(pilot: Any, text: str) -> None:
+    """Type ``text`` key by key into the focused line, as a person does, then Enter."""
+    for key in text:
+        await pilot.press("space" if key == " " else key)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 async def enter_line(app: Any, pilot: Any, text: str, typed: bool = True) -> None:
     """``text`` into the command line and Enter: typed key by key, or (``typed`` off) put
     there whole, as if pasted."""
     if typed:
-        for key in text:
-            await pilot.press("space" if key == " " else key)
+        await type_line(pilot, text)
     else:
         app.query_one("#command").value = text
-    await pilot.press("enter")
+        await pilot.press("enter")
 
 
 async def until(pilot: Any, condition: Callable[[], bool], what: str,

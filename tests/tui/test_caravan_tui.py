@@ -12,7 +12,7 @@ from cardtable.ui.tui import common as tui_common
 from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 
-from .pilot import TYPED_MOVES, enter_line, settled_text
+from .pilot import TYPED_MOVES, enter_line, settled_text, type_line
 from .snapshot import check_snapshot
 
 POWER = SeatRules.preset("power")
@@ -34,12 +34,6 @@ async def until_over(app: CaravanApp, pilot, rounds: int) -> None:  # type: igno
         await settle(app, pilot)
         if app.game.result is not None:
             return
-
-
-async def type_command(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    for key in text:
-        await pilot.press(key)
-    await pilot.press("enter")
 
 
 async def play_whole_game(app: CaravanApp, pilot, snap_mid: str | None = None) -> int:  # type: ignore[no-untyped-def]
@@ -69,10 +63,10 @@ def test_whole_game_with_errors_and_record(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             check_snapshot("caravan_start_80x24", screen_text(app))
-            await type_command(pilot, "q1")
-            await type_command(pilot, "P9A")
-            await type_command(pilot, "P1Z")
-            await type_command(pilot, "D1")
+            await type_line(pilot, "q1")
+            await type_line(pilot, "P9A")
+            await type_line(pilot, "P1Z")
+            await type_line(pilot, "D1")
             await settle(app, pilot)
             assert "Invalid option 'q', must be one of: (P)lay, (D)iscard, (C)lear." \
                 in app.messages
@@ -103,7 +97,7 @@ def test_illegal_move_keeps_the_turn() -> None:
         app = make_app()
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
-            await type_command(pilot, "D1")
+            await type_line(pilot, "D1")
             await settle(app, pilot)
             assert app.important is not None
             assert app.important in app.messages
@@ -149,7 +143,7 @@ def test_quit_mid_game_asks_first(tmp_path: Path) -> None:
         app = make_app(record=str(record))
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
-            await type_command(pilot, "P1A")
+            await type_line(pilot, "P1A")
             await settle(app, pilot)
             await pilot.press("escape")
             await pilot.pause()
@@ -279,7 +273,7 @@ def test_two_humans_see_only_the_hand_of_the_seat_to_move() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             assert app.visible_hand(0) is not None and app.visible_hand(1) is None
-            await type_command(pilot, "P1A")
+            await type_line(pilot, "P1A")
             await settle(app, pilot)
             assert app.game.plies == 1
             await pilot.press("enter")  # PL2 takes the keyboard
@@ -429,7 +423,7 @@ def test_hot_seat_hands_over_before_showing_the_next_hand() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             pl2_cards = [code(card) for card in app.game.observation(1).hand]
-            await type_command(pilot, "P1A")
+            await type_line(pilot, "P1A")
             await settle(app, pilot)
             assert isinstance(app.screen, PassScreen)
             text = screen_text(app)
@@ -458,13 +452,13 @@ def test_hot_seat_hint_names_the_caravans_of_the_player_to_move() -> None:
             await settle(app, pilot)
             command = app.query_one("#command", Input)
             assert command.placeholder == "P2B P4F3 D3 CA"
-            await type_command(pilot, "P1A")
+            await type_line(pilot, "P1A")
             await settle(app, pilot)
             await pilot.press("enter")  # PL2 takes the keyboard
             await pilot.pause()
             assert command.placeholder == "P2E P4C3 D3 CD"
             assert "PL2 > P2E P4C3 D3 CD" in screen_text(app)
-            await type_command(pilot, "P1D")
+            await type_line(pilot, "P1D")
             await settle(app, pilot)
             await pilot.press("enter")
             await pilot.pause()
@@ -503,13 +497,13 @@ def test_face_card_without_slot_asks_for_the_slot_and_discard_says_your() -> Non
                          None, None, True)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
-            await type_command(pilot, "P1A")  # 7C
+            await type_line(pilot, "P1A")  # 7C
             await settle(app, pilot)
-            await type_command(pilot, "P1A")  # JC without a slot
+            await type_line(pilot, "P1A")  # JC without a slot
             await settle(app, pilot)
             message = "Face cards are played on a card: give its slot, e.g. P4A2."
             assert app.important == message and message in widget_text(app, "#status")
-            await type_command(pilot, "D1")
+            await type_line(pilot, "D1")
             await settle(app, pilot)
             assert "YOU discarded JC from your hand." in app.messages
 
@@ -529,7 +523,7 @@ def test_moves_key_and_word_list_the_legal_moves() -> None:
                 listed[0].startswith(f"Legal moves ({len(expected)}): P1A")
             shown = " ".join(app.messages[app.messages.index(listed[0]):]).split()
             assert shown[3:] == expected
-            await type_command(pilot, "moves")
+            await type_line(pilot, "moves")
             await pilot.pause()
             assert len([line for line in app.messages if line.startswith("Legal moves")]) == 2
             assert app.game.plies == 0 and "F2 moves" in screen_text(app)
@@ -543,14 +537,14 @@ def test_typed_quit_or_exit_asks_first() -> None:
             app = make_app()
             async with app.run_test(size=(80, 24)) as pilot:
                 await settle(app, pilot)
-                await type_command(pilot, word)
+                await type_line(pilot, word)
                 await pilot.pause()
                 assert isinstance(app.screen, ConfirmQuit)
                 await pilot.press("n")
                 await pilot.pause()
                 assert app.game.result is None
                 assert not any(m.startswith("Invalid option") for m in app.messages)
-                await type_command(pilot, word)
+                await type_line(pilot, word)
                 await pilot.pause()
                 await pilot.press("y")
                 await pilot.pause()
@@ -568,12 +562,12 @@ def test_seed_preset_counts_and_long_input_are_shown() -> None:
             assert "power, seed 7" in text
             assert "deck 46, hand 8" in text
             # Typed input is not cut at 4 characters: the parser refuses what is too long.
-            await type_command(pilot, "P10F12")
+            await type_line(pilot, "P10F12")
             await settle(app, pilot)
             assert "YOU entered: P10F12" in app.messages
             assert app.important == "The chosen hand position is out of range."
             # A long refusal is never cut in the status line.
-            await type_command(pilot, "D1")
+            await type_line(pilot, "D1")
             await settle(app, pilot)
             long = "A player cannot discard a card during the Start round."
             assert app.important == long

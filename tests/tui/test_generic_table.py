@@ -18,20 +18,13 @@ from cardtable.ui.tui.launcher import Choice, LauncherApp, build_choice
 from cardtable.ui.tui.result_lines import result_lines, tally_entry
 from generic_table.nim import registered
 
-from .pilot import click_play, until
+from .pilot import click_play, type_line, until
 
 
 @pytest.fixture(autouse=True)
 def nim() -> Iterator[None]:
     with registered():
         yield
-
-
-async def type_line(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    for key in text:
-        await pilot.press("space" if key == " " else key)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 def test_a_person_plays_a_bot_by_number_and_by_notation() -> None:

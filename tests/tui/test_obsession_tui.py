@@ -23,7 +23,7 @@ from cardtable.ui.tui.common import ConfirmQuit, HelpScreen, screen_text
 from cardtable.ui.tui.obsession_app import HELP_LINES, ObsessionApp, PassScreen
 from obsession.helpers import position
 
-from .pilot import TYPED_MOVES, enter_line, settled_text, until
+from .pilot import TYPED_MOVES, enter_line, settled_text, type_line, until
 from .snapshot import check_snapshot
 from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
 
@@ -37,12 +37,6 @@ async def settle(app: ObsessionApp, pilot) -> None:  # type: ignore[no-untyped-d
     for _ in range(3):
         await app.workers.wait_for_complete()
         await pilot.pause()
-
-
-async def type_line(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    for key in text:
-        await pilot.press("space" if key == " " else key)
-    await pilot.press("enter")
 
 
 def test_digit_keys_toggle_cards() -> None:

@@ -22,8 +22,9 @@ from cardtable.ui.tui.common import ConfirmQuit
 from cardtable.ui.tui.obsession_app import ObsessionApp
 from cardtable.ui.tui.screen_match import Answer, ScreenMatch
 
-from .test_caravan_tui import play_whole_game, settle, type_command, until_over
-from .test_obsession_tui import play_out, type_line
+from .pilot import type_line
+from .test_caravan_tui import play_whole_game, settle, until_over
+from .test_obsession_tui import play_out
 from .test_obsession_tui import settle as settle_obsession
 
 POWER = SeatRules.preset("power")
@@ -80,7 +81,7 @@ def test_caravan_human_against_a_bot_plays_the_whole_game_through_the_match_loop
         app = CaravanApp(POWER, ("human", "bot:normal"), 7, 0, 0.0, None, str(record), True)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
-            await type_command(pilot, "D1")  # a move, but not one the Start round allows
+            await type_line(pilot, "D1")  # a move, but not one the Start round allows
             await settle(app, pilot)
             await play_whole_game(app, pilot)
         return app
@@ -129,7 +130,7 @@ def test_caravan_quit_reaches_the_listeners_as_an_abandoned_match(
         app = CaravanApp(POWER, ("human", "bot:normal"), 7, 0, 0.0, None, str(record), True)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
-            await type_command(pilot, "P1A")
+            await type_line(pilot, "P1A")
             await settle(app, pilot)
             await pilot.press("escape")
             await pilot.pause()
