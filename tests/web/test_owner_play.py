@@ -4,6 +4,8 @@ is told every ply once, in order, from its own server."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from owner_nodes import (
 )
 from webplay import LeakChecker, Viewer, play_through, random_chooser
 
+from cardtable.web import cluster as cluster_module
 from cardtable.web.cluster import Event
 from waiting import wait_until
 
@@ -138,6 +141,47 @@ def test_a_server_hears_only_the_tables_it_holds_and_one_read_by_a_page_catches_
         with seat_socket(two, "nosuchtable", None) as socket:
             assert socket.receive_json()["message"] == "No such table."
         assert "nosuchtable" not in two.cluster.followed
+
+
+def test_a_table_heard_later_than_its_follow_waited_for_is_caught_up(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy server may take longer to listen to a table's channel than ``follow`` waits
+    (``FOLLOW_LIMIT``): a copy read meanwhile still catches up with the moves stored before it
+    is heard, once it is, however late (nothing else would tell it: the game waits)."""
+    monkeypatch.setattr(cluster_module, "FOLLOW_LIMIT", 0.2)
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        listen, gave_up = threading.Event(), threading.Event()
+        bus = two.cluster
+        listen_to_followed, follow = bus._listen_to_followed, bus.follow
+
+        async def held_back(conn: Any) -> None:
+            while not listen.is_set():
+                await asyncio.sleep(0.01)
+            await listen_to_followed(conn)
+
+        async def following(table_id: str) -> None:
+            try:
+                await follow(table_id)
+            except cluster_module.Unreachable:
+                gave_up.set()
+                raise
+
+        async def no_sweep() -> list[str]:  # (nobody watches the copy: it would be dropped)
+            return []
+
+        bus._listen_to_followed, bus.follow, two.hub.sweep = held_back, following, no_sweep
+        assert two.client.get(f"/api/tables/{table}").status_code == 200
+        mirror = two.live(table)
+        wait_until(gave_up.is_set, "the follow to give up waiting")
+        assert mirror.ply == 0 and not bus.follows(table)
+        with recorders(table, tokens, {"ABC": one, "DEF": one}) as viewers:
+            last = play_through(viewers, {"ABC", "DEF"}, random_chooser(8), stop_after=2)
+        assert last["ply"] == 2 and mirror.ply == 0
+        listen.set()
+        wait_until(lambda: mirror.ply == 2, "the copy to catch up once the table is heard")
+        assert bus.follows(table) and two.hub.tables[table] is mirror
+        assert bus.follows(table)
 
 
 def test_the_list_of_tables_shows_another_servers_table_without_holding_it(url: str) -> None:

@@ -188,6 +188,11 @@ class Cluster(Protocol):
         (the table is then heard once the bus connects again, and the server is told
         ``resync``)."""
 
+    async def until_heard(self, table_id: str) -> None:
+        """Once the events of ``table_id`` are heard, however long it takes (after
+        :meth:`follow` gave up waiting: a busy bus, or one lost and connecting again), or it
+        is followed no more, or the server stops."""
+
     def follows(self, table_id: str) -> bool:
         """Whether the events of ``table_id`` are heard (:meth:`follow` has returned)."""
 
@@ -251,6 +256,9 @@ class _Bus:
         return time.time() - self.lease
 
     async def follow(self, table_id: str) -> None:
+        """(One server: every event is heard.)"""
+
+    async def until_heard(self, table_id: str) -> None:
         """(One server: every event is heard.)"""
 
     def follows(self, table_id: str) -> bool:
@@ -734,6 +742,12 @@ class PostgresCluster(_Bus):
             raise Unreachable("The database did not answer in time." if not done
                               else "The database does not answer.")
         return heard.result()
+
+    async def until_heard(self, table_id: str) -> None:
+        heard = self.followed.get(table_id)
+        if heard is not None and not heard.done():
+            with contextlib.suppress(Unreachable):  # (the server stops)
+                await asyncio.shield(heard)
 
     def follows(self, table_id: str) -> bool:
         heard = self.followed.get(table_id)

@@ -223,9 +223,11 @@ class Hub:
     async def _follow(self, live: LiveTable) -> None:
         try:
             await self.cluster.follow(live.id)
-        except Unreachable:  # (heard once the bus connects again, and then caught up)
-            return
-        if self.tables.get(live.id) is live:
+        except Unreachable:
+            # Not heard in time (the bus busy, or lost and connecting again): caught up once
+            # it is, however late, since what was stored meanwhile was told to nobody here.
+            await self.cluster.until_heard(live.id)
+        if self.tables.get(live.id) is live and self.cluster.follows(live.id):
             live.refresh("moves", "row", "seats", "here")
 
     def drop(self, table_id: str) -> None:
