@@ -22,7 +22,7 @@ from webplay import LeakChecker, Viewer, play_through, random_chooser
 
 from cardtable.web import cluster as cluster_module
 from cardtable.web.cluster import Event
-from waiting import wait_until
+from waiting import TIMEOUT, wait_until
 
 
 @pytest.fixture
@@ -156,8 +156,7 @@ def test_a_table_heard_later_than_its_follow_waited_for_is_caught_up(
         listen_to_followed, follow = bus._listen_to_followed, bus.follow
 
         async def held_back(conn: Any) -> None:
-            while not listen.is_set():
-                await asyncio.sleep(0.01)
+            assert await asyncio.to_thread(listen.wait, TIMEOUT), "the test to let it listen"
             await listen_to_followed(conn)
 
         async def following(table_id: str) -> None:
