@@ -4,10 +4,14 @@
 
 const gameSelect = document.getElementById("board-game");
 
+let asked = 0;  // the latest board asked for: an earlier answer that comes later is dropped
+
 async function showBoard() {
   const body = document.querySelector("#leaderboard tbody");
+  const mine = ++asked;
   try {
     const board = await CT.api("GET", `/api/leaderboard/${encodeURIComponent(gameSelect.value)}`);
+    if (mine !== asked) return;
     const players = board.players || [];
     CT.replace(body, players.length ? players.map((player, index) => CT.el("tr", {},
       CT.el("td", {}, String(index + 1)),
@@ -18,6 +22,7 @@ async function showBoard() {
       : CT.el("tr", {}, CT.el("td", {colspan: 4, class: "hint"},
                               "No rated games yet: finished games between accounts count.")));
   } catch (error) {
+    if (mine !== asked) return;
     CT.replace(body, CT.el("tr", {}, CT.el("td", {colspan: 4, class: "error"}, error.message)));
   }
 }
