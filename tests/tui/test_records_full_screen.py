@@ -134,5 +134,7 @@ def test_a_stopping_signal_closes_a_replay_and_the_launcher(session: str,
     _start_and_stop(session, tmp_path, "caravan",
                     f"--replay {shlex.quote(str(record))} --delay 5", "Welcome to Caravan",
                     signal.SIGTERM)
-    tmux("kill-session", "-t", session)
-    _start_and_stop(session, tmp_path, "cardtable", "", "choose a game", signal.SIGTERM)
+    # A session of its own: the replay's session stays (its shell sleeps), so the tmux server
+    # is not left empty and exiting while the launcher's session starts on it.
+    _start_and_stop(f"{session}-launcher", tmp_path, "cardtable", "", "choose a game",
+                    signal.SIGTERM)
