@@ -24,7 +24,7 @@ from webplay import Viewer, play_through, random_chooser
 from cardtable.web import hand_over
 from cardtable.web.live import SAVE_FAILED
 from cardtable.web.store import LeaseLost, SeatRow, Store, TableRow
-from waiting import wait_until
+from waiting import TIMEOUT, wait_until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from external_bots.helpers import SCRIPTS, command, pids_in, wait_gone
@@ -110,6 +110,59 @@ def test_a_stale_owner_stores_nothing_steps_down_and_the_move_goes_to_the_new_ow
         stored = two.store.moves(table)
         for viewer in viewers.values():
             told_once_in_order(viewer, len(stored))
+
+
+def test_a_move_handed_to_a_server_that_takes_the_table_over_meanwhile_is_played_there(
+        url: str) -> None:
+    """The stale owner hands its person's move to the server that took the table, which gets
+    it before it drives the table and answers after: the news that it drives the table now
+    (the very server asked) does not give up the move as unanswered ("could not save")."""
+    with Node(url, STEADY_LEASE) as one, Node(url, STEADY_LEASE) as two:
+        table, tokens = one.create("caravan", ["human", "human"], {"rules": "nv"})
+        with recorders(table, tokens, {"ABC": one, "DEF": two}) as viewers:
+            choose = random_chooser(7)
+            frame = play_through(viewers, {"ABC", "DEF"}, choose, stop_after=3)
+            while frame["to_move"] != "ABC":
+                frame = play_through(viewers, {"ABC", "DEF"}, choose,
+                                     stop_after=frame["ply"] + 1)
+            ply = frame["ply"]
+            # The stale owner's own reading of the table is held back (it would learn the new
+            # owner's epoch first, and its news would then be no news), and the move's
+            # request waits at the new owner until it drives the table.
+            reading, read = threading.Event(), one.store.table_parts
+            arrived, answering = threading.Event(), threading.Event()
+
+            def held_reading(*args: Any, **kwargs: Any) -> Any:
+                if kwargs.get("seats", True):  # (its catch-up after stepping down)
+                    reading.wait(TIMEOUT)
+                return read(*args, **kwargs)
+
+            handler = two.cluster.handler
+
+            async def held_answer(body: dict[str, Any]) -> Any:
+                if body.get("op") == "move":
+                    arrived.set()
+                    await asyncio.to_thread(answering.wait, TIMEOUT)
+                return await handler(body)
+
+            one.store.table_parts, two.cluster.handler = held_reading, held_answer
+            try:
+                epoch = _steal(one.store, table, two.id)
+                mover = viewers["ABC"]
+                assert mover.last is not None
+                move = mover.last["legal"][0]
+                mover.socket.send_json({"type": "move", "move": move})
+                assert arrived.wait(TIMEOUT), "the move never reached the new owner"
+                assert two.call(two.hub.owners.take_over, table, epoch)
+                wait_until(lambda: one.live(table).row.epoch == epoch,
+                           "the stale owner to hear of the new one")
+            finally:
+                answering.set()
+                reading.set()
+            for viewer in viewers.values():
+                after = viewer.until_state(lambda state: state["ply"] == ply + 1)
+                assert viewer.errors == [] and after["to_move"] == "DEF"
+            assert two.store.moves(table)[-1] == ("ABC", move)
 
 
 def test_the_tables_of_a_dead_server_go_to_the_living_each_to_one(url: str) -> None:

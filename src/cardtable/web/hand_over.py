@@ -139,9 +139,14 @@ class HandOver:
         asked = asyncio.ensure_future(cluster.request(
             owner, {"op": "move", "t": self.live.id, "seat": seat, "text": text, "p": ply},
             timeout=max(0.0, timeout)))
-        moved = self._owner_news()
         try:
-            await asyncio.wait((asked, moved, played), return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                moved = self._owner_news()
+                await asyncio.wait((asked, moved, played), return_when=asyncio.FIRST_COMPLETED)
+                if asked.done() or played.done() or self.live.row.owner != owner:
+                    break
+                # The news is of the very server asked (it took the table over as the move
+                # reached it): it drives the table now, and answers.
         finally:
             if not asked.done():
                 asked.cancel()
