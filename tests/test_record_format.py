@@ -34,11 +34,14 @@ from cardtable.engine.record import (
     record_game,
 )
 from cardtable.engine.record_upgrade import dialect_of
+from counts import count
 
 BIN = Path(sys.executable).parent
 LEGACY = Path(__file__).parent / "records" / "legacy"
 CURRENT = Path(__file__).parent / "records" / "current"
-SETTINGS = settings(max_examples=int(os.environ.get("RECORD_EXAMPLES", "50")), deadline=None,
+EXAMPLES = count(20, 50)
+"""Games per round-trip test (``CARDTABLE_FULL=1``: 50)."""
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                     derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
@@ -558,7 +561,7 @@ JSON_VALUES = st.recursive(
 
 @pytest.mark.parametrize("name", ["caravan-nv-mulligan.jsonl", "obsession-cap40.jsonl",
                                   "austerity-three.jsonl"])
-@settings(max_examples=int(os.environ.get("RECORD_EXAMPLES", "50")) * 2, deadline=None,
+@settings(max_examples=100, deadline=None,
           derandomize=True, database=None)
 @given(data=st.data())
 def test_any_changed_field_is_refused_with_a_line_never_a_traceback(name: str,

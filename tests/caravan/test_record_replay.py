@@ -148,7 +148,7 @@ PAIRINGS = {
 
 
 # Games per preset (CARDTABLE_FULL=1: 400).
-REPLAYED = count(100, 400)
+REPLAYED = count(40, 400)
 
 
 @pytest.mark.parametrize("preset", list(PAIRINGS))

@@ -95,20 +95,25 @@ def test_every_table_size_round_trips_at_the_swap_and_at_the_end(players):
 def test_the_repetition_table_is_kept():
     # Bots only, no draw pile: the guard counts positions. Restored just before the move
     # that repeats a position for the last time, a game must stop there as the original did.
+    def played(rules, seed, plies=None):
+        game = ObsessionState.new(rules, [False] * rules.players, seed)
+        rng = random.Random(seed)
+        actions = []
+        while game.to_move is not None and (plies is None or len(actions) < plies):
+            actions.append(rng.choice(game.legal_actions()))
+            game.apply(actions[-1])
+        return game, actions
+
     found = 0
     for seed in range(240):
         rules = Rules(players=2 + seed % 3, run_kill=2 + seed % 7, repeat_limit=2)
-        game = ObsessionState.new(rules, [False] * rules.players, seed)
-        rng = random.Random(seed)
-        before, action = "", None
-        while game.to_move is not None:
-            action = rng.choice(game.legal_actions())
-            if not game.draw:  # the guard only counts once the draw pile is empty
-                before = game.to_position()
-            game.apply(action)
+        game, actions = played(rules, seed)
         if game.stalemate != "repetition":
             continue
-        assert action is not None
+        # The same game again, up to the move that ended it (the draw pile is empty there).
+        last, action = played(rules, seed, len(actions) - 1)[0], actions[-1]
+        assert not last.draw
+        before = last.to_position()
         restored = from_position(rules, before)
         assert restored._seen
         restored.apply(action)

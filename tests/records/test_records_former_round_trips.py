@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -23,10 +22,10 @@ from hypothesis import strategies as st
 from cardtable.engine.match import MatchAbandoned, MatchListener, play_match
 from cardtable.engine.record import encode_line
 from cardtable.engine.record_upgrade import aligned, upgrade
+from counts import count
 
 LEGACY = Path(__file__).parent / "legacy"
-EXAMPLES = int(os.environ.get("RECORD_EXAMPLES", "50"))
-SETTINGS = settings(max_examples=max(5, EXAMPLES // 2), deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=count(10, 25), deadline=None, derandomize=True,
                     database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
