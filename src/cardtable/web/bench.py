@@ -85,7 +85,6 @@ LOG_LINES = 10
 """Lines of each server's log shown when clients failed."""
 RETRIES = 20
 """How many times a client sends a move the server could not save again."""
-SAVE_FAILED = "The server could not save your move; try again."
 SILENCE = 60.0
 """A client that gets no frame for this long fails (its table stopped)."""
 
@@ -144,6 +143,8 @@ async def _client(url: str, token: str, moves: int, chooser: random.Random,
     until the table's ply ``last``; ``counts``: this client counts the table's moves and
     its end (one client of each table does)."""
     import websockets
+
+    from cardtable.web.hand_over import SAVE_FAILED
 
     table = url.split("/api/tables/")[-1]  # (its two clients may play through two servers)
     async with websockets.connect(f"{url}?token={token}", max_size=1 << 22,
