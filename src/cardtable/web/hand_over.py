@@ -132,7 +132,8 @@ class HandOver:
     async def _ask_owner(self, owner: str, seat: str, text: str, ply: int,
                          played: asyncio.Future[None], timeout: float) -> str | None:
         """The refusal of ``owner`` (None: played); :class:`_NotTaken` when it did not
-        answer, said it does not drive the table, or the table changed hands meanwhile."""
+        answer, said it does not drive the table, or the table went to another server
+        meanwhile."""
         from cardtable.web.cluster import Unreachable
 
         cluster = self.live.hub.cluster
