@@ -1,4 +1,8 @@
-"""Skip the full-screen tests where Textual is not installed."""
+"""Skip the full-screen tests where Textual is not installed; fixtures of the full-screen
+tests."""
+
+import uuid
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,3 +18,16 @@ def brisk_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 1 / 500)
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 1 / 10000)
+
+
+@pytest.fixture
+def session(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A tmux session's name, on a tmux server of the test's own (``terminal.SOCKET``): a
+    server killed at the end of one test may still be exiting as the next test's session
+    starts, and that session would vanish with it (as would one started on a server whose
+    last session just ended)."""
+    from . import terminal
+
+    monkeypatch.setattr(terminal, "SOCKET", f"cardtable-tests-{uuid.uuid4().hex[:8]}")
+    yield f"cardtable-{uuid.uuid4().hex[:8]}"
+    terminal.tmux("kill-server")

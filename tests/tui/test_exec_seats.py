@@ -21,9 +21,7 @@ from cardtable.ui.tui.result_lines import result_lines
 from external_bots.helpers import EXAMPLES, SCRIPTS, pids_in, spec, wait_gone
 
 from .pilot import until
-from .test_tmux_smoke import BIN, TMUX, session, start, tmux, wait_for
-
-__all__ = ["session"]  # the tmux fixture, shared with the smoke tests
+from .terminal import BIN, needs_tmux, start, tmux, wait_for
 
 POWER = SeatRules.preset("power")
 
@@ -172,7 +170,7 @@ def test_obsession_forfeit_is_shown_recorded_and_ends_the_program(tmp_path: Path
         ["!!! P1 forfeits: a line that is not JSON: no json here", *places], [])
 
 
-@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+@needs_tmux
 def test_the_commands_open_the_full_screen_for_programs(session: str, tmp_path: Path) -> None:
     """``caravan`` with a program at a seat is no longer sent to the line mode; a confirmed
     Ctrl+C ends the program with the screen."""
@@ -219,7 +217,7 @@ def test_obsession_a_program_refused_once_plays_on(tmp_path: Path) -> None:
     assert app.forfeit is None
 
 
-@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+@needs_tmux
 @pytest.mark.parametrize("program", ["caravan", "obsession"])
 def test_a_program_that_cannot_start_is_one_line_before_the_screen(session: str,
                                                                   program: str) -> None:

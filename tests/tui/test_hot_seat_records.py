@@ -19,7 +19,7 @@ from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import ConfirmQuit, PassScreen
 from cardtable.ui.tui.obsession_app import ObsessionApp
 
-from .test_tmux_smoke import BIN
+from .terminal import BIN
 
 
 def _replay(program: str, record: Path) -> subprocess.CompletedProcess[str]:

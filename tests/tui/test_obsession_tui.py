@@ -5,11 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from textual.widgets import Static
 
 from cardtable.games.obsession.actions import Action
@@ -25,7 +22,7 @@ from obsession.helpers import position
 
 from .pilot import TYPED_MOVES, enter_line, settled_text, type_line, until
 from .snapshot import check_snapshot
-from .test_tmux_smoke import BIN, TMUX, start, tmux, wait_for
+from .terminal import BIN, needs_tmux, start, tmux, wait_for
 
 
 def selection_text(observation: Observation, action: Action) -> str:
@@ -434,17 +431,8 @@ def test_fast_forward_once_a_human_is_out() -> None:
     asyncio.run(scenario())
 
 
-@pytest.fixture
-def terminal() -> Iterator[str]:
-    name = f"cardtable-{uuid.uuid4().hex[:8]}"
-    yield name
-    tmux("kill-session", "-t", name)
-    tmux("kill-server")
-
-
-@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
-def test_moves_seed_and_typed_quit_in_a_real_terminal(terminal: str) -> None:
-    session = terminal
+@needs_tmux
+def test_moves_seed_and_typed_quit_in_a_real_terminal(session: str) -> None:
     start(session, f"{shlex.quote(str(BIN / 'obsession'))} --seed 1 --delay 0 --ascii")
     screen = wait_for(session, "Select your 3 VISIBLE cards")
     assert "seed 1 " in screen and "F2 moves" in screen

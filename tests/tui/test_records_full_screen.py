@@ -8,12 +8,9 @@ import asyncio
 import json
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +22,7 @@ from cardtable.ui.tui.common import FatalScreen
 from cardtable.ui.tui.obsession_app import ObsessionApp
 from cardtable.ui.tui.result_lines import result_lines
 
-from .test_tmux_smoke import BIN, tmux, wait_for
+from .terminal import BIN, needs_tmux, tmux, wait_for
 
 FULL = "Cannot write record file '/dev/full': No space left on device."
 needs_dev_full = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
@@ -69,17 +66,6 @@ def test_caravan_record_to_a_full_device() -> None:
 
 # ------------------------------------------------------------------ signals in a real terminal
 
-TMUX = shutil.which("tmux")
-
-
-@pytest.fixture
-def session() -> Iterator[str]:
-    name = f"cardtable-{uuid.uuid4().hex[:8]}"
-    yield name
-    tmux("kill-session", "-t", name)
-    tmux("kill-server")
-
-
 def _start_and_stop(session: str, tmp_path: Path, program: str, args: str, ready: str,
                     number: int) -> str:
     """Run ``program args`` in a terminal, send ``number`` once ``ready`` shows, and return the
@@ -100,9 +86,6 @@ def _start_and_stop(session: str, tmp_path: Path, program: str, args: str, ready
         assert time.monotonic() < deadline, "the alternate screen is still on"
         time.sleep(0.1)
     return screen
-
-
-needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 
 
 @needs_tmux
@@ -135,6 +118,6 @@ def test_a_stopping_signal_closes_a_replay_and_the_launcher(session: str,
                     f"--replay {shlex.quote(str(record))} --delay 5", "Welcome to Caravan",
                     signal.SIGTERM)
     # A session of its own: the replay's session stays (its shell sleeps), so the tmux server
-    # is not left empty and exiting while the launcher's session starts on it.
+    # is not left without a session, and exiting, as the launcher's session starts on it.
     _start_and_stop(f"{session}-launcher", tmp_path, "cardtable", "", "choose a game",
                     signal.SIGTERM)

@@ -9,9 +9,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from .test_tmux_smoke import BIN, pytestmark, session, start, tmux, wait_for
+from .terminal import BIN, needs_tmux, start, tmux, wait_for
 
-__all__ = ["pytestmark", "session"]
+pytestmark = needs_tmux
 
 OBSESSION = shlex.quote(str(BIN / "obsession"))
 

@@ -7,54 +7,11 @@ from __future__ import annotations
 
 import importlib.util
 import shlex
-import shutil
-import subprocess
 import sys
-import time
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
+from .terminal import BIN, needs_tmux, tmux, wait_for
 
-TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
-BIN = Path(sys.executable).parent
-
-
-SOCKET = f"cardtable-tests-{uuid.uuid4().hex[:8]}"
-"""A private tmux server, so that the tests neither see nor disturb anyone's sessions."""
-
-
-def tmux(*args: str) -> str:
-    assert TMUX is not None
-    done = subprocess.run([TMUX, "-L", SOCKET, "-f", "/dev/null", *args],
-                          capture_output=True, text=True, timeout=20, check=False)
-    return done.stdout
-
-
-@pytest.fixture
-def session() -> Iterator[str]:
-    name = f"cardtable-{uuid.uuid4().hex[:8]}"
-    yield name
-    tmux("kill-session", "-t", name)
-    tmux("kill-server")
-
-
-def start(name: str, command: str) -> None:
-    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name,
-         f"env TERM=xterm-256color {command}; sleep 30")
-
-
-def wait_for(name: str, text: str, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-p", "-t", name)
-        if text in screen:
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+pytestmark = needs_tmux
 
 
 def caravan_command() -> str:
