@@ -29,7 +29,7 @@ from counts import count
 # checks (every packed move enumerated, every legal move applied to a clone,
 # hidden-information swaps) run on every CHECK_EVERY-th ply, staggered by seed so that all
 # plies are covered across games.
-GAMES = count(150, 2000)
+GAMES = count(100, 2000)
 CHECK_EVERY = 32
 PLY_LIMIT = 3000
 

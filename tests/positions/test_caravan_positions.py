@@ -83,7 +83,7 @@ def assert_same(original: CaravanState, restored: CaravanState) -> None:
         assert observed(restored, seat) == observed(original, seat)
 
 
-@tuned(count(80, 200))
+@tuned(count(40, 200))
 @given(rules=seat_rules(), seed=st.integers(0, 2**32), cut=st.integers(0, 120))
 def test_positions_round_trip_and_continue_identically(rules, seed, cut):
     game = new_game(rules, seed)

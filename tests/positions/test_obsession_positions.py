@@ -33,7 +33,7 @@ RULES = st.builds(
 )
 
 
-ROUND_TRIPS = count(60, 250)
+ROUND_TRIPS = count(30, 250)
 """Random games written and read back at a random move, then both played to the end
 (``CARDTABLE_FULL=1``: 250)."""
 
