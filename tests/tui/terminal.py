@@ -7,11 +7,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
+
+from waiting import TIMEOUT, wait_until
 
 TMUX = shutil.which("tmux")
 needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
@@ -34,12 +35,21 @@ def start(name: str, command: str) -> None:
          f"env TERM=xterm-256color {command}; sleep 30")
 
 
-def wait_for(name: str, text: str, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-p", "-t", name)
-        if text in screen:
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+def pane_text(name: str) -> str:
+    """The text on the screen of session ``name`` now."""
+    return tmux("capture-pane", "-p", "-t", name)
+
+
+def wait_for(name: str, text: str, timeout: float = TIMEOUT) -> str:
+    """The screen of session ``name`` once ``text`` is on it (the last screen seen is shown
+    when it never is)."""
+    seen = [""]
+
+    def shown() -> str | None:
+        seen[0] = pane_text(name)
+        return seen[0] if text in seen[0] else None
+
+    try:
+        return wait_until(shown, repr(text), timeout)
+    except AssertionError:
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{seen[0]}") from None

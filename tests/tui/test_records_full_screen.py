@@ -10,7 +10,6 @@ import os
 import shlex
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from cardtable.ui.tui.caravan_app import CaravanApp
 from cardtable.ui.tui.common import FatalScreen
 from cardtable.ui.tui.obsession_app import ObsessionApp
 from cardtable.ui.tui.result_lines import result_lines
+from waiting import wait_until
 
 from .terminal import BIN, needs_tmux, tmux, wait_for
 
@@ -81,10 +81,9 @@ def _start_and_stop(session: str, tmp_path: Path, program: str, args: str, ready
     screen = wait_for(session, f"status={128 + number}")
     assert f"Game interrupted by {signal.Signals(number).name}." in screen
     # The terminal is back to its normal screen, with the shell's lines on it.
-    deadline = time.monotonic() + 60
-    while tmux("display-message", "-p", "-t", session, "#{alternate_on}").strip() != "0":
-        assert time.monotonic() < deadline, "the alternate screen is still on"
-        time.sleep(0.1)
+    wait_until(lambda: tmux("display-message", "-p", "-t", session,
+                            "#{alternate_on}").strip() == "0",
+               "the alternate screen to be off")
     return screen
 
 

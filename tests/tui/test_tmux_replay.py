@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
-import time
 from pathlib import Path
 
-from .terminal import BIN, needs_tmux, start, tmux, wait_for
+from waiting import wait_until
+
+from .terminal import BIN, needs_tmux, pane_text, start, tmux, wait_for
 
 pytestmark = needs_tmux
 
@@ -35,11 +36,8 @@ def test_obsession_replay_opens_the_full_screen(session: str, tmp_path: Path) ->
     screen = wait_for(session, "end of record")
     assert "Game over" in screen
     tmux("send-keys", "-t", session, "Escape")
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and "move " in tmux("capture-pane", "-p", "-t",
-                                                                 session):
-        time.sleep(0.2)
-    assert ", end of record" not in tmux("capture-pane", "-p", "-t", session)
+    wait_until(lambda: "move " not in pane_text(session), "the replay's screen to close")
+    assert ", end of record" not in pane_text(session)
 
 
 def test_obsession_replay_with_plain_prints_the_transcript(session: str,
